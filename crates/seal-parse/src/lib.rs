@@ -3,3 +3,6 @@
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+pub mod frame;
+pub mod json;

@@ -1,0 +1,1 @@
+//! Frame scanning: strict acceptance and lenient detection of frames in submitted text.

@@ -1,0 +1,1 @@
+//! Canonical JSON (RFC 8785 profile): strict parsing, canonical bytes and their SHA-256.
