@@ -1,0 +1,189 @@
+//! The scan: candidates, detection, pairing of opening and closing tags.
+
+use super::config::ScanConfig;
+use super::finding::{
+    CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
+};
+use super::search::CandidateSearch;
+use super::tag::{detect, Detection, Tag};
+
+/// Finds every tag of the configured element in `text`, in document order of their first tag.
+///
+/// Returns one [`Finding`] per opening tag (a strictly accepted [`Frame`] or a [`Suspect`]) and
+/// one [`Suspect`] per closing tag that closes nothing. Pairing follows spec/frame-v1.md: without
+/// a harness rewrite a closing tag closes the innermost open frame; with it, a literal `</name>`
+/// closes the outermost open frame and `<\/name>` closes the innermost one only when that one is
+/// nested. Runs in time linear in `text.len()` and allocates only per finding.
+///
+/// # Errors
+///
+/// [`ScanError`] when a count limit of [`ScanLimits`](super::ScanLimits) is exceeded; the text
+/// must then be treated as failing verification.
+pub fn scan(text: &str, config: &ScanConfig) -> Result<Vec<Finding>, ScanError> {
+    scan_with_stats(text, config).0
+}
+
+/// [`scan`], also returning the work counters (also when the scan stops at a limit).
+pub fn scan_with_stats(
+    text: &str,
+    config: &ScanConfig,
+) -> (Result<Vec<Finding>, ScanError>, ScanStats) {
+    let mut stats = ScanStats::default();
+    let mut pairing = Pairing {
+        config,
+        entries: Vec::new(),
+        stack: Vec::new(),
+    };
+    let mut search = CandidateSearch::new(text);
+    let mut from = 0;
+    while let Some(at) = search.next_candidate(from, &mut stats) {
+        stats.candidates += 1;
+        let (detection, steps) = detect(text, at, config);
+        stats.chars_examined += steps;
+        match detection {
+            Detection::NotATag { resume } => from = resume.max(at + 1),
+            Detection::Tag(tag) => {
+                from = tag.span.end.max(at + 1);
+                if let Err(error) = pairing.add(tag) {
+                    return (Err(error), stats);
+                }
+            }
+        }
+    }
+    (Ok(pairing.finish()), stats)
+}
+
+/// A detected tag and what it paired with.
+struct Entry {
+    tag: Tag,
+    depth: usize,
+    close: Option<Tag>,
+}
+
+struct Pairing<'c> {
+    config: &'c ScanConfig,
+    entries: Vec<Entry>,
+    /// Indices into `entries` of the frames open now, outermost first.
+    stack: Vec<usize>,
+}
+
+impl Pairing<'_> {
+    fn add(&mut self, tag: Tag) -> Result<(), ScanError> {
+        let opens = tag.kind == TagKind::Open && tag.terminated && !tag.self_closing;
+        let closes = tag.kind != TagKind::Open && tag.terminated;
+        if opens {
+            let limit = self.config.limits().max_depth;
+            if self.stack.len() >= limit {
+                return Err(ScanError::TooDeep {
+                    limit,
+                    at: tag.span.start,
+                });
+            }
+            let index = self.entries.len();
+            self.push(tag, self.stack.len() + 1)?;
+            self.stack.push(index);
+            return Ok(());
+        }
+        if !closes {
+            // Unterminated or self-closing: reported where it stands, pairs with nothing.
+            let depth = match tag.kind {
+                TagKind::Open => self.stack.len() + 1,
+                _ => self.stack.len(),
+            };
+            return self.push(tag, depth);
+        }
+        let target = match (tag.kind, self.config.rewrite().is_some()) {
+            (TagKind::RewrittenClose, _) => match self.stack.len() {
+                0 => None,
+                1 => return Ok(()), // ordinary body text of the top-level frame
+                _ => self.stack.pop(),
+            },
+            (_, true) => {
+                let outermost = self.stack.first().copied();
+                self.stack.clear();
+                outermost
+            }
+            (_, false) => self.stack.pop(),
+        };
+        match target.and_then(|index| self.entries.get_mut(index)) {
+            Some(entry) => {
+                entry.close = Some(tag);
+                Ok(())
+            }
+            None => {
+                let mut tag = tag;
+                tag.reasons.add(Reason::StrayClose);
+                self.push(tag, 0)
+            }
+        }
+    }
+
+    fn push(&mut self, tag: Tag, depth: usize) -> Result<(), ScanError> {
+        let limit = self.config.limits().max_frames;
+        if self.entries.len() >= limit {
+            return Err(ScanError::TooManyFindings {
+                limit,
+                at: tag.span.start,
+            });
+        }
+        self.entries.push(Entry {
+            tag,
+            depth,
+            close: None,
+        });
+        Ok(())
+    }
+
+    fn finish(self) -> Vec<Finding> {
+        let element = self.config.element();
+        self.entries
+            .into_iter()
+            .map(|entry| finding(entry, element))
+            .collect()
+    }
+}
+
+fn finding(entry: Entry, element: &str) -> Finding {
+    let Entry { tag, depth, close } = entry;
+    let mut reasons = tag.reasons;
+    let opens = tag.kind == TagKind::Open && tag.terminated && !tag.self_closing;
+    let mut body = None;
+    let mut close_span = None;
+    let mut close_form = CloseForm::Literal;
+    if opens {
+        match close {
+            Some(close) => {
+                body = Some(Span {
+                    start: tag.span.end,
+                    end: close.span.start,
+                });
+                close_span = Some(close.span);
+                if close.kind == TagKind::RewrittenClose {
+                    close_form = CloseForm::Rewritten;
+                }
+                reasons.extend(close.reasons);
+            }
+            None => reasons.add(Reason::Unclosed),
+        }
+    }
+    let reasons = reasons.into_vec();
+    match (reasons.is_empty(), body, close_span) {
+        (true, Some(body), Some(close)) => Finding::Frame(Frame {
+            element: element.to_owned(),
+            attributes: tag.attributes,
+            depth,
+            header: tag.span,
+            body,
+            close,
+            close_form,
+        }),
+        _ => Finding::Suspect(Suspect {
+            kind: tag.kind,
+            depth,
+            tag: tag.span,
+            body,
+            close: close_span,
+            reasons,
+        }),
+    }
+}

@@ -1,0 +1,475 @@
+//! Lenient detection of one tag at a candidate opening bracket.
+//!
+//! Detection reads characters from the bracket and stops at the tag's closing bracket, at the
+//! first character that rules the tag out, at the next opening bracket, at the end of the text
+//! or at the header limit, whichever comes first. It never reads past an opening bracket, which
+//! is what keeps candidate regions disjoint (spec/frame-v1.md, "Linear time").
+
+use std::collections::BTreeSet;
+
+use super::chars::{
+    continues_name, is_close_bracket, is_ignorable, is_open_bracket, is_slash, is_tag_space,
+    match_name_char, NameMatch,
+};
+use super::config::{is_attribute_name, ScanConfig};
+use super::finding::{Attribute, Reason, Span, TagKind};
+use super::value::decode_attribute_value;
+
+/// The outcome of detection at one candidate.
+pub(crate) enum Detection {
+    /// No tag of the element here; searching may resume at `resume`.
+    NotATag {
+        /// Byte offset after the last character read that cannot start a tag.
+        resume: usize,
+    },
+    /// A tag of the element.
+    Tag(Tag),
+}
+
+/// A detected tag.
+pub(crate) struct Tag {
+    pub(crate) kind: TagKind,
+    pub(crate) span: Span,
+    pub(crate) reasons: Reasons,
+    /// Decoded attributes; complete only when `reasons` is empty.
+    pub(crate) attributes: Vec<Attribute>,
+    /// Whether a closing bracket ended the tag.
+    pub(crate) terminated: bool,
+    /// Whether the tag was `<name ... />`.
+    pub(crate) self_closing: bool,
+}
+
+/// Reasons in order of discovery, without repeats.
+#[derive(Default)]
+pub(crate) struct Reasons(Vec<Reason>);
+
+impl Reasons {
+    pub(crate) fn add(&mut self, reason: Reason) {
+        if !self.0.contains(&reason) {
+            self.0.push(reason);
+        }
+    }
+
+    pub(crate) fn extend(&mut self, other: Reasons) {
+        for reason in other.0 {
+            self.add(reason);
+        }
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<Reason> {
+        self.0
+    }
+}
+
+/// Detects a tag of `config.element()` whose bracket is at byte `start` of `text`; also returns
+/// the number of characters read.
+pub(crate) fn detect(text: &str, start: usize, config: &ScanConfig) -> (Detection, usize) {
+    let Some(bracket) = text.get(start..).and_then(|rest| rest.chars().next()) else {
+        return (Detection::NotATag { resume: start + 1 }, 1);
+    };
+    let limit = start
+        .saturating_add(config.limits().max_header_bytes)
+        .min(text.len());
+    let mut cursor = Cursor {
+        text,
+        pos: start + bracket.len_utf8(),
+        limit,
+        steps: 1,
+    };
+    let mut detector = Detector {
+        cursor: &mut cursor,
+        config,
+        start,
+        reasons: Reasons::default(),
+    };
+    let detection = detector.run(bracket);
+    (detection, cursor.steps)
+}
+
+/// A checked reader over the text with a header limit and a step counter.
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    limit: usize,
+    steps: usize,
+}
+
+/// What a run of tag space contained.
+#[derive(Default)]
+struct Space {
+    whitespace: bool,
+    ignorable: bool,
+    one_ascii_space: bool,
+}
+
+impl Space {
+    fn any(&self) -> bool {
+        self.whitespace || self.ignorable
+    }
+}
+
+impl Cursor<'_> {
+    fn peek(&mut self) -> Option<char> {
+        if self.pos >= self.limit {
+            return None;
+        }
+        self.steps += 1;
+        self.text
+            .get(self.pos..)
+            .and_then(|rest| rest.chars().next())
+    }
+
+    fn bump(&mut self, c: char) {
+        self.pos += c.len_utf8();
+    }
+
+    /// Whether reading stopped at the header limit rather than at the end of the text.
+    fn at_limit(&self) -> bool {
+        self.pos >= self.limit && self.limit < self.text.len()
+    }
+
+    fn skip_space(&mut self) -> Space {
+        let mut space = Space::default();
+        let mut count = 0usize;
+        while let Some(c) = self.peek() {
+            if !is_tag_space(c) {
+                break;
+            }
+            if is_ignorable(c) {
+                space.ignorable = true;
+            } else {
+                space.whitespace = true;
+            }
+            space.one_ascii_space = count == 0 && c == ' ';
+            count += 1;
+            self.bump(c);
+        }
+        space
+    }
+}
+
+struct Detector<'c, 't> {
+    cursor: &'c mut Cursor<'t>,
+    config: &'c ScanConfig,
+    start: usize,
+    reasons: Reasons,
+}
+
+impl Detector<'_, '_> {
+    fn run(&mut self, bracket: char) -> Detection {
+        if bracket != '<' {
+            self.reasons.add(Reason::LookalikeBracket);
+        }
+        let space = self.cursor.skip_space();
+        self.note_leading_space(&space);
+        let kind = match self.cursor.peek() {
+            Some('\\') if bracket == '<' && !space.any() => return self.rewritten_close(),
+            Some(c) if is_slash(c) => {
+                if c != '/' {
+                    self.reasons.add(Reason::LookalikeBracket);
+                }
+                self.cursor.bump(c);
+                let space = self.cursor.skip_space();
+                self.note_leading_space(&space);
+                TagKind::Close
+            }
+            _ => TagKind::Open,
+        };
+        match self.name() {
+            NameOutcome::Matched => {}
+            NameOutcome::Mismatch => {
+                return Detection::NotATag {
+                    resume: self.cursor.pos,
+                }
+            }
+            NameOutcome::Limit => return self.unterminated(kind, Vec::new()),
+        }
+        match kind {
+            TagKind::Open => self.open_rest(),
+            _ => self.close_rest(kind),
+        }
+    }
+
+    fn note_leading_space(&mut self, space: &Space) {
+        if space.whitespace {
+            self.reasons.add(Reason::WhitespaceInTag);
+        }
+        if space.ignorable {
+            self.reasons.add(Reason::IgnorableInName);
+        }
+    }
+
+    /// `<\/name>` exactly, honoured only with the harness rewrite configured.
+    fn rewritten_close(&mut self) -> Detection {
+        let at = self.cursor.pos;
+        let element = self.config.element();
+        let matches = self.config.rewrite().is_some()
+            && self.cursor.text.get(at..).is_some_and(|rest| {
+                rest.strip_prefix("\\/")
+                    .and_then(|rest| rest.strip_prefix(element))
+                    .is_some_and(|rest| rest.starts_with('>'))
+            });
+        if !matches {
+            return Detection::NotATag { resume: at };
+        }
+        let end = at + 3 + element.len();
+        self.cursor.steps += 3 + element.len();
+        self.cursor.pos = end;
+        self.tag(TagKind::RewrittenClose, true, false, Vec::new())
+    }
+
+    fn name(&mut self) -> NameOutcome {
+        for &expected in self.config.element().as_bytes() {
+            self.skip_ignorables();
+            let Some(c) = self.cursor.peek() else {
+                return self.limit_or_mismatch();
+            };
+            match match_name_char(c, expected) {
+                Some(NameMatch::Exact) => {}
+                Some(NameMatch::Case) => self.reasons.add(Reason::NameCase),
+                Some(NameMatch::Fullwidth) => {
+                    self.reasons.add(Reason::LookalikeName);
+                    if c > '\u{ff20}' && c < '\u{ff3b}' {
+                        self.reasons.add(Reason::NameCase);
+                    }
+                }
+                None => return NameOutcome::Mismatch,
+            }
+            self.cursor.bump(c);
+        }
+        self.skip_ignorables();
+        match self.cursor.peek() {
+            Some(c) if continues_name(c) => NameOutcome::Mismatch,
+            Some(_) => NameOutcome::Matched,
+            None => {
+                if self.cursor.at_limit() {
+                    NameOutcome::Limit
+                } else {
+                    NameOutcome::Matched
+                }
+            }
+        }
+    }
+
+    fn limit_or_mismatch(&self) -> NameOutcome {
+        if self.cursor.at_limit() {
+            NameOutcome::Limit
+        } else {
+            NameOutcome::Mismatch
+        }
+    }
+
+    fn skip_ignorables(&mut self) {
+        while let Some(c) = self.cursor.peek() {
+            if !is_ignorable(c) {
+                break;
+            }
+            self.reasons.add(Reason::IgnorableInName);
+            self.cursor.bump(c);
+        }
+    }
+
+    fn close_rest(&mut self, kind: TagKind) -> Detection {
+        if self.cursor.skip_space().any() {
+            self.reasons.add(Reason::WhitespaceInTag);
+        }
+        loop {
+            match self.cursor.peek() {
+                Some(c) if is_close_bracket(c) => {
+                    if c != '>' {
+                        self.reasons.add(Reason::LookalikeBracket);
+                    }
+                    self.cursor.bump(c);
+                    return self.tag(kind, true, false, Vec::new());
+                }
+                Some(c) if !is_open_bracket(c) => {
+                    self.reasons.add(Reason::CloseSyntax);
+                    self.cursor.bump(c);
+                }
+                _ => return self.unterminated(kind, Vec::new()),
+            }
+        }
+    }
+
+    fn open_rest(&mut self) -> Detection {
+        let mut attributes = Vec::new();
+        let mut names: BTreeSet<String> = BTreeSet::new();
+        let mut count = 0usize;
+        let mut sig_seen = false;
+        loop {
+            let space = self.cursor.skip_space();
+            let Some(c) = self.cursor.peek() else {
+                return self.unterminated(TagKind::Open, attributes);
+            };
+            if is_close_bracket(c) {
+                if space.any() {
+                    self.reasons.add(Reason::WhitespaceInTag);
+                }
+                if c != '>' {
+                    self.reasons.add(Reason::LookalikeBracket);
+                }
+                self.cursor.bump(c);
+                return self.tag(TagKind::Open, true, false, attributes);
+            }
+            if is_open_bracket(c) {
+                return self.unterminated(TagKind::Open, attributes);
+            }
+            if is_slash(c) {
+                self.cursor.bump(c);
+                self.cursor.skip_space();
+                match self.cursor.peek() {
+                    Some(d) if is_close_bracket(d) => {
+                        if c != '/' || d != '>' {
+                            self.reasons.add(Reason::LookalikeBracket);
+                        }
+                        self.reasons.add(Reason::SelfClosing);
+                        self.cursor.bump(d);
+                        return self.tag(TagKind::Open, true, true, attributes);
+                    }
+                    _ => {
+                        self.reasons.add(Reason::AttributeSyntax);
+                        continue;
+                    }
+                }
+            }
+            if !space.one_ascii_space {
+                self.reasons.add(if space.any() {
+                    Reason::WhitespaceInTag
+                } else {
+                    Reason::AttributeSyntax
+                });
+            }
+            let Some((name, value)) = self.attribute() else {
+                return self.unterminated(TagKind::Open, attributes);
+            };
+            count += 1;
+            if count > self.config.limits().max_attributes {
+                self.reasons.add(Reason::TooManyAttributes);
+                continue;
+            }
+            if sig_seen {
+                self.reasons.add(Reason::SigNotLast);
+            }
+            sig_seen |= name == "sig";
+            if !names.insert(name.clone()) {
+                self.reasons.add(Reason::DuplicateAttribute);
+            }
+            if let Some(value) = value {
+                attributes.push(Attribute { name, value });
+            }
+        }
+    }
+
+    /// Reads one attribute; `None` when the tag ends unterminated inside it. The value is `None`
+    /// unless the attribute is strictly well formed.
+    fn attribute(&mut self) -> Option<(String, Option<String>)> {
+        let text = self.cursor.text;
+        let name_start = self.cursor.pos;
+        while let Some(c) = self.cursor.peek() {
+            if is_tag_space(c)
+                || matches!(c, '=' | '"' | '\'')
+                || is_close_bracket(c)
+                || is_open_bracket(c)
+                || is_slash(c)
+            {
+                break;
+            }
+            self.cursor.bump(c);
+        }
+        let name = text.get(name_start..self.cursor.pos).unwrap_or_default();
+        let mut strict = is_attribute_name(name);
+        if !strict {
+            self.reasons.add(Reason::AttributeSyntax);
+        }
+        if self.cursor.skip_space().any() {
+            self.reasons.add(Reason::WhitespaceInTag);
+            strict = false;
+        }
+        let mut value = None;
+        match self.cursor.peek() {
+            Some('=') => {
+                self.cursor.bump('=');
+                if self.cursor.skip_space().any() {
+                    self.reasons.add(Reason::WhitespaceInTag);
+                    strict = false;
+                }
+                match self.cursor.peek() {
+                    Some(quote @ ('"' | '\'')) => {
+                        self.cursor.bump(quote);
+                        let value_start = self.cursor.pos;
+                        loop {
+                            match self.cursor.peek() {
+                                Some(c) if c == quote => break,
+                                Some(c) if !is_open_bracket(c) => self.cursor.bump(c),
+                                _ => return None,
+                            }
+                        }
+                        let raw = text.get(value_start..self.cursor.pos).unwrap_or_default();
+                        self.cursor.bump(quote);
+                        if quote == '\'' {
+                            self.reasons.add(Reason::AttributeSyntax);
+                        } else {
+                            match decode_attribute_value(raw) {
+                                Ok(decoded) if strict => value = Some(decoded.into_owned()),
+                                Ok(_) => {}
+                                Err(_) => self.reasons.add(Reason::NonCanonicalValue),
+                            }
+                        }
+                    }
+                    _ => {
+                        self.reasons.add(Reason::AttributeSyntax);
+                        while let Some(c) = self.cursor.peek() {
+                            if is_tag_space(c) || is_close_bracket(c) || is_open_bracket(c) {
+                                break;
+                            }
+                            self.cursor.bump(c);
+                        }
+                    }
+                }
+            }
+            _ => self.reasons.add(Reason::AttributeSyntax),
+        }
+        if self.cursor.pos == name_start {
+            // Nothing read (a stray quote): consume it so detection moves on.
+            if let Some(c) = self.cursor.peek() {
+                self.cursor.bump(c);
+            }
+        }
+        Some((name.to_owned(), value))
+    }
+
+    fn unterminated(&mut self, kind: TagKind, attributes: Vec<Attribute>) -> Detection {
+        self.reasons.add(if self.cursor.at_limit() {
+            Reason::HeaderTooLong
+        } else {
+            Reason::Unterminated
+        });
+        self.tag(kind, false, false, attributes)
+    }
+
+    fn tag(
+        &mut self,
+        kind: TagKind,
+        terminated: bool,
+        self_closing: bool,
+        attributes: Vec<Attribute>,
+    ) -> Detection {
+        Detection::Tag(Tag {
+            kind,
+            span: Span {
+                start: self.start,
+                end: self.cursor.pos,
+            },
+            reasons: std::mem::take(&mut self.reasons),
+            attributes,
+            terminated,
+            self_closing,
+        })
+    }
+}
+
+enum NameOutcome {
+    Matched,
+    Mismatch,
+    Limit,
+}
