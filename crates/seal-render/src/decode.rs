@@ -198,9 +198,11 @@ impl<'a> Cursor<'a> {
         let Some(scalar) = char::from_u32(value) else {
             return Err(self.error_at_escape(DecodeErrorKind::OutOfRange { value }));
         };
-        let canonical = u8::try_from(scalar).map_or(true, |b| {
-            class(self.ctx.table(), b) == Class::OtherAscii as u8
-        });
+        // Non-ASCII scalars have no other codeword; an ASCII one only if it is neither literal nor
+        // has a short escape in this context.
+        let canonical = !scalar.is_ascii()
+            || u8::try_from(scalar)
+                .is_ok_and(|b| class(self.ctx.table(), b) == Class::OtherAscii as u8);
         if !canonical {
             return Err(self.error_at_escape(DecodeErrorKind::NonCanonicalEscape { scalar }));
         }

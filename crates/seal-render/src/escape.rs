@@ -75,8 +75,8 @@ pub fn escape_into(out: &mut String, text: &str, ctx: Context) {
 /// This is the unit of the prefix code: a literal is the single ASCII character itself, every
 /// other scalar is a self-delimiting escape starting with `\`.
 pub fn push_codeword(out: &mut String, c: char, ctx: Context) {
-    let ascii = u8::try_from(c).ok();
-    let kind = ascii.map_or(Class::NonAscii as u8, |b| class(ctx.table(), b));
+    // `u8::try_from(char)` accepts up to U+00FF; the table gives `NonAscii` for `0x80..`.
+    let kind = u8::try_from(c).map_or(Class::NonAscii as u8, |b| class(ctx.table(), b));
     match kind {
         k if k == Class::Literal as u8 => out.push(c),
         k if k == Class::Backslash as u8 => out.push_str("\\\\"),
