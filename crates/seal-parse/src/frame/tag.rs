@@ -351,7 +351,7 @@ impl Detector<'_, '_> {
                 self.reasons.add(Reason::SigNotLast);
             }
             sig_seen |= name == "sig";
-            if !names.insert(name.clone()) {
+            if !name.is_empty() && !names.insert(name.clone()) {
                 self.reasons.add(Reason::DuplicateAttribute);
             }
             if let Some(value) = value {
