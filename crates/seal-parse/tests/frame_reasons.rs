@@ -28,7 +28,6 @@ fn summary(text: &str, config: &ScanConfig) -> Vec<(&'static str, usize, Vec<Rea
                     TagKind::Open => "open",
                     TagKind::Close => "close",
                     TagKind::RewrittenClose => "rewritten_close",
-                    _ => "other",
                 };
                 (kind, suspect.depth, suspect.reasons)
             }
