@@ -250,7 +250,8 @@ pub struct ScanStats {
     pub search_hits: usize,
     /// Candidates: opening brackets where tag detection started.
     pub candidates: usize,
-    /// Characters read one by one during tag detection.
+    /// Characters consumed one by one during tag detection (each candidate's bracket included;
+    /// the character that stops a detection is not consumed, it is where the search resumes).
     pub chars_examined: usize,
 }
 

@@ -62,7 +62,7 @@ impl Reasons {
 }
 
 /// Detects a tag of `config.element()` whose bracket is at byte `start` of `text`; also returns
-/// the number of characters read.
+/// the number of characters consumed (the bracket included).
 pub(crate) fn detect(text: &str, start: usize, config: &ScanConfig) -> (Detection, usize) {
     let Some(bracket) = text.get(start..).and_then(|rest| rest.chars().next()) else {
         return (Detection::NotATag { resume: start + 1 }, 1);
@@ -86,7 +86,10 @@ pub(crate) fn detect(text: &str, start: usize, config: &ScanConfig) -> (Detectio
     (detection, cursor.steps)
 }
 
-/// A checked reader over the text with a header limit and a step counter.
+/// A checked reader over the text with a header limit and a counter of characters consumed.
+///
+/// Every loop in detection consumes a character per iteration and peeks once more to stop, so
+/// the characters consumed bound the work of one detection up to a constant.
 struct Cursor<'a> {
     text: &'a str,
     pos: usize,
@@ -113,13 +116,13 @@ impl Cursor<'_> {
         if self.pos >= self.limit {
             return None;
         }
-        self.steps += 1;
         self.text
             .get(self.pos..)
             .and_then(|rest| rest.chars().next())
     }
 
     fn bump(&mut self, c: char) {
+        self.steps += 1;
         self.pos += c.len_utf8();
     }
 
