@@ -19,6 +19,7 @@ mod decode;
 mod decode_error;
 mod escape;
 mod frame;
+pub mod fuzz;
 mod name;
 mod render_error;
 mod scan;
