@@ -1,1 +1,123 @@
 //! Canonical JSON (RFC 8785 profile): strict parsing, canonical bytes and their SHA-256.
+//!
+//! The profile (spec/canonical-json.md) accepts a document only if canonicalization loses nothing:
+//! no duplicate keys, no lone surrogates, no number whose decimal value differs from the double it
+//! becomes, no integer beyond ±2^53, nothing outside RFC 8259. What is accepted has exactly one
+//! canonical form: members sorted by UTF-16 code units, numbers in ECMAScript form, minimal string
+//! escaping, no whitespace. `-0` is accepted and canonicalizes to `0`.
+//!
+//! ```
+//! use seal_parse::json::{canonicalize, JsonLimits};
+//!
+//! let canonical = canonicalize(br#"{ "b": [1.0, "x"], "a": -0 }"#, &JsonLimits::default())?;
+//! assert_eq!(canonical.as_bytes(), br#"{"a":0,"b":[1,"x"]}"#);
+//! assert_eq!(canonical.sha256_hex().len(), 64);
+//! # Ok::<(), seal_parse::json::JsonError>(())
+//! ```
+
+mod error;
+mod limits;
+mod number;
+mod order;
+mod parser;
+mod stream;
+mod string;
+mod tree;
+mod value;
+mod write;
+
+use sha2::{Digest, Sha256};
+
+pub use error::{JsonError, JsonErrorKind};
+pub use limits::{JsonLimits, NumberRule};
+pub use number::{Number, NumberError, MAX_EXACT_INTEGER};
+pub use order::compare_keys;
+pub use value::{DuplicateKeyError, Object, Value};
+
+/// Parses `input` under the profile with [`NumberRule::Exact`].
+///
+/// Strings without escapes borrow from `input`. On success the value's canonical bytes are the
+/// profile's canonical form of `input`.
+pub fn parse<'a>(input: &'a [u8], limits: &JsonLimits) -> Result<Value<'a>, JsonError> {
+    parse_with(input, limits, NumberRule::Exact)
+}
+
+/// Parses `input` under the profile with the given number rule.
+pub fn parse_with<'a>(
+    input: &'a [u8],
+    limits: &JsonLimits,
+    rule: NumberRule,
+) -> Result<Value<'a>, JsonError> {
+    parser::parse_into(input, limits, rule, tree::TreeSink::default())
+}
+
+/// Parses `input` ([`NumberRule::Exact`]) and returns its canonical bytes and their SHA-256.
+pub fn canonicalize(input: &[u8], limits: &JsonLimits) -> Result<Canonical, JsonError> {
+    canonicalize_with(input, limits, NumberRule::Exact)
+}
+
+/// Parses `input` with the given number rule and returns its canonical bytes and their SHA-256.
+pub fn canonicalize_with(
+    input: &[u8],
+    limits: &JsonLimits,
+    rule: NumberRule,
+) -> Result<Canonical, JsonError> {
+    let streamed = parser::parse_into(input, limits, rule, stream::StreamSink::new(input.len()))?;
+    let bytes = match streamed {
+        Some(bytes) => bytes,
+        // Reordering moved too many bytes (deeply nested unsorted objects): the tree is linear.
+        None => parse_with(input, limits, rule)?.canonical_bytes(),
+    };
+    Ok(Canonical::from_bytes(bytes))
+}
+
+/// Canonical bytes of a document together with their SHA-256 digest.
+///
+/// Only this module constructs it, from a parsed or built [`Value`], so the bytes are always the
+/// canonical form of some value and the digest is always theirs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical {
+    bytes: Vec<u8>,
+    sha256: [u8; 32],
+}
+
+impl Canonical {
+    /// The canonical bytes and digest of `value`.
+    pub fn of(value: &Value<'_>) -> Canonical {
+        Canonical::from_bytes(value.canonical_bytes())
+    }
+
+    /// The canonical bytes (UTF-8, no whitespace).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The canonical bytes, by value.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// SHA-256 of the canonical bytes.
+    pub fn sha256(&self) -> [u8; 32] {
+        self.sha256
+    }
+
+    /// SHA-256 of the canonical bytes as 64 lowercase hexadecimal digits.
+    pub fn sha256_hex(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut hex = String::with_capacity(64);
+        for byte in self.sha256 {
+            for nibble in [byte >> 4, byte & 0x0f] {
+                hex.push(char::from(
+                    HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+                ));
+            }
+        }
+        hex
+    }
+
+    fn from_bytes(bytes: Vec<u8>) -> Canonical {
+        let sha256 = Sha256::digest(&bytes).into();
+        Canonical { bytes, sha256 }
+    }
+}

@@ -1,0 +1,495 @@
+//! The strict parser: one cursor over UTF-8-validated bytes, an explicit stack, no recursion.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use super::limits::{JsonLimits, NumberRule};
+use super::number::{self, Number};
+use super::string::{plain_prefix_len, write_string};
+use super::value::Value;
+use super::{JsonError, JsonErrorKind};
+
+/// Receives the parse of a document, event by event, in document order.
+///
+/// The parser checks the grammar, limits, strings and numbers; a sink decides what to build.
+pub(crate) trait Sink<'a> {
+    /// What a successful parse produces.
+    type Output;
+    /// A complete `null`, boolean, number or string.
+    fn scalar(&mut self, value: Value<'a>);
+    /// `[` or `{`.
+    fn open(&mut self, object: bool);
+    /// A member key (`offset` is its opening quote); its value follows.
+    fn key(&mut self, key: Cow<'a, str>, offset: usize);
+    /// `]`.
+    fn close_array(&mut self);
+    /// `}`; fails with the repeated key and the offset of its second occurrence.
+    fn close_object(&mut self) -> Result<(), (String, usize)>;
+    /// The document is complete.
+    fn finish(self) -> Self::Output;
+}
+
+/// Parses one complete document (RFC 8259 `JSON-text`) under the profile's rules into `sink`.
+pub(crate) fn parse_into<'a, S: Sink<'a>>(
+    input: &'a [u8],
+    limits: &JsonLimits,
+    rule: NumberRule,
+    sink: S,
+) -> Result<S::Output, JsonError> {
+    let root_error = |offset, kind| JsonError {
+        offset,
+        path: String::from("$"),
+        kind,
+    };
+    if input.len() > limits.max_bytes {
+        return Err(root_error(
+            0,
+            JsonErrorKind::InputTooLarge {
+                len: input.len(),
+                max: limits.max_bytes,
+            },
+        ));
+    }
+    let text = std::str::from_utf8(input)
+        .map_err(|error| root_error(error.valid_up_to(), JsonErrorKind::InvalidUtf8))?;
+    if text.starts_with('\u{feff}') {
+        return Err(root_error(0, JsonErrorKind::ByteOrderMark));
+    }
+    Parser {
+        text,
+        bytes: input,
+        pos: 0,
+        max_depth: limits.max_depth,
+        rule,
+        frames: Vec::new(),
+        sink,
+    }
+    .run()
+}
+
+/// An error before it is given its path: byte offset and kind.
+type Located = (usize, JsonErrorKind);
+
+struct Parser<'a, S> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    max_depth: usize,
+    rule: NumberRule,
+    /// Open arrays and objects, outermost first.
+    frames: Vec<Frame>,
+    sink: S,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    object: bool,
+    /// Completed elements or members.
+    count: usize,
+    /// Keys read (objects only); one more than `count` while a member's value is being read.
+    keys: usize,
+    /// Offset of the last key read (objects only).
+    key_offset: usize,
+}
+
+impl<'a, S: Sink<'a>> Parser<'a, S> {
+    fn run(mut self) -> Result<S::Output, JsonError> {
+        'value: loop {
+            self.skip_whitespace();
+            match self.peek() {
+                None => return Err(self.error(self.pos, JsonErrorKind::UnexpectedEnd, false)),
+                Some(b'[') => {
+                    self.open(false)?;
+                    self.skip_whitespace();
+                    if self.peek() != Some(b']') {
+                        continue 'value;
+                    }
+                    self.pos += 1;
+                    self.frames.pop();
+                    self.sink.close_array();
+                }
+                Some(b'{') => {
+                    self.open(true)?;
+                    self.skip_whitespace();
+                    if self.peek() != Some(b'}') {
+                        self.member_key()?;
+                        continue 'value;
+                    }
+                    self.pos += 1;
+                    self.frames.pop();
+                    self.close_object()?;
+                }
+                Some(b'"') => {
+                    let (text, end) = self
+                        .scan_string(self.pos)
+                        .map_err(|at| self.located(at, false))?;
+                    self.pos = end;
+                    self.sink.scalar(Value::String(text));
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let number = self.number()?;
+                    self.sink.scalar(Value::Number(number));
+                }
+                Some(b't') => self.word("true", Value::Bool(true))?,
+                Some(b'f') => self.word("false", Value::Bool(false))?,
+                Some(b'n') => self.word("null", Value::Null)?,
+                Some(_) => return Err(self.unexpected("a value", false)),
+            }
+            loop {
+                let Some(frame) = self.frames.last_mut() else {
+                    self.skip_whitespace();
+                    if self.pos < self.bytes.len() {
+                        return Err(self.error(self.pos, JsonErrorKind::TrailingCharacters, false));
+                    }
+                    return Ok(self.sink.finish());
+                };
+                frame.count += 1;
+                let object = frame.object;
+                self.skip_whitespace();
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if object {
+                            self.skip_whitespace();
+                            self.member_key()?;
+                        }
+                        continue 'value;
+                    }
+                    Some(b']') if !object => {
+                        self.pos += 1;
+                        self.frames.pop();
+                        self.sink.close_array();
+                    }
+                    Some(b'}') if object => {
+                        self.pos += 1;
+                        self.frames.pop();
+                        self.close_object()?;
+                    }
+                    None => return Err(self.error(self.pos, JsonErrorKind::UnexpectedEnd, true)),
+                    Some(_) if object => return Err(self.unexpected("`,` or `}`", true)),
+                    Some(_) => return Err(self.unexpected("`,` or `]`", true)),
+                }
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn open(&mut self, object: bool) -> Result<(), JsonError> {
+        if self.frames.len() >= self.max_depth {
+            let kind = JsonErrorKind::DepthExceeded {
+                max: self.max_depth,
+            };
+            return Err(self.error(self.pos, kind, false));
+        }
+        self.frames.push(Frame {
+            object,
+            count: 0,
+            keys: 0,
+            key_offset: 0,
+        });
+        self.sink.open(object);
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Closes the object whose frame was just popped.
+    fn close_object(&mut self) -> Result<(), JsonError> {
+        self.sink.close_object().map_err(|(key, offset)| {
+            let mut path = self.path(false);
+            push_key(&mut path, &key);
+            JsonError {
+                offset,
+                path,
+                kind: JsonErrorKind::DuplicateKey { key },
+            }
+        })
+    }
+
+    /// Reads `"key"` and `:`, and records the key for the value that follows.
+    fn member_key(&mut self) -> Result<(), JsonError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected("a string key", false));
+        }
+        let offset = self.pos;
+        let (key, end) = self
+            .scan_string(offset)
+            .map_err(|at| self.located(at, false))?;
+        self.pos = end;
+        self.skip_whitespace();
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected("`:`", false));
+        }
+        self.pos += 1;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.keys += 1;
+            frame.key_offset = offset;
+        }
+        self.sink.key(key, offset);
+        Ok(())
+    }
+
+    /// Scans the string whose opening quote is at `quote`; returns it and the offset after it.
+    /// Strings without escapes are borrowed from the input.
+    fn scan_string(&self, quote: usize) -> Result<(Cow<'a, str>, usize), Located> {
+        let mut pos = quote + 1;
+        let mut run_start = pos;
+        let mut owned: Option<String> = None;
+        loop {
+            pos += plain_prefix_len(self.bytes.get(pos..).unwrap_or(&[]));
+            match self.bytes.get(pos) {
+                None => return Err((pos, JsonErrorKind::UnexpectedEnd)),
+                Some(b'"') => {
+                    let run = self.slice(run_start, pos)?;
+                    let text = match owned {
+                        None => Cow::Borrowed(run),
+                        Some(mut text) => {
+                            text.push_str(run);
+                            Cow::Owned(text)
+                        }
+                    };
+                    return Ok((text, pos + 1));
+                }
+                Some(b'\\') => {
+                    let text = owned.get_or_insert_with(String::new);
+                    text.push_str(self.slice(run_start, pos)?);
+                    pos = self.escape(pos, text)?;
+                    run_start = pos;
+                }
+                Some(&control) => {
+                    let found = char::from(control);
+                    return Err((pos, JsonErrorKind::ControlCharacterInString { found }));
+                }
+            }
+        }
+    }
+
+    /// Decodes the escape whose backslash is at `at` into `text`; returns the offset after it.
+    fn escape(&self, at: usize, text: &mut String) -> Result<usize, Located> {
+        let short = match self.bytes.get(at + 1) {
+            None => return Err((at + 1, JsonErrorKind::UnexpectedEnd)),
+            Some(b'u') => return self.unicode_escape(at, text),
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(_) => {
+                let found = self.char_at(at + 1);
+                return Err((at, JsonErrorKind::InvalidEscape { found }));
+            }
+        };
+        text.push(short);
+        Ok(at + 2)
+    }
+
+    fn unicode_escape(&self, at: usize, text: &mut String) -> Result<usize, Located> {
+        let unit = self
+            .hex4(at + 2)
+            .ok_or((at, JsonErrorKind::InvalidUnicodeEscape))?;
+        let lone = JsonErrorKind::LoneSurrogate { code_unit: unit };
+        let scalar = match unit {
+            0xd800..=0xdbff => {
+                let second = at + 6;
+                if self.bytes.get(second..second + 2) != Some(b"\\u".as_slice()) {
+                    return Err((at, lone));
+                }
+                let low = self
+                    .hex4(second + 2)
+                    .ok_or((second, JsonErrorKind::InvalidUnicodeEscape))?;
+                if !(0xdc00..=0xdfff).contains(&low) {
+                    return Err((at, lone));
+                }
+                let scalar =
+                    0x10000 + ((u32::from(unit) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
+                text.push(char::from_u32(scalar).ok_or((at, lone))?);
+                return Ok(at + 12);
+            }
+            0xdc00..=0xdfff => return Err((at, lone)),
+            other => other,
+        };
+        text.push(char::from_u32(u32::from(scalar)).ok_or((at, lone))?);
+        Ok(at + 6)
+    }
+
+    fn hex4(&self, at: usize) -> Option<u16> {
+        let digits = self.bytes.get(at..at + 4)?;
+        digits.iter().try_fold(0_u16, |acc, &digit| {
+            let nibble = char::from(digit).to_digit(16)?;
+            u16::try_from(nibble).ok().map(|nibble| acc << 4 | nibble)
+        })
+    }
+
+    fn number(&mut self) -> Result<Number, JsonError> {
+        let start = self.pos;
+        let mut pos = start;
+        if self.bytes.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        match self.bytes.get(pos) {
+            Some(b'0') => {
+                pos += 1;
+                if let Some(b'0'..=b'9') = self.bytes.get(pos) {
+                    let kind = JsonErrorKind::InvalidNumber {
+                        reason: "leading zero",
+                    };
+                    return Err(self.error(pos - 1, kind, false));
+                }
+            }
+            Some(b'1'..=b'9') => pos = self.digits_end(pos + 1),
+            _ => {
+                let kind = JsonErrorKind::InvalidNumber {
+                    reason: "missing integer digits",
+                };
+                return Err(self.error(pos, kind, false));
+            }
+        }
+        let mut integer_syntax = true;
+        if self.bytes.get(pos) == Some(&b'.') {
+            integer_syntax = false;
+            pos = self.required_digits(pos + 1, "missing fraction digits")?;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(pos) {
+            integer_syntax = false;
+            pos += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(pos) {
+                pos += 1;
+            }
+            pos = self.required_digits(pos, "missing exponent digits")?;
+        }
+        let literal = self
+            .slice(start, pos)
+            .map_err(|at| self.located(at, false))?;
+        let number = number::parse_literal(literal, integer_syntax, self.rule)
+            .map_err(|kind| self.error(start, kind, false))?;
+        self.pos = pos;
+        Ok(number)
+    }
+
+    fn digits_end(&self, mut pos: usize) -> usize {
+        while let Some(b'0'..=b'9') = self.bytes.get(pos) {
+            pos += 1;
+        }
+        pos
+    }
+
+    fn required_digits(&self, pos: usize, reason: &'static str) -> Result<usize, JsonError> {
+        match self.bytes.get(pos) {
+            Some(b'0'..=b'9') => Ok(self.digits_end(pos + 1)),
+            _ => Err(self.error(pos, JsonErrorKind::InvalidNumber { reason }, false)),
+        }
+    }
+
+    fn word(&mut self, word: &'static str, value: Value<'a>) -> Result<(), JsonError> {
+        for (index, expected) in word.bytes().enumerate() {
+            let at = self.pos + index;
+            match self.bytes.get(at) {
+                None => return Err(self.error(at, JsonErrorKind::UnexpectedEnd, false)),
+                Some(&found) if found != expected => {
+                    self.pos = at;
+                    return Err(self.unexpected(
+                        match word {
+                            "true" => "`true`",
+                            "false" => "`false`",
+                            _ => "`null`",
+                        },
+                        false,
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        self.pos += word.len();
+        self.sink.scalar(value);
+        Ok(())
+    }
+
+    fn slice(&self, start: usize, end: usize) -> Result<&'a str, Located> {
+        self.text
+            .get(start..end)
+            .ok_or((start, JsonErrorKind::InvalidUtf8))
+    }
+
+    fn char_at(&self, at: usize) -> char {
+        self.text
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .unwrap_or('\u{fffd}')
+    }
+
+    fn unexpected(&self, expected: &'static str, after_value: bool) -> JsonError {
+        let found = self.char_at(self.pos);
+        self.error(
+            self.pos,
+            JsonErrorKind::UnexpectedCharacter { found, expected },
+            after_value,
+        )
+    }
+
+    fn located(&self, (offset, kind): Located, after_value: bool) -> JsonError {
+        self.error(offset, kind, after_value)
+    }
+
+    fn error(&self, offset: usize, kind: JsonErrorKind, after_value: bool) -> JsonError {
+        JsonError {
+            offset,
+            path: self.path(after_value),
+            kind,
+        }
+    }
+
+    /// JSON path of the innermost position: the element or member being read, or, with
+    /// `after_value`, the one just completed.
+    fn path(&self, after_value: bool) -> String {
+        let mut path = String::from("$");
+        let innermost = self.frames.len().saturating_sub(1);
+        for (index, frame) in self.frames.iter().enumerate() {
+            let just_completed = after_value && index == innermost;
+            if frame.object {
+                if frame.keys > frame.count || (just_completed && frame.keys > 0) {
+                    if let Ok((key, _)) = self.scan_string(frame.key_offset) {
+                        push_key(&mut path, &key);
+                    }
+                }
+            } else {
+                let position = if just_completed {
+                    frame.count.saturating_sub(1)
+                } else {
+                    frame.count
+                };
+                let _ = write!(path, "[{position}]");
+            }
+        }
+        path
+    }
+}
+
+/// Appends `.key` for identifier-like keys, `["key"]` (canonical string form) otherwise.
+fn push_key(path: &mut String, key: &str) {
+    let mut chars = key.chars();
+    let identifier = chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|rest| rest.is_ascii_alphanumeric() || rest == '_');
+    if identifier {
+        path.push('.');
+        path.push_str(key);
+    } else {
+        let mut quoted = Vec::with_capacity(key.len() + 2);
+        write_string(key, &mut quoted);
+        path.push('[');
+        path.push_str(&String::from_utf8_lossy(&quoted));
+        path.push(']');
+    }
+}
