@@ -5,4 +5,5 @@
 #![deny(missing_docs)]
 
 pub mod frame;
+pub mod fuzz;
 pub mod json;

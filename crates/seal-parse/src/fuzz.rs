@@ -1,0 +1,111 @@
+//! Property checks behind the fuzz targets in `fuzz/`, also replayed over the committed corpora
+//! by the ordinary test suite. Each returns `Err` naming the property an input violates.
+
+use crate::frame::{scan_with_stats, Finding, ScanConfig, Span};
+use crate::json::{canonicalize, parse, JsonLimits};
+
+/// Scan work allowed per input byte (search hits, candidates and characters read).
+pub const SCAN_STEPS_PER_BYTE: usize = 4;
+
+/// Scans `data` (as UTF-8, invalid sequences replaced) for `channel` frames with and without the
+/// harness rewrite and checks: work linear in the length; spans in bounds, on character
+/// boundaries and ordered; findings in document order; strict frames carry the configured
+/// element, distinct attribute names and `sig` last.
+pub fn scan_frames(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    let base = ScanConfig::new("channel").map_err(|e| format!("config: {e}"))?;
+    for config in [base.clone(), base.with_rewrite()] {
+        let (result, stats) = scan_with_stats(&text, &config);
+        if stats.steps() > SCAN_STEPS_PER_BYTE * (text.len() + 1) {
+            return Err(format!(
+                "scan took {} steps for {} bytes",
+                stats.steps(),
+                text.len()
+            ));
+        }
+        let Ok(findings) = result else { continue };
+        let mut previous = None;
+        for finding in &findings {
+            let tag = finding.tag();
+            if previous.is_some_and(|p: Span| p.start >= tag.start) {
+                return Err(format!("findings out of order at {}", tag.start));
+            }
+            previous = Some(tag);
+            check_finding(&text, finding, config.element())?;
+        }
+    }
+    Ok(())
+}
+
+/// Parses and canonicalizes `data` and checks: the streaming canonicalizer and the tree agree
+/// (same acceptance, same bytes); canonicalizing canonical bytes is the identity; the digest is
+/// the digest of the bytes.
+pub fn canonical_json(data: &[u8]) -> Result<(), String> {
+    let limits = JsonLimits::default();
+    let streamed = canonicalize(data, &limits);
+    let tree = parse(data, &limits).map(|value| value.canonical_bytes());
+    let canonical = match (streamed, tree) {
+        (Err(_), Err(_)) => return Ok(()),
+        (Ok(streamed), Ok(tree)) if streamed.as_bytes() == tree.as_slice() => streamed,
+        (streamed, tree) => {
+            return Err(format!(
+                "stream and tree disagree: {:?} vs {:?}",
+                streamed.map(|c| c.into_bytes()),
+                tree
+            ))
+        }
+    };
+    let again = canonicalize(canonical.as_bytes(), &limits)
+        .map_err(|e| format!("canonical bytes rejected: {e}"))?;
+    if again != canonical {
+        return Err("canonicalization is not idempotent".into());
+    }
+    Ok(())
+}
+
+fn check_finding(text: &str, finding: &Finding, element: &str) -> Result<(), String> {
+    match finding {
+        Finding::Frame(frame) => {
+            let spans = [frame.header, frame.body, frame.close];
+            for span in spans {
+                in_bounds(text, span)?;
+            }
+            if !(frame.header.end <= frame.body.start
+                && frame.body.start <= frame.body.end
+                && frame.body.end <= frame.close.start)
+            {
+                return Err(format!("frame spans overlap at {}", frame.header.start));
+            }
+            if frame.element != element || frame.depth == 0 {
+                return Err(format!("bad frame at {}", frame.header.start));
+            }
+            for (i, attribute) in frame.attributes.iter().enumerate() {
+                let later = frame.attributes.iter().skip(i + 1);
+                if later.clone().any(|other| other.name == attribute.name) {
+                    return Err(format!("duplicate attribute `{}`", attribute.name));
+                }
+                if attribute.name == "sig" && i + 1 != frame.attributes.len() {
+                    return Err("`sig` accepted before the last attribute".into());
+                }
+            }
+        }
+        Finding::Suspect(suspect) => {
+            in_bounds(text, suspect.tag)?;
+            for span in suspect.body.iter().chain(suspect.close.iter()) {
+                in_bounds(text, *span)?;
+            }
+            if suspect.reasons.is_empty() {
+                return Err(format!("suspect without a reason at {}", suspect.tag.start));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn in_bounds(text: &str, span: Span) -> Result<(), String> {
+    if span.start <= span.end && span.of(text).is_some() {
+        Ok(())
+    } else {
+        Err(format!("span {}..{} out of bounds", span.start, span.end))
+    }
+}

@@ -1,0 +1,39 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+//! Replays every committed fuzz corpus through the same entry points the fuzz targets call, so
+//! the properties the fuzzers checked keep holding on stable in every test run.
+
+use std::fs;
+use std::path::Path;
+
+type Check = fn(&[u8]) -> Result<(), String>;
+
+const TARGETS: [(&str, Check); 5] = [
+    ("frame_scan", seal::parse::fuzz::scan_frames),
+    ("json_canonical", seal::parse::fuzz::canonical_json),
+    ("escape_decode", seal::render::fuzz::decode_strict),
+    ("render_roundtrip", seal::render::fuzz::render_then_decode),
+    ("frame_render", seal::fuzz::frame_render),
+];
+
+#[test]
+fn every_corpus_input_satisfies_its_target_property() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    for (target, check) in TARGETS {
+        let dir = root.join(target);
+        let mut count = 0;
+        for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            let data = fs::read(&path).unwrap();
+            if let Err(violation) = check(&data) {
+                panic!("{target}: {}: {violation}", path.display());
+            }
+            count += 1;
+        }
+        assert!(count >= 5, "{target}: corpus has only {count} inputs");
+    }
+}
