@@ -12,12 +12,16 @@ pub fn decode_strict(data: &[u8]) -> Result<(), String> {
     for ctx in CONTEXTS {
         if let Ok(decoded) = decode(&text, ctx) {
             if escape(&decoded, ctx) != text {
-                return Err(format!("{ctx:?}: decoder accepted a non-canonical text form"));
+                return Err(format!(
+                    "{ctx:?}: decoder accepted a non-canonical text form"
+                ));
             }
         }
         if let Ok(decoded) = decode_bytes(&text, ctx) {
             if escape_bytes(&decoded, ctx) != text {
-                return Err(format!("{ctx:?}: decoder accepted a non-canonical byte form"));
+                return Err(format!(
+                    "{ctx:?}: decoder accepted a non-canonical byte form"
+                ));
             }
         }
     }
