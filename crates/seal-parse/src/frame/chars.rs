@@ -1,14 +1,8 @@
 //! Character classes the lenient detector treats as tag syntax.
 //!
-//! Each class lists the ASCII character and the lookalikes a model may read in its place. The
+//! Each class holds the ASCII character and the lookalikes a model may read in its place. The
 //! candidate search in `search.rs` relies on every non-ASCII opening bracket starting with one of
 //! [`OPEN_LEAD_BYTES`]; a unit test below checks that.
-
-/// Opening brackets: `<` and the lookalikes a reader may take for it.
-pub(crate) const OPEN_BRACKETS: &[char] = &[
-    '<', '\u{ff1c}', '\u{fe64}', '\u{2039}', '\u{2329}', '\u{3008}', '\u{27e8}', '\u{1438}',
-    '\u{276e}', '\u{29fc}', '\u{2c2}',
-];
 
 /// Closing brackets: `>` and its lookalikes.
 pub(crate) const CLOSE_BRACKETS: &[char] = &[
@@ -21,12 +15,22 @@ pub(crate) const SLASHES: &[char] = &[
     '/', '\u{ff0f}', '\u{2215}', '\u{2044}', '\u{29f8}', '\u{2571}',
 ];
 
-/// UTF-8 lead bytes of every non-ASCII member of [`OPEN_BRACKETS`].
-pub(crate) const OPEN_LEAD_BYTES: [u8; 5] = [0xe1, 0xe2, 0xe3, 0xef, 0xcb];
+/// UTF-8 lead bytes of every non-ASCII character accepted by [`is_open_bracket`].
+pub(crate) const OPEN_LEAD_BYTES: [u8; 5] = [0xe2, 0xef, 0xe1, 0xe3, 0xcb];
 
-/// Whether `c` reads as an opening bracket.
+/// Whether `c` reads as an opening bracket: `<` and the lookalikes a reader may take for it.
 pub(crate) fn is_open_bracket(c: char) -> bool {
-    OPEN_BRACKETS.contains(&c)
+    matches!(
+        c,
+        '<' | '\u{ff1c}'
+            | '\u{fe64}'
+            | '\u{2039}'
+            | '\u{2329}'
+            | '\u{3008}'
+            | '\u{27e8}'
+            | '\u{1438}'
+            | '\u{2c2}'
+    )
 }
 
 /// Whether `c` reads as a closing bracket.
@@ -111,12 +115,25 @@ pub(crate) fn continues_name(c: char) -> bool {
 mod tests {
     use super::*;
 
+    /// Opening brackets: `<` and the lookalikes a reader may take for it.
+    const OPEN_BRACKETS: &[char] = &[
+        '<', '\u{ff1c}', '\u{fe64}', '\u{2039}', '\u{2329}', '\u{3008}', '\u{27e8}', '\u{1438}',
+        '\u{2c2}',
+    ];
+
     #[test]
     fn every_non_ascii_open_bracket_starts_with_a_searched_lead_byte() {
         for c in OPEN_BRACKETS.iter().filter(|c| !c.is_ascii()) {
             let mut buf = [0u8; 4];
             let lead = c.encode_utf8(&mut buf).as_bytes()[0];
             assert!(OPEN_LEAD_BYTES.contains(&lead), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn open_bracket_predicate_matches_the_list() {
+        for c in ('\0'..='\u{ffff}').chain(['\u{10ffff}']) {
+            assert_eq!(is_open_bracket(c), OPEN_BRACKETS.contains(&c), "{c:?}");
         }
     }
 

@@ -1,10 +1,13 @@
 //! The byte search for candidate opening brackets.
 //!
-//! Two `memchr3` lanes run over the bytes: one for `<` and the lead bytes `0xE2` `0xEF`, one for
-//! the lead bytes `0xE1` `0xE3` `0xCB`. Each lane caches its next hit and only searches again once
-//! the scan has moved past it, so each lane reads every byte at most once: the search is linear
-//! and, on text without `<` or those lead bytes, runs at `memchr` speed. A lead-byte hit becomes
-//! a candidate only when the character it starts is an opening bracket.
+//! Two `memchr3` iterators run over the bytes: one for `<` and the lead bytes `0xE2` `0xEF`, one
+//! for the lead bytes `0xE1` `0xE3` `0xCB` (every non-ASCII opening bracket starts with one of
+//! them). Each iterator moves forward only, and only when the scan has passed its last hit, so
+//! each reads every byte at most once: the search is linear, and on text without those bytes it
+//! runs at `memchr` speed. A hit becomes a candidate only when the character it starts is an
+//! opening bracket.
+
+use memchr::Memchr3;
 
 use super::chars::{is_open_bracket, OPEN_LEAD_BYTES};
 use super::finding::ScanStats;
@@ -12,104 +15,114 @@ use super::finding::ScanStats;
 /// Finds opening brackets from left to right.
 pub(crate) struct CandidateSearch<'a> {
     text: &'a str,
-    ascii: Lane,
-    lead: Lane,
+    lanes: [Lane<'a>; 2],
 }
 
 impl<'a> CandidateSearch<'a> {
     /// A search over `text`.
     pub(crate) fn new(text: &'a str) -> Self {
-        let [e1, e2, e3, ef, cb] = OPEN_LEAD_BYTES;
+        let [e2, ef, e1, e3, cb] = OPEN_LEAD_BYTES;
+        let bytes = text.as_bytes();
         CandidateSearch {
             text,
-            ascii: Lane::new([b'<', e2, ef]),
-            lead: Lane::new([e1, e3, cb]),
+            lanes: [
+                Lane::new(Memchr3::new(b'<', e2, ef, bytes)),
+                Lane::new(Memchr3::new(e1, e3, cb, bytes)),
+            ],
         }
     }
 
-    /// The first opening bracket at or after byte `from`; `from` must not decrease between calls.
-    pub(crate) fn next_candidate(
-        &mut self,
-        mut from: usize,
-        stats: &mut ScanStats,
-    ) -> Option<usize> {
-        loop {
-            let bytes = self.text.as_bytes();
-            let hit = match (self.ascii.next(bytes, from), self.lead.next(bytes, from)) {
-                (Some(a), Some(b)) => a.min(b),
-                (Some(a), None) => a,
-                (None, Some(b)) => b,
-                (None, None) => return None,
-            };
-            stats.search_hits += 1;
-            let c = self.text.get(hit..).and_then(|rest| rest.chars().next())?;
-            if is_open_bracket(c) {
-                return Some(hit);
-            }
-            from = hit + 1;
-        }
+    /// The first opening bracket at or after byte `from`; `from` must not decrease between
+    /// calls.
+    pub(crate) fn next_candidate(&mut self, from: usize, stats: &mut ScanStats) -> Option<usize> {
+        let text = self.text;
+        self.lanes
+            .iter_mut()
+            .filter_map(|lane| lane.next(text, from, stats))
+            .min()
     }
 }
 
-/// One `memchr3` search with its cached next hit.
-struct Lane {
-    needles: [u8; 3],
+/// One forward-only byte search with its next verified candidate.
+struct Lane<'a> {
+    hits: Memchr3<'a>,
     cached: Option<usize>,
     exhausted: bool,
 }
 
-impl Lane {
-    fn new(needles: [u8; 3]) -> Self {
+impl<'a> Lane<'a> {
+    fn new(hits: Memchr3<'a>) -> Self {
         Lane {
-            needles,
+            hits,
             cached: None,
             exhausted: false,
         }
     }
 
-    fn next(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
-        if let Some(hit) = self.cached.filter(|&hit| hit >= from) {
-            return Some(hit);
+    fn next(&mut self, text: &str, from: usize, stats: &mut ScanStats) -> Option<usize> {
+        if let Some(candidate) = self.cached.filter(|&c| c >= from) {
+            return Some(candidate);
         }
-        if self.exhausted {
-            return None;
+        while !self.exhausted {
+            let Some(hit) = self.hits.next() else {
+                self.exhausted = true;
+                break;
+            };
+            stats.search_hits += 1;
+            if hit < from {
+                continue;
+            }
+            let bracket = text
+                .get(hit..)
+                .and_then(|rest| rest.chars().next())
+                .is_some_and(is_open_bracket);
+            if bracket {
+                self.cached = Some(hit);
+                return Some(hit);
+            }
         }
-        let [a, b, c] = self.needles;
-        let found = bytes
-            .get(from..)
-            .and_then(|rest| memchr::memchr3(a, b, c, rest))
-            .map(|offset| from + offset);
-        self.cached = found;
-        self.exhausted = found.is_none();
-        found
+        self.cached = None;
+        None
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
-    fn all(text: &str) -> Vec<usize> {
+    fn fast(text: &str) -> Vec<usize> {
         let mut search = CandidateSearch::new(text);
         let mut stats = ScanStats::default();
         let mut out = Vec::new();
         let mut from = 0;
         while let Some(at) = search.next_candidate(from, &mut stats) {
             out.push(at);
-            from = at + 1;
+            from = at + text[at..].chars().next().map_or(1, char::len_utf8);
         }
         out
     }
 
-    #[test]
-    fn finds_ascii_and_lookalike_brackets_only() {
-        let text = "a<b\u{2014}c\u{ff1c}d\u{3008}e\u{1438}f\u{2c2}g\u{e9}\u{3000}<";
-        let expected: Vec<usize> = text
-            .char_indices()
+    fn naive(text: &str) -> Vec<usize> {
+        text.char_indices()
             .filter(|(_, c)| is_open_bracket(*c))
             .map(|(i, _)| i)
-            .collect();
-        assert_eq!(all(text), expected);
-        assert_eq!(expected.len(), 6);
+            .collect()
+    }
+
+    #[test]
+    fn finds_ascii_and_lookalike_brackets_only() {
+        let text = "a<b\u{2014}c\u{ff1c}d\u{3008}e\u{1438}f\u{2c2}g\u{e9}\u{3000}\u{2039}\u{201c}\u{27e8}<";
+        assert_eq!(fast(text), naive(text));
+        assert_eq!(naive(text).len(), 8);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn fast_search_equals_naive(text in seal_render::testing::hostile_string()) {
+            prop_assert_eq!(fast(&text), naive(&text));
+        }
     }
 }
