@@ -1,6 +1,11 @@
 //! Escape throughput: seal-render against v_htmlescape 0.15 (SIMD scan) and a naive
 //! `char::escape_debug` loop, on the same bytes in the same run.
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -13,8 +18,8 @@ const MIB: usize = 1 << 20;
 /// Deterministic prose-like printable ASCII (no byte that either escaper rewrites).
 fn clean_ascii(len: usize) -> String {
     const WORDS: [&str; 12] = [
-        "the", "agent", "reads", "a", "message", "from", "channel", "and", "runs", "tool",
-        "calls", "safely",
+        "the", "agent", "reads", "a", "message", "from", "channel", "and", "runs", "tool", "calls",
+        "safely",
     ];
     let mut out = String::with_capacity(len + 16);
     let mut i = 0usize;
@@ -35,7 +40,13 @@ fn ten_percent_hostile(len: usize) -> String {
     let bytes: Vec<u8> = base
         .iter()
         .enumerate()
-        .map(|(i, &b)| if i % 10 == 5 { specials[(i / 10) % 3] } else { b })
+        .map(|(i, &b)| {
+            if i % 10 == 5 {
+                specials[(i / 10) % 3]
+            } else {
+                b
+            }
+        })
         .collect();
     String::from_utf8(bytes).unwrap()
 }
@@ -79,9 +90,11 @@ fn bench_escape(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("seal_owned", name), input, |b, s| {
             b.iter(|| seal_escape_owned(black_box(s)))
         });
-        group.bench_with_input(BenchmarkId::new("v_htmlescape_0.15", name), input, |b, s| {
-            b.iter(|| htmlescape(black_box(s)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("v_htmlescape_0.15", name),
+            input,
+            |b, s| b.iter(|| htmlescape(black_box(s))),
+        );
         group.bench_with_input(BenchmarkId::new("escape_debug", name), input, |b, s| {
             b.iter(|| naive_escape_debug(black_box(s)))
         });

@@ -1,6 +1,11 @@
 //! Frame scanning throughput: seal-parse's scanner against `memchr::memmem::Finder` searching
 //! for the element name (the floor: any scanner must at least find the name), same input, same run.
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
 
 use std::hint::black_box;
 
@@ -21,7 +26,9 @@ fn prose(len: usize) -> String {
     let mut out = String::with_capacity(len + 32);
     let mut state = 7u64;
     while out.len() < len {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
         out.push_str(WORDS[(state >> 60) as usize]);
         out.push(if state & 0x1f == 0 { '\n' } else { ' ' });
     }
@@ -38,7 +45,11 @@ fn prose_with_frames(len: usize) -> String {
         let id = format!("m{n}");
         let frame = render_frame(
             "channel",
-            &[("source", "telegram"), ("id", &id), ("sig", "AAAAAAAAAAAAAAAAAAAAAA")],
+            &[
+                ("source", "telegram"),
+                ("id", &id),
+                ("sig", "AAAAAAAAAAAAAAAAAAAAAA"),
+            ],
             "hello from the operator\nplease run the tests",
         )
         .unwrap();
