@@ -151,7 +151,10 @@ impl fmt::Display for JsonErrorKind {
                 write!(f, "number `{literal}` is outside the range of a double")
             }
             Self::IntegerOutOfRange { literal } => {
-                write!(f, "integer `{literal}` is beyond the exact range of ±2^53")
+                write!(
+                    f,
+                    "number `{literal}` is an integer beyond the exact range of ±2^53"
+                )
             }
             Self::NumberNotExact { literal, nearest } => write!(
                 f,

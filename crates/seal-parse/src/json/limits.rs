@@ -13,8 +13,11 @@ pub struct JsonLimits {
     pub max_bytes: usize,
     /// Deepest accepted nesting of arrays and objects. Default 128. The top-level array or object
     /// is depth 1; opening a container deeper than this is rejected with
-    /// [`JsonErrorKind::DepthExceeded`](super::JsonErrorKind::DepthExceeded). The parser is
-    /// iterative, so any value is safe for parsing; the canonical writer recurses once per level.
+    /// [`JsonErrorKind::DepthExceeded`](super::JsonErrorKind::DepthExceeded). Parsing,
+    /// [`canonicalize`](super::canonicalize) and the canonical writer are iterative, so any value
+    /// is safe for them; dropping, cloning or comparing a [`Value`](super::Value) tree recurses
+    /// once per level, so keep the limit within the thread's stack when building trees (the
+    /// default is far below).
     pub max_depth: usize,
 }
 
