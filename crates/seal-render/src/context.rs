@@ -84,9 +84,24 @@ pub(crate) fn class(table: &[u8; 256], byte: u8) -> u8 {
         .unwrap_or(Class::NonAscii as u8)
 }
 
-static INLINE: [u8; 256] = build(b"\\");
-static ATTRIBUTE: [u8; 256] = build(b"\\\"<>");
-static BLOCK: [u8; 256] = build_block();
+static INLINE: [u8; 256] = inline_table();
+static ATTRIBUTE: [u8; 256] = attribute_table();
+static BLOCK: [u8; 256] = block_table();
+
+/// The `Inline` class table (also used at compile time to derive codeword tables).
+pub(crate) const fn inline_table() -> [u8; 256] {
+    build(b"\\")
+}
+
+/// The `Attribute` class table.
+pub(crate) const fn attribute_table() -> [u8; 256] {
+    build(b"\\\"<>")
+}
+
+/// The `Block` class table.
+pub(crate) const fn block_table() -> [u8; 256] {
+    build_block()
+}
 
 /// Printable ASCII is literal except the `excluded` bytes; LF is `\n`.
 ///

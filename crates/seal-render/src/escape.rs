@@ -1,9 +1,12 @@
 //! The escape-v1 encoder: text or bytes to ASCII in one context.
+//!
+//! The encoder writes into a `Vec<u8>` and turns it into a `String` once at the end: every byte it
+//! writes is ASCII, so the final UTF-8 check always succeeds and no per-codeword check is needed.
 
 use std::borrow::Cow;
 
-use crate::context::{class, Class, Context};
-use crate::scan::first_non_literal;
+use crate::context::{attribute_table, block_table, inline_table, Class, Context};
+use crate::scan::{first_non_literal, non_literal_mask, MASK_BLOCK};
 
 /// Escapes `text` for `ctx` (escape-v1).
 ///
@@ -21,9 +24,9 @@ pub fn escape(text: &str, ctx: Context) -> Cow<'_, str> {
     let Some(first) = first_non_literal(text.as_bytes(), ctx) else {
         return Cow::Borrowed(text);
     };
-    let mut out = String::with_capacity(estimate(text.len()));
-    escape_into_from(&mut out, text, first, ctx);
-    Cow::Owned(out)
+    let mut out = Vec::with_capacity(estimate(text.len()));
+    escape_from(&mut out, text, first, ctx);
+    Cow::Owned(ascii_string(out))
 }
 
 /// Escapes `bytes` for `ctx` in byte mode (escape-v1).
@@ -39,34 +42,44 @@ pub fn escape(text: &str, ctx: Context) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn escape_bytes(bytes: &[u8], ctx: Context) -> Cow<'_, str> {
-    let first = first_non_literal(bytes, ctx);
-    if first.is_none() {
+    if first_non_literal(bytes, ctx).is_none() {
         // Every byte is printable ASCII (or LF), hence valid UTF-8.
         if let Ok(text) = std::str::from_utf8(bytes) {
             return Cow::Borrowed(text);
         }
     }
-    let mut out = String::with_capacity(estimate(bytes.len()));
+    let mut out = Vec::with_capacity(estimate(bytes.len()));
     for chunk in bytes.utf8_chunks() {
-        escape_into(&mut out, chunk.valid(), ctx);
+        let valid = chunk.valid();
+        match first_non_literal(valid.as_bytes(), ctx) {
+            None => out.extend_from_slice(valid.as_bytes()),
+            Some(first) => escape_from(&mut out, valid, first, ctx),
+        }
         for &b in chunk.invalid() {
-            out.push_str("\\x{");
-            push_hex_digit(&mut out, b >> 4);
-            push_hex_digit(&mut out, b & 0xf);
-            out.push('}');
+            out.extend_from_slice(&[
+                b'\\',
+                b'x',
+                b'{',
+                hex_digit(b >> 4),
+                hex_digit(b & 0xf),
+                b'}',
+            ]);
         }
     }
-    Cow::Owned(out)
+    Cow::Owned(ascii_string(out))
 }
 
-/// Appends the escape of `text` to `out`.
+/// Appends the escape of `text` to `out`; the same bytes as `out.push_str(&escape(text, ctx))`.
 ///
-/// Equivalent to `out.push_str(&escape(text, ctx))` without the intermediate allocation; used by
-/// the renderers to write a whole frame into one buffer.
+/// Used by the renderers to write a whole element into one buffer.
 pub fn escape_into(out: &mut String, text: &str, ctx: Context) {
     match first_non_literal(text.as_bytes(), ctx) {
         None => out.push_str(text),
-        Some(first) => escape_into_from(out, text, first, ctx),
+        Some(first) => {
+            let mut escaped = Vec::with_capacity(estimate(text.len()));
+            escape_from(&mut escaped, text, first, ctx);
+            out.push_str(&ascii_string(escaped));
+        }
     }
 }
 
@@ -75,61 +88,162 @@ pub fn escape_into(out: &mut String, text: &str, ctx: Context) {
 /// This is the unit of the prefix code: a literal is the single ASCII character itself, every
 /// other scalar is a self-delimiting escape starting with `\`.
 pub fn push_codeword(out: &mut String, c: char, ctx: Context) {
-    // `u8::try_from(char)` accepts up to U+00FF; the table gives `NonAscii` for `0x80..`.
-    let kind = u8::try_from(c).map_or(Class::NonAscii as u8, |b| class(ctx.table(), b));
-    match kind {
-        k if k == Class::Literal as u8 => out.push(c),
-        k if k == Class::Backslash as u8 => out.push_str("\\\\"),
-        k if k == Class::LineFeed as u8 => out.push_str("\\n"),
-        k if k == Class::Tab as u8 => out.push_str("\\t"),
-        _ => push_unicode_escape(out, u32::from(c)),
+    let mut codeword = Vec::with_capacity(10);
+    match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => push_ascii_codeword(&mut codeword, b, ctx),
+        _ => push_unicode_escape(&mut codeword, u32::from(c)),
     }
+    out.push_str(&ascii_string(codeword));
 }
 
 /// Output capacity for an input of `len` bytes: exact for clean text, a little room otherwise.
 fn estimate(len: usize) -> usize {
-    len.saturating_add(len / 8).saturating_add(16)
+    len.saturating_add(len / 2).saturating_add(16)
+}
+
+/// The escaper's output as a `String`. It writes ASCII only, so the check always passes; the
+/// lossy branch exists only so that no path can panic.
+fn ascii_string(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Escapes `text` into `out`, where `text[..first]` is known to be literal.
-fn escape_into_from(out: &mut String, text: &str, first: usize, ctx: Context) {
-    let (head, mut rest) = text.split_at_checked(first).unwrap_or(("", text));
-    out.push_str(head);
-    loop {
-        let mut chars = rest.chars();
-        let Some(c) = chars.next() else { return };
-        push_codeword(out, c, ctx);
-        rest = chars.as_str();
-        // The byte after a literal run is ASCII or a UTF-8 lead byte, so a char boundary.
-        let run = first_non_literal(rest.as_bytes(), ctx).unwrap_or(rest.len());
-        let (literal, tail) = rest.split_at_checked(run).unwrap_or((rest, ""));
-        out.push_str(literal);
-        rest = tail;
+///
+/// Works in blocks of 64 bytes: one pass computes a bitmask of the non-literal bytes, then each
+/// set bit is one codeword, with the literal run before it copied in bulk. Bits of continuation
+/// bytes of a scalar already written are skipped by the cursor `i`.
+fn escape_from(out: &mut Vec<u8>, text: &str, first: usize, ctx: Context) {
+    let bytes = text.as_bytes();
+    let mut run_start = 0;
+    let mut i = first;
+    let mut block_start = first;
+    while let Some(block) = bytes.get(block_start..).filter(|b| !b.is_empty()) {
+        let mut mask = non_literal_mask(block, ctx);
+        while mask != 0 {
+            let at = block_start + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if at < i {
+                continue;
+            }
+            // Literal bytes are ASCII, so `at` (after a literal run) is a char boundary.
+            out.extend_from_slice(bytes.get(run_start..at).unwrap_or_default());
+            let b = bytes.get(at).copied().unwrap_or_default();
+            if b.is_ascii() {
+                push_ascii_codeword(out, b, ctx);
+                i = at + 1;
+            } else {
+                let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+                    return;
+                };
+                push_unicode_escape(out, u32::from(c));
+                i = at + c.len_utf8();
+            }
+            run_start = i;
+        }
+        block_start += MASK_BLOCK;
     }
+    out.extend_from_slice(bytes.get(run_start..).unwrap_or_default());
 }
 
-/// Appends `\u{h..h}` with minimal lowercase hex digits.
-fn push_unicode_escape(out: &mut String, value: u32) {
-    out.push_str("\\u{");
+/// Appends the codeword of the ASCII byte `b` in `ctx`: one lookup in a precomputed table.
+#[inline(always)]
+fn push_ascii_codeword(out: &mut Vec<u8>, b: u8, ctx: Context) {
+    let table = match ctx {
+        Context::Inline => &INLINE_CODEWORDS,
+        Context::Attribute => &ATTRIBUTE_CODEWORDS,
+        Context::Block => &BLOCK_CODEWORDS,
+    };
+    let entry = table.get(usize::from(b)).copied().unwrap_or_default();
+    let end = out.len() + usize::from(entry[LEN]);
+    // A fixed-size copy (one store) then a cut is cheaper than a variable-length copy.
+    out.extend_from_slice(&entry);
+    out.truncate(end);
+}
+
+/// Codewords of the 128 ASCII bytes per context; byte [`LEN`] of each entry is the length.
+static INLINE_CODEWORDS: [[u8; 8]; 128] = ascii_codewords(inline_table());
+static ATTRIBUTE_CODEWORDS: [[u8; 8]; 128] = ascii_codewords(attribute_table());
+static BLOCK_CODEWORDS: [[u8; 8]; 128] = ascii_codewords(block_table());
+const LEN: usize = 7;
+
+/// Derives the ASCII codewords from a class table (section 3 of escape-v1).
+///
+/// Evaluated at compile time only: an out-of-range index is a build error, not a panic.
+#[allow(clippy::indexing_slicing)]
+const fn ascii_codewords(classes: [u8; 256]) -> [[u8; 8]; 128] {
+    let mut table = [[0u8; 8]; 128];
+    let mut b = 0;
+    while b < 128 {
+        let e = &mut table[b];
+        let k = classes[b];
+        if k == Class::Literal as u8 {
+            e[0] = b as u8;
+            e[LEN] = 1;
+        } else if k == Class::Backslash as u8 {
+            e[0] = b'\\';
+            e[1] = b'\\';
+            e[LEN] = 2;
+        } else if k == Class::LineFeed as u8 {
+            e[0] = b'\\';
+            e[1] = b'n';
+            e[LEN] = 2;
+        } else if k == Class::Tab as u8 {
+            e[0] = b'\\';
+            e[1] = b't';
+            e[LEN] = 2;
+        } else {
+            e[0] = b'\\';
+            e[1] = b'u';
+            e[2] = b'{';
+            let hi = (b >> 4) as u8;
+            let lo = (b & 0xf) as u8;
+            if hi == 0 {
+                e[3] = hex_digit(lo);
+                e[4] = b'}';
+                e[LEN] = 5;
+            } else {
+                e[3] = hex_digit(hi);
+                e[4] = hex_digit(lo);
+                e[5] = b'}';
+                e[LEN] = 6;
+            }
+        }
+        b += 1;
+    }
+    table
+}
+
+/// Appends `\u{h..h}` with minimal lowercase hex digits, built on the stack and copied once.
+#[inline]
+fn push_unicode_escape(out: &mut Vec<u8>, value: u32) {
+    let mut buf = *b"\\u{000000}";
     let digits = (32 - value.leading_zeros()).div_ceil(4).max(1);
+    let mut len = 3;
     let mut shift = digits * 4;
     while shift > 0 {
         shift -= 4;
         // The mask keeps the nibble below 16, so the cast loses nothing.
-        push_hex_digit(out, ((value >> shift) & 0xf) as u8);
+        if let Some(slot) = buf.get_mut(len) {
+            *slot = hex_digit(((value >> shift) & 0xf) as u8);
+        }
+        len += 1;
     }
-    out.push('}');
+    if let Some(slot) = buf.get_mut(len) {
+        *slot = b'}';
+    }
+    let end = out.len() + len + 1;
+    out.extend_from_slice(&buf);
+    out.truncate(end);
 }
 
-/// Appends the lowercase hex digit for `nibble` (`0..16`).
+/// The lowercase hex digit for `nibble` (`0..16`).
 #[inline(always)]
-fn push_hex_digit(out: &mut String, nibble: u8) {
-    let digit = if nibble < 10 {
+const fn hex_digit(nibble: u8) -> u8 {
+    if nibble < 10 {
         b'0' + nibble
     } else {
         b'a' + (nibble & 0xf) - 10
-    };
-    out.push(char::from(digit));
+    }
 }
 
 #[cfg(test)]
@@ -147,9 +261,9 @@ mod tests {
             (0x10ffff, "\\u{10ffff}"),
         ];
         for (value, expected) in cases {
-            let mut out = String::new();
+            let mut out = Vec::new();
             push_unicode_escape(&mut out, value);
-            assert_eq!(out, expected);
+            assert_eq!(out, expected.as_bytes());
         }
     }
 

@@ -1,49 +1,92 @@
-//! Finding the first byte that is not literal in a context, 16 bytes at a time.
+//! Finding the bytes that are not literal in a context, a block of bytes at a time.
 //!
-//! The fast test works on `u64` words (SWAR): a word is clean when every byte is in `0x20..=0x7E`
-//! and differs from each of the context's special bytes. The zero-byte and less-than tricks used
-//! here are exact for "does any byte match" (they may misreport *which* byte), so a dirty word is
-//! re-checked byte by byte against the context's table, which is the single source of truth.
+//! Both fast paths apply a branch-free, exact "is this byte special" predicate per context to a
+//! fixed-size block, which the compiler turns into wide byte compares without any `unsafe`:
+//! [`first_non_literal`] folds it to one flag per block (the clean-text scan), and
+//! [`non_literal_mask`] gathers it into a bitmask so the escaper can visit every special byte of a
+//! block without searching again. The context's table stays the single source of truth: the unit
+//! tests below check both paths against it for every byte at every position.
 
 use crate::context::{class, Class, Context};
+
+/// Bytes tested per step of the fast path.
+const BLOCK: usize = 64;
 
 /// Index of the first byte of `bytes` that is not literal in `ctx`, or `None` if all are.
 #[inline]
 pub(crate) fn first_non_literal(bytes: &[u8], ctx: Context) -> Option<usize> {
     match ctx {
-        Context::Inline => scan(bytes, ctx.table(), |w| {
-            not_printable(w) | has_byte(w, b'\\')
+        Context::Inline => scan(bytes, ctx.table(), |b| not_printable(b) | (b == b'\\')),
+        Context::Attribute => scan(bytes, ctx.table(), |b| {
+            not_printable(b) | (b == b'\\') | (b == b'"') | (b == b'<') | (b == b'>')
         }),
-        Context::Attribute => scan(bytes, ctx.table(), |w| {
-            not_printable(w)
-                | has_byte(w, b'\\')
-                | has_byte(w, b'"')
-                | has_byte(w, b'<')
-                | has_byte(w, b'>')
+        Context::Block => scan(bytes, ctx.table(), |b| {
+            (not_printable(b) & (b != b'\n')) | (b == b'\\') | (b == b'<')
         }),
-        // LF is literal in Block but fails `not_printable`; the byte re-check lets it through.
-        Context::Block => scan(bytes, ctx.table(), |w| {
-            not_printable(w) | has_byte(w, b'\\') | has_byte(w, b'<')
+    }
+}
+
+/// Bytes per [`non_literal_mask`] block.
+pub(crate) const MASK_BLOCK: usize = 64;
+
+/// Bit `j` set iff `block[j]` is not literal in `ctx` (`block` has at most 64 bytes).
+///
+/// Exact for every byte (the same predicate as the block scan), so the escaper can walk the set
+/// bits of a block instead of searching again after each escape.
+#[inline]
+pub(crate) fn non_literal_mask(block: &[u8], ctx: Context) -> u64 {
+    match ctx {
+        Context::Inline => mask_with(block, |b| not_printable(b) | (b == b'\\')),
+        Context::Attribute => mask_with(block, |b| {
+            not_printable(b) | (b == b'\\') | (b == b'"') | (b == b'<') | (b == b'>')
+        }),
+        Context::Block => mask_with(block, |b| {
+            (not_printable(b) & (b != b'\n')) | (b == b'\\') | (b == b'<')
         }),
     }
 }
 
 #[inline(always)]
-fn scan(bytes: &[u8], table: &[u8; 256], dirty: impl Fn(u64) -> u64) -> Option<usize> {
-    let mut chunks = bytes.chunks_exact(16);
+fn mask_with(block: &[u8], special: impl Fn(u8) -> bool) -> u64 {
+    let mut flags = [0u8; MASK_BLOCK];
+    if let Some(full) = block.first_chunk::<MASK_BLOCK>() {
+        // Fixed trip count, no branches: compiles to wide compares.
+        for (f, &b) in flags.iter_mut().zip(full) {
+            *f = u8::from(special(b));
+        }
+    } else {
+        for (f, &b) in flags.iter_mut().zip(block) {
+            *f = u8::from(special(b));
+        }
+    }
+    // Gather eight 0/1 bytes into eight bits: the multiply sums byte k into bit 56 + k.
+    let mut mask = 0u64;
+    for (k, word) in flags.chunks_exact(8).enumerate() {
+        let w = word
+            .first_chunk::<8>()
+            .map_or(0, |w| u64::from_le_bytes(*w));
+        mask |= (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    mask
+}
+
+#[inline(always)]
+fn scan(bytes: &[u8], table: &[u8; 256], special: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(BLOCK);
     let mut offset = 0;
     for chunk in chunks.by_ref() {
-        if let (Some(lo), Some(hi)) = (chunk.first_chunk::<8>(), chunk.last_chunk::<8>()) {
-            let mask = dirty(u64::from_le_bytes(*lo)) | dirty(u64::from_le_bytes(*hi));
-            if mask == 0 {
-                offset += 16;
+        if let Some(block) = chunk.first_chunk::<BLOCK>() {
+            // `fold` with `|` (not `any`) keeps the loop branch-free so it vectorizes.
+            let dirty = block.iter().fold(false, |acc, &b| acc | special(b));
+            if !dirty {
+                offset += BLOCK;
                 continue;
             }
         }
         if let Some(i) = first_in(chunk, table) {
             return Some(offset + i);
         }
-        offset += 16;
+        offset += BLOCK;
     }
     first_in(chunks.remainder(), table).map(|i| offset + i)
 }
@@ -55,22 +98,10 @@ fn first_in(bytes: &[u8], table: &[u8; 256]) -> Option<usize> {
         .position(|&b| class(table, b) != Class::Literal as u8)
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Nonzero iff some byte of `w` is outside `0x20..=0x7E`.
+/// Whether `b` is outside `0x20..=0x7E`.
 #[inline(always)]
-fn not_printable(w: u64) -> u64 {
-    // High bit set (non-ASCII), or 0x7F (adding 1 sets the high bit; no carry leaves a byte whose
-    // high bit was clear), or below 0x20 (exact "has less than" test for n <= 128).
-    ((w | w.wrapping_add(ONES)) & HIGHS) | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
-}
-
-/// Nonzero iff some byte of `w` equals `b`.
-#[inline(always)]
-fn has_byte(w: u64, b: u8) -> u64 {
-    let x = w ^ (ONES * u64::from(b));
-    x.wrapping_sub(ONES) & !x & HIGHS
+fn not_printable(b: u8) -> bool {
+    b.wrapping_sub(0x20) > 0x5e
 }
 
 #[cfg(test)]
@@ -81,10 +112,18 @@ mod tests {
         bytes.iter().position(|&b| !ctx.is_literal(b))
     }
 
+    fn naive_mask(block: &[u8], ctx: Context) -> u64 {
+        block
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| !ctx.is_literal(b))
+            .fold(0, |m, (j, _)| m | (1 << j))
+    }
+
     #[test]
     fn every_byte_at_every_position_matches_the_table() {
         for ctx in Context::ALL {
-            for len in [1usize, 7, 8, 15, 16, 17, 31, 32, 33] {
+            for len in [1usize, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
                 for pos in 0..len {
                     for b in 0..=255u8 {
                         let mut buf = vec![b'a'; len];
@@ -94,6 +133,12 @@ mod tests {
                             naive(&buf, ctx),
                             "{ctx:?} {b:#x} at {pos}/{len}"
                         );
+                        let block = &buf[..len.min(MASK_BLOCK)];
+                        assert_eq!(
+                            non_literal_mask(block, ctx),
+                            naive_mask(block, ctx),
+                            "mask {ctx:?} {b:#x} at {pos}/{len}"
+                        );
                     }
                 }
             }
@@ -101,21 +146,17 @@ mod tests {
     }
 
     #[test]
-    fn two_bytes_interacting_in_one_word() {
-        // Borrow propagation in the SWAR tests must never hide a dirty byte.
+    fn mask_of_mixed_blocks() {
+        // Every class in one block, at positions that cross each 8-byte gather word.
+        let text = "a\\<>\"\n\t\r\u{7f}\u{e9}\u{202e}z \u{0}~".repeat(4);
         for ctx in Context::ALL {
-            for a in 0..=255u8 {
-                for b in 0..=255u8 {
-                    let buf = [
-                        b'a', a, b, b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a',
-                        b'a', b'a', b'a',
-                    ];
-                    assert_eq!(
-                        first_non_literal(&buf, ctx),
-                        naive(&buf, ctx),
-                        "{ctx:?} {a:#x} {b:#x}"
-                    );
-                }
+            for start in 0..8 {
+                let block = &text.as_bytes()[start..start + MASK_BLOCK];
+                assert_eq!(
+                    non_literal_mask(block, ctx),
+                    naive_mask(block, ctx),
+                    "{ctx:?} {start}"
+                );
             }
         }
     }
