@@ -16,13 +16,9 @@ const BLOCK: usize = 64;
 #[inline]
 pub(crate) fn first_non_literal(bytes: &[u8], ctx: Context) -> Option<usize> {
     match ctx {
-        Context::Inline => scan(bytes, ctx.table(), |b| not_printable(b) | (b == b'\\')),
-        Context::Attribute => scan(bytes, ctx.table(), |b| {
-            not_printable(b) | (b == b'\\') | (b == b'"') | (b == b'<') | (b == b'>')
-        }),
-        Context::Block => scan(bytes, ctx.table(), |b| {
-            (not_printable(b) & (b != b'\n')) | (b == b'\\') | (b == b'<')
-        }),
+        Context::Inline => scan(bytes, ctx.table(), inline_special),
+        Context::Attribute => scan(bytes, ctx.table(), attribute_special),
+        Context::Block => scan(bytes, ctx.table(), block_special),
     }
 }
 
@@ -36,14 +32,28 @@ pub(crate) const MASK_BLOCK: usize = 64;
 #[inline]
 pub(crate) fn non_literal_mask(block: &[u8], ctx: Context) -> u64 {
     match ctx {
-        Context::Inline => mask_with(block, |b| not_printable(b) | (b == b'\\')),
-        Context::Attribute => mask_with(block, |b| {
-            not_printable(b) | (b == b'\\') | (b == b'"') | (b == b'<') | (b == b'>')
-        }),
-        Context::Block => mask_with(block, |b| {
-            (not_printable(b) & (b != b'\n')) | (b == b'\\') | (b == b'<')
-        }),
+        Context::Inline => mask_with(block, inline_special),
+        Context::Attribute => mask_with(block, attribute_special),
+        Context::Block => mask_with(block, block_special),
     }
+}
+
+// The per-context predicates: `true` exactly for the bytes the context's table does not mark
+// literal. Written with `|` and `&` on bools (no short-circuit) so that they vectorize.
+
+#[inline(always)]
+fn inline_special(b: u8) -> bool {
+    not_printable(b) | (b == b'\\')
+}
+
+#[inline(always)]
+fn attribute_special(b: u8) -> bool {
+    not_printable(b) | (b == b'\\') | (b == b'"') | (b == b'<') | (b == b'>')
+}
+
+#[inline(always)]
+fn block_special(b: u8) -> bool {
+    (not_printable(b) & (b != b'\n')) | (b == b'\\') | (b == b'<')
 }
 
 #[inline(always)]
