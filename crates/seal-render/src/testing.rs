@@ -10,6 +10,8 @@
 
 use proptest::prelude::*;
 
+use crate::Context;
+
 /// Single scalars that each have a known way of misleading a reader or a terminal.
 ///
 /// Bidi overrides and isolates, implicit direction marks, zero-width characters and joiners, the
@@ -185,6 +187,30 @@ pub fn hostile_bytes() -> impl Strategy<Value = Vec<u8>> {
         1 => proptest::collection::vec(any::<u8>(), 0..6),
     ];
     proptest::collection::vec(piece, 0..32).prop_map(|pieces| pieces.concat())
+}
+
+/// Checks invariant I2 on rendered text: every byte is printable ASCII (`0x20..=0x7E`), LF
+/// appears only in [`Context::Block`], and no byte the context reserves appears raw (`"` `<` `>`
+/// in [`Context::Attribute`], `<` in [`Context::Block`]).
+///
+/// # Errors
+/// A message naming the first offending byte and its offset.
+pub fn check_rendered_ascii(rendered: &str, ctx: Context) -> Result<(), String> {
+    for (offset, b) in rendered.bytes().enumerate() {
+        let allowed = match b {
+            b'\n' => ctx == Context::Block,
+            b'"' | b'>' => ctx != Context::Attribute,
+            b'<' => ctx == Context::Inline,
+            0x20..=0x7e => true,
+            _ => false,
+        };
+        if !allowed {
+            return Err(format!(
+                "byte {b:#04x} at offset {offset} is not allowed raw in {ctx:?} output"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Byte sequences that are not valid UTF-8, or that become invalid when cut.
