@@ -366,10 +366,11 @@ fn rejects_mutations(imp: &Imp, runner: &mut TestRunner) -> Result<(), String> {
 }
 
 /// I1: the decoder accepts exactly the escaper's image: decode(e) == Some(x) implies
-/// escape(x) == e, for arbitrary escape-like text e.
+/// escape(x) == e, for arbitrary escape-like or hostile text e (which also must not panic).
 fn decoder_image(imp: &Imp, runner: &mut TestRunner) -> Result<(), String> {
     let imp = *imp;
-    check(runner, (escape_like(), context()), move |(e, ctx)| {
+    let text = prop_oneof![3 => escape_like(), 1 => hostile_string()];
+    check(runner, (text, context()), move |(e, ctx)| {
         if let Some(x) = (imp.decode)(&e, ctx) {
             prop_assert_eq!((imp.escape)(&x, ctx), e.clone());
         }
