@@ -16,21 +16,66 @@ use seal::render::render_frame;
 
 const MIB: usize = 1 << 20;
 
-/// Deterministic English-like prose with punctuation, digits and the odd comparison sign, but
-/// no tag of the element.
+/// Deterministic English-like ASCII prose with punctuation and digits, and no tag.
 fn prose(len: usize) -> String {
-    const WORDS: [&str; 16] = [
-        "the", "operator", "asked", "whether", "a", "channel", "message", "arrived", "before",
-        "x < y", "tool", "call", "returned", "42", "results,", "then",
-    ];
+    prose_from(
+        &[
+            "the", "operator", "asked", "whether", "a", "channel", "message", "arrived", "before",
+            "the", "tool", "call", "returned", "42", "results,", "then",
+        ],
+        len,
+    )
+}
+
+/// Prose with a comparison `x < y` about every 100 bytes: every `<` is a candidate tag.
+fn prose_with_comparisons(len: usize) -> String {
+    prose_from(
+        &[
+            "the", "operator", "asked", "whether", "a", "channel", "message", "arrived", "before",
+            "x < y", "tool", "call", "returned", "42", "results,", "then",
+        ],
+        len,
+    )
+}
+
+/// Typographic prose: em dashes, curly quotes and accents, whose UTF-8 lead bytes are shared
+/// with lookalike brackets.
+fn typographic_prose(len: usize) -> String {
+    prose_from(
+        &[
+            "the",
+            "op\u{e9}rateur",
+            "asked",
+            "\u{201c}whether\u{201d}",
+            "a",
+            "channel",
+            "message",
+            "arrived",
+            "\u{2014}",
+            "before",
+            "tool",
+            "call",
+            "returned",
+            "42",
+            "r\u{e9}sum\u{e9},",
+            "then",
+        ],
+        len,
+    )
+}
+
+fn prose_from(words: &[&str; 16], len: usize) -> String {
     let mut out = String::with_capacity(len + 32);
     let mut state = 7u64;
     while out.len() < len {
         state = state
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1);
-        out.push_str(WORDS[(state >> 60) as usize]);
+        out.push_str(words[(state >> 60) as usize]);
         out.push(if state & 0x1f == 0 { '\n' } else { ' ' });
+    }
+    while !out.is_char_boundary(len.min(out.len())) {
+        out.pop();
     }
     out.truncate(len);
     out
@@ -66,6 +111,8 @@ fn bench_scan(c: &mut Criterion) {
     let cases = [
         ("prose_1MiB_no_frames", prose(MIB)),
         ("prose_1MiB_frame_every_4KiB", prose_with_frames(MIB)),
+        ("prose_1MiB_lt_every_100B", prose_with_comparisons(MIB)),
+        ("typographic_prose_1MiB", typographic_prose(MIB)),
     ];
     for (name, input) in &cases {
         let mut group = c.benchmark_group(format!("scan/{name}"));
