@@ -70,6 +70,9 @@ pub(crate) fn is_ignorable(c: char) -> bool {
 
 /// Whether `c` separates parts of a tag for a reader: Unicode whitespace or an ignorable.
 pub(crate) fn is_tag_space(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_whitespace() || c == '\u{b}';
+    }
     c.is_whitespace() || is_ignorable(c)
 }
 
@@ -142,6 +145,17 @@ mod tests {
         for c in OPEN_BRACKETS.iter().chain(CLOSE_BRACKETS).chain(SLASHES) {
             assert!(!is_tag_space(*c), "{c:?}");
             assert!(!continues_name(*c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn tag_space_ascii_fast_path_matches_the_definition() {
+        for c in ('\0'..='\u{d7ff}').chain('\u{e000}'..='\u{10ffff}') {
+            assert_eq!(
+                is_tag_space(c),
+                c.is_whitespace() || is_ignorable(c),
+                "{c:?}"
+            );
         }
     }
 

@@ -39,25 +39,40 @@ pub(crate) struct Tag {
     pub(crate) self_closing: bool,
 }
 
-/// Reasons in order of discovery, without repeats.
+/// Reasons in order of discovery, without repeats, held inline: detection at a candidate that
+/// turns out not to be a tag allocates nothing.
 #[derive(Default)]
-pub(crate) struct Reasons(Vec<Reason>);
+pub(crate) struct Reasons {
+    list: [Option<Reason>; REASON_CAPACITY],
+    len: usize,
+}
+
+/// More than the number of [`Reason`] variants, so a reason is never dropped (checked by a test).
+const REASON_CAPACITY: usize = 24;
 
 impl Reasons {
     pub(crate) fn add(&mut self, reason: Reason) {
-        if !self.0.contains(&reason) {
-            self.0.push(reason);
+        if self.iter().any(|r| r == reason) {
+            return;
+        }
+        if let Some(slot) = self.list.get_mut(self.len) {
+            *slot = Some(reason);
+            self.len += 1;
         }
     }
 
     pub(crate) fn extend(&mut self, other: Reasons) {
-        for reason in other.0 {
+        for reason in other.iter() {
             self.add(reason);
         }
     }
 
     pub(crate) fn into_vec(self) -> Vec<Reason> {
-        self.0
+        self.iter().collect()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Reason> + '_ {
+        self.list.iter().take(self.len).flatten().copied()
     }
 }
 
@@ -475,4 +490,60 @@ enum NameOutcome {
     Matched,
     Mismatch,
     Limit,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every variant, so that adding one without raising the capacity fails here.
+    const ALL: [Reason; 16] = [
+        Reason::LookalikeBracket,
+        Reason::NameCase,
+        Reason::LookalikeName,
+        Reason::IgnorableInName,
+        Reason::WhitespaceInTag,
+        Reason::AttributeSyntax,
+        Reason::NonCanonicalValue,
+        Reason::DuplicateAttribute,
+        Reason::SigNotLast,
+        Reason::TooManyAttributes,
+        Reason::HeaderTooLong,
+        Reason::Unterminated,
+        Reason::Unclosed,
+        Reason::StrayClose,
+        Reason::SelfClosing,
+        Reason::CloseSyntax,
+    ];
+
+    #[test]
+    fn reasons_keep_every_variant_once_in_order() {
+        let mut reasons = Reasons::default();
+        for reason in ALL.iter().chain(ALL.iter().rev()) {
+            reasons.add(*reason);
+        }
+        assert_eq!(reasons.into_vec(), ALL.to_vec());
+        // An exhaustive match: a new variant must be added to ALL (and fit the capacity).
+        for reason in ALL {
+            match reason {
+                Reason::LookalikeBracket
+                | Reason::NameCase
+                | Reason::LookalikeName
+                | Reason::IgnorableInName
+                | Reason::WhitespaceInTag
+                | Reason::AttributeSyntax
+                | Reason::NonCanonicalValue
+                | Reason::DuplicateAttribute
+                | Reason::SigNotLast
+                | Reason::TooManyAttributes
+                | Reason::HeaderTooLong
+                | Reason::Unterminated
+                | Reason::Unclosed
+                | Reason::StrayClose
+                | Reason::SelfClosing
+                | Reason::CloseSyntax => {}
+            }
+        }
+        assert!(ALL.len() <= REASON_CAPACITY);
+    }
 }
