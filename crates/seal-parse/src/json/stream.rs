@@ -19,6 +19,8 @@ pub(crate) struct StreamSink<'a> {
     out: Vec<u8>,
     open: Vec<Open>,
     members: Vec<Member<'a>>,
+    /// Scratch: positions of the closing object's members in canonical order.
+    order: Vec<usize>,
     scratch: Vec<u8>,
     moved: usize,
     budget: usize,
@@ -45,8 +47,9 @@ impl<'a> StreamSink<'a> {
     pub(crate) fn new(input_len: usize) -> Self {
         StreamSink {
             out: Vec::with_capacity(input_len.saturating_add(16)),
-            open: Vec::new(),
-            members: Vec::new(),
+            open: Vec::with_capacity(16),
+            members: Vec::with_capacity(32),
+            order: Vec::with_capacity(32),
             scratch: Vec::new(),
             moved: 0,
             budget: input_len
@@ -76,9 +79,13 @@ impl<'a> StreamSink<'a> {
         }
     }
 
-    /// Rewrites the output from `region_start` (the first member's span in document order) with
-    /// the spans of `members[base..]` in their (sorted) order.
-    fn reorder_from(&mut self, base: usize, region_start: usize) {
+    /// Rewrites the output from the first member of `members[base..]` on with the member spans
+    /// in the order given by `self.order`.
+    fn reorder(&mut self, base: usize) {
+        let members = self.members.get(base..).unwrap_or(&[]);
+        let Some(region_start) = members.first().map(|member| member.start) else {
+            return;
+        };
         let Some(region) = self.out.get(region_start..) else {
             return;
         };
@@ -89,13 +96,15 @@ impl<'a> StreamSink<'a> {
         self.scratch.clear();
         self.scratch.extend_from_slice(region);
         self.out.truncate(region_start);
-        for (index, member) in self.members.get(base..).unwrap_or(&[]).iter().enumerate() {
-            if index > 0 {
+        for (rank, &index) in self.order.iter().enumerate() {
+            if rank > 0 {
                 self.out.push(b',');
             }
-            let span = (member.start - region_start)..(member.end - region_start);
-            self.out
-                .extend_from_slice(self.scratch.get(span).unwrap_or(&[]));
+            if let Some(member) = members.get(index) {
+                let span = (member.start - region_start)..(member.end - region_start);
+                self.out
+                    .extend_from_slice(self.scratch.get(span).unwrap_or(&[]));
+            }
         }
     }
 }
@@ -165,23 +174,28 @@ impl<'a> Sink<'a> for StreamSink<'a> {
             member.end = end;
             end = member.start.saturating_sub(1);
         }
-        let members = self.members.get_mut(base..).unwrap_or(&mut []);
+        let members = self.members.get(base..).unwrap_or(&[]);
         let in_order = members
             .windows(2)
             .all(|pair| matches!(pair, [a, b] if compare_keys(&a.key, &b.key) == Ordering::Less));
         if !in_order {
-            let region_start = members.first().map_or(0, |member| member.start);
-            members.sort_unstable_by(|a, b| {
-                compare_keys(&a.key, &b.key).then(a.offset.cmp(&b.offset))
-            });
-            let repeated = members.windows(2).find_map(|pair| match pair {
-                [a, b] if a.key == b.key => Some((a.key.to_string(), b.offset)),
+            // Sort positions, not members: ties keep document order, so of two equal keys the
+            // later one is the second occurrence.
+            let key = |index: usize| members.get(index).map_or("", |member| member.key.as_ref());
+            self.order.clear();
+            self.order.extend(0..members.len());
+            self.order
+                .sort_unstable_by(|&a, &b| compare_keys(key(a), key(b)).then(a.cmp(&b)));
+            let repeated = self.order.windows(2).find_map(|pair| match pair {
+                [a, b] if key(*a) == key(*b) => members
+                    .get(*b)
+                    .map(|member| (member.key.to_string(), member.offset)),
                 _ => None,
             });
             if let Some(repeated) = repeated {
                 return Err(repeated);
             }
-            self.reorder_from(base, region_start);
+            self.reorder(base);
         }
         self.members.truncate(base);
         self.out.push(b'}');
