@@ -7,3 +7,4 @@
 pub mod frame;
 pub mod fuzz;
 pub mod json;
+pub mod shell;

@@ -1,0 +1,93 @@
+//! The property behind the `shell_segments` fuzz target, also replayed over its committed
+//! corpus by the ordinary test suite.
+
+use super::{segment, segment_with_stats, Segment, Segments, ShellLimits};
+
+/// Steps allowed per input byte and per payload level (see [`ShellStats`](super::ShellStats)).
+pub const STEPS_PER_BYTE_PER_LEVEL: usize = 4;
+
+/// Segments `data` (as UTF-8, invalid sequences replaced) and checks: no panic; work within
+/// [`STEPS_PER_BYTE_PER_LEVEL`] per byte and payload level; an analysable command has at least
+/// one segment, each with words, a span in bounds on character boundaries, spans in order,
+/// forms running from the canonical to the normalized form; and every segment's
+/// [`Segment::quoted`] segments back to one segment with the same words and forms.
+///
+/// # Errors
+///
+/// A description of the violated property.
+pub fn shell_segments(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    let limits = ShellLimits::default();
+    let (result, stats) = segment_with_stats(&text, &limits);
+    let levels = limits.max_payload_depth + 1;
+    if stats.steps() > STEPS_PER_BYTE_PER_LEVEL * levels * (text.len() + 1) {
+        return Err(format!("{} steps for {} bytes", stats.steps(), text.len()));
+    }
+    let Ok(segments) = result else {
+        return Ok(());
+    };
+    check_segments(&text, &segments)?;
+    for one in &segments {
+        requote(one)?;
+    }
+    Ok(())
+}
+
+fn check_segments(text: &str, segments: &Segments) -> Result<(), String> {
+    if segments.is_empty() {
+        return Err("analysable command without segments".into());
+    }
+    let mut previous_end = 0;
+    let mut previous_start = 0;
+    for one in segments {
+        let span = one.span();
+        if span.of(text).is_none() || span.start > span.end {
+            return Err(format!("span {span:?} out of bounds"));
+        }
+        if span.start < previous_start {
+            return Err(format!("span {span:?} before the previous one"));
+        }
+        if one.payload_depth() == 0 && span.start < previous_end {
+            return Err(format!("span {span:?} overlaps the previous one"));
+        }
+        previous_start = span.start;
+        previous_end = span.end;
+        if one.words().is_empty() {
+            return Err(format!("segment at {} has no words", span.start));
+        }
+        let forms = one.forms();
+        let all: Vec<_> = forms.all().collect();
+        if all.first() != Some(&forms.canonical()) || all.last() != Some(&forms.normalized()) {
+            return Err(format!("forms of {:?} out of order", one.words()));
+        }
+        if forms.canonical().to_words() != one.words() {
+            return Err(format!("canonical form of {:?} differs", one.words()));
+        }
+        if !forms.normalized().program().is_ascii() {
+            return Err(format!("non-ASCII program in {:?}", one.words()));
+        }
+    }
+    Ok(())
+}
+
+fn requote(one: &Segment) -> Result<(), String> {
+    let quoted = one.quoted();
+    let limits = ShellLimits {
+        max_bytes: usize::MAX,
+        ..ShellLimits::default()
+    };
+    let again = segment(&quoted, &limits).map_err(|e| format!("`{quoted}` rejected: {e}"))?;
+    let [back] = again.as_slice() else {
+        return Err(format!("`{quoted}` gives {} segments", again.len()));
+    };
+    let forms =
+        |s: &Segment| -> Vec<Vec<String>> { s.forms().all().map(|f| f.to_words()).collect() };
+    if back.words() != one.words()
+        || back.assignments() != one.assignments()
+        || forms(back) != forms(one)
+        || back.payload_depth() != 0
+    {
+        return Err(format!("`{quoted}` segments to {:?}, not {:?}", back, one));
+    }
+    Ok(())
+}

@@ -1,0 +1,474 @@
+//! Segments: the simple commands of a command line, each with its normalized forms.
+
+use std::sync::Arc;
+
+use super::forms::{basename, FormRef, FormSet, NormalizedForms};
+use super::lexer::{lex, LexSegment, LexWord, Stop};
+use super::program::{check_program, shell_invocation, Invocation, OPAQUE_SHELLS, POSIX_SHELLS};
+use super::quote::quote_word;
+use super::wrappers::{wrapper, Strip};
+use super::{Reason, ShellLimits, Span, Unanalysable};
+
+/// The operator that ends a segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operator {
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `;`
+    Semicolon,
+    /// `|`
+    Pipe,
+    /// `|&` (pipe of standard output and standard error)
+    PipeAll,
+    /// `&` (run in the background)
+    Background,
+    /// A newline.
+    Newline,
+}
+
+impl Operator {
+    /// The operator as written (`"\n"` for [`Operator::Newline`]).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operator::And => "&&",
+            Operator::Or => "||",
+            Operator::Semicolon => ";",
+            Operator::Pipe => "|",
+            Operator::PipeAll => "|&",
+            Operator::Background => "&",
+            Operator::Newline => "\n",
+        }
+    }
+}
+
+/// One simple command: plain words, where it came from, and its normalized forms.
+///
+/// Only [`segment`] builds one, so a `Segment` always has at least one word, a program that
+/// passed every program-position check, and forms computed by the documented wrapper table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    words: Vec<String>,
+    assignments: usize,
+    span: Span,
+    operator: Option<Operator>,
+    launchers: Vec<Arc<[String]>>,
+    forms: FormSet,
+}
+
+impl Segment {
+    /// The words, with quotes and escapes removed (the values the program receives, leading
+    /// assignments included).
+    #[must_use]
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// How many leading words are shell assignments (`NAME=value`).
+    #[must_use]
+    pub fn assignments(&self) -> usize {
+        self.assignments
+    }
+
+    /// Byte span in the command given to [`segment`]: first to last word for a segment of the
+    /// command itself; the outermost payload word for a segment of a shell payload.
+    #[must_use]
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The operator after the segment; `None` for the last one. The last segment of a payload
+    /// that ends without an operator takes the operator that followed its shell invocation.
+    #[must_use]
+    pub fn operator(&self) -> Option<Operator> {
+        self.operator
+    }
+
+    /// 0 for a segment of the command itself, `n` for one from the `n`-th nested shell payload.
+    #[must_use]
+    pub fn payload_depth(&self) -> usize {
+        self.launchers.len()
+    }
+
+    /// The canonical words of each shell invocation this segment's payload came from,
+    /// outermost first (`["sudo", "bash", "-c", "..."]`). A rule engine should require these
+    /// to be allowed too: a payload runs with whatever its launcher gives it.
+    #[must_use]
+    pub fn launchers(&self) -> &[Arc<[String]>] {
+        &self.launchers
+    }
+
+    /// The normalized forms.
+    #[must_use]
+    pub fn forms(&self) -> NormalizedForms<'_> {
+        NormalizedForms::new(&self.words, &self.forms)
+    }
+
+    /// The words in one fixed quoting that segments back to the same words and forms: leading
+    /// assignments as `NAME=` then the quoted value, every other word by [`quote_word`],
+    /// separated by single spaces.
+    #[must_use]
+    pub fn quoted(&self) -> String {
+        let mut out = String::new();
+        for (at, word) in self.words.iter().enumerate() {
+            if at > 0 {
+                out.push(' ');
+            }
+            match word.split_once('=') {
+                Some((name, value)) if at < self.assignments => {
+                    out.push_str(name);
+                    out.push('=');
+                    if !value.is_empty() {
+                        out.push_str(&quote_word(value));
+                    }
+                }
+                _ => out.push_str(&quote_word(word)),
+            }
+        }
+        out
+    }
+}
+
+/// Every segment of an analysable command, in order (payload segments in place of their shell
+/// invocation). Never empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segments {
+    segments: Vec<Segment>,
+}
+
+impl Segments {
+    /// The segments as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// The segments in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Segment> {
+        self.segments.iter()
+    }
+
+    /// How many segments (at least 1).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// Always `false`: an analysable command has a segment.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// The segments, owned.
+    #[must_use]
+    pub fn into_vec(self) -> Vec<Segment> {
+        self.segments
+    }
+}
+
+impl<'a> IntoIterator for &'a Segments {
+    type Item = &'a Segment;
+    type IntoIter = std::slice::Iter<'a, Segment>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.segments.iter()
+    }
+}
+
+/// Work done by one call of [`segment_with_stats`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ShellStats {
+    steps: usize,
+}
+
+impl ShellStats {
+    /// Bytes and characters read (payloads counted again at each level), plus words and option
+    /// letters examined while normalizing. At most about `max_payload_depth + 2` times the
+    /// command length.
+    #[must_use]
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+}
+
+/// Splits `command` into segments, or says why it is unanalysable.
+///
+/// Strict: whatever the grammar of spec/shell-segments.md does not cover (expansions,
+/// redirections, grouping, hidden characters, unknown wrapper options, limits...) is an
+/// [`Unanalysable`] with its [`Reason`]. Linear in the length of `command` per payload level;
+/// no panic on any input.
+///
+/// ```
+/// use seal_parse::shell::{segment, Operator, ShellLimits};
+///
+/// let segments = segment("git log && sudo /bin/rm -rf t", &ShellLimits::default())?;
+/// let [log, rm] = segments.as_slice() else { panic!("two segments") };
+/// assert_eq!(log.words(), ["git", "log"]);
+/// assert_eq!(log.operator(), Some(Operator::And));
+/// assert_eq!(rm.forms().normalized().to_string(), "rm -rf t");
+///
+/// let error = segment("git log $(rm -rf t)", &ShellLimits::default()).unwrap_err();
+/// assert_eq!(error.reason.code(), "command_substitution");
+/// # Ok::<(), seal_parse::shell::Unanalysable>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Unanalysable`] with the first construct met that is outside the grammar.
+pub fn segment(command: &str, limits: &ShellLimits) -> Result<Segments, Unanalysable> {
+    segment_with_stats(command, limits).0
+}
+
+/// [`segment`], also reporting the work done.
+pub fn segment_with_stats(
+    command: &str,
+    limits: &ShellLimits,
+) -> (Result<Segments, Unanalysable>, ShellStats) {
+    let mut run = Run {
+        limits,
+        steps: 0,
+        out: Vec::new(),
+    };
+    let result = if command.len() > limits.max_bytes {
+        Err(Unanalysable {
+            reason: Reason::TooLong {
+                len: command.len(),
+                max: limits.max_bytes,
+            },
+            offset: 0,
+            payload_depth: 0,
+            payload_offset: 0,
+        })
+    } else {
+        run.text(command, &Origin::TOP)
+    };
+    let stats = ShellStats { steps: run.steps };
+    (result.map(|()| Segments { segments: run.out }), stats)
+}
+
+/// Where a text being segmented sits: the command itself, or a payload.
+struct Origin {
+    depth: usize,
+    /// The outermost payload word, for payload texts.
+    outer: Option<Span>,
+    launchers: Vec<Arc<[String]>>,
+}
+
+impl Origin {
+    const TOP: Origin = Origin {
+        depth: 0,
+        outer: None,
+        launchers: Vec::new(),
+    };
+
+    fn fail(&self, reason: Reason, offset: usize) -> Unanalysable {
+        Unanalysable {
+            reason,
+            offset: self.outer.map_or(offset, |outer| outer.start),
+            payload_depth: self.depth,
+            payload_offset: offset,
+        }
+    }
+}
+
+struct Run<'l> {
+    limits: &'l ShellLimits,
+    steps: usize,
+    out: Vec<Segment>,
+}
+
+impl Run<'_> {
+    fn text(&mut self, text: &str, origin: &Origin) -> Result<(), Unanalysable> {
+        let segments = lex(text, self.limits, &mut self.steps)
+            .map_err(|Stop { reason, offset }| origin.fail(reason, offset))?;
+        for lexed in segments {
+            self.one(lexed, origin)?;
+        }
+        Ok(())
+    }
+
+    fn one(&mut self, lexed: LexSegment, origin: &Origin) -> Result<(), Unanalysable> {
+        let analysis = analyse(&lexed.words, &mut self.steps)
+            .map_err(|(reason, offset)| origin.fail(reason, offset))?;
+        if let Some(payload) = analysis.payload {
+            return self.payload(&lexed, payload, origin);
+        }
+        if self.out.len() >= self.limits.max_segments {
+            return Err(origin.fail(
+                Reason::TooManySegments {
+                    max: self.limits.max_segments,
+                },
+                lexed.span.start,
+            ));
+        }
+        let span = origin.outer.unwrap_or(lexed.span);
+        self.out.push(Segment {
+            words: lexed.words.into_iter().map(|w| w.value).collect(),
+            assignments: analysis.assignments,
+            span,
+            operator: lexed.operator,
+            launchers: origin.launchers.clone(),
+            forms: analysis.forms,
+        });
+        Ok(())
+    }
+
+    fn payload(
+        &mut self,
+        lexed: &LexSegment,
+        payload: usize,
+        origin: &Origin,
+    ) -> Result<(), Unanalysable> {
+        let Some(word) = lexed.words.get(payload) else {
+            return Err(origin.fail(Reason::EmptyCommand, lexed.span.start));
+        };
+        if origin.depth >= self.limits.max_payload_depth {
+            return Err(origin.fail(
+                Reason::PayloadTooDeep {
+                    max: self.limits.max_payload_depth,
+                },
+                word.span.start,
+            ));
+        }
+        let mut launchers = origin.launchers.clone();
+        launchers.push(lexed.words.iter().map(|w| w.value.clone()).collect());
+        let inner = Origin {
+            depth: origin.depth + 1,
+            outer: Some(origin.outer.unwrap_or(word.span)),
+            launchers,
+        };
+        self.text(&word.value, &inner)?;
+        if let Some(last) = self.out.last_mut() {
+            if last.operator.is_none() {
+                last.operator = lexed.operator;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Analysis {
+    assignments: usize,
+    forms: FormSet,
+    /// Index of the payload word of a shell invocation to unwrap.
+    payload: Option<usize>,
+}
+
+/// Checks every program position of `words` and computes the forms. Errors carry the offset
+/// of the offending word.
+fn analyse(words: &[LexWord], steps: &mut usize) -> Result<Analysis, (Reason, usize)> {
+    let at = |word: &LexWord| word.span.start;
+    let mut start = 0;
+    while let Some(word) = words.get(start).filter(|w| w.assignment) {
+        *steps += 1;
+        if word.tilde {
+            return Err((
+                Reason::AssignmentExpansion {
+                    word: word.value.clone(),
+                },
+                at(word),
+            ));
+        }
+        start += 1;
+    }
+    let assignments = start;
+    let Some(first) = words.get(start) else {
+        return Err((
+            Reason::AssignmentOnly,
+            words.first().map_or(0, |w| w.span.start),
+        ));
+    };
+    let env_stripped = FormRef {
+        start,
+        basename: false,
+    };
+    let mut all = vec![FormRef::CANONICAL];
+    record(env_stripped, &mut all);
+    let basename_form = FormRef {
+        start,
+        basename: has_basename(&first.value),
+    };
+    let mut program = first;
+    loop {
+        *steps += 1;
+        check_program(program).map_err(|reason| (reason, at(program)))?;
+        let base = FormRef {
+            start,
+            basename: true,
+        };
+        if has_basename(&program.value) {
+            record(base, &mut all);
+        }
+        let name = basename(&program.value);
+        let Some(wrapper) = wrapper(name) else { break };
+        let args = words.get(start + 1..).unwrap_or_default();
+        match wrapper.strip(args, steps) {
+            Ok(Strip::Command(skip)) => {
+                start += 1 + skip;
+                let Some(next) = words.get(start) else { break };
+                program = next;
+                record(
+                    FormRef {
+                        start,
+                        basename: false,
+                    },
+                    &mut all,
+                );
+            }
+            Ok(Strip::NoCommand) => break,
+            Err(reason) => return Err((reason, at(program))),
+        }
+    }
+    let wrapper_stripped = FormRef {
+        start,
+        basename: false,
+    };
+    let normalized = FormRef {
+        start,
+        basename: has_basename(&program.value),
+    };
+    let name = basename(&program.value);
+    let args = words.get(start + 1..).unwrap_or_default();
+    let payload = if POSIX_SHELLS.contains(&name) {
+        match shell_invocation(name, args, steps) {
+            Ok(Invocation::Plain) => None,
+            Ok(Invocation::Payload(index)) => Some(start + 1 + index),
+            Err(reason) => return Err((reason, at(program))),
+        }
+    } else if OPAQUE_SHELLS.contains(&name) && !args.is_empty() {
+        return Err((
+            Reason::UnsupportedShell {
+                shell: name.to_owned(),
+            },
+            at(program),
+        ));
+    } else {
+        None
+    };
+    Ok(Analysis {
+        assignments,
+        forms: FormSet {
+            env_stripped,
+            basename: basename_form,
+            wrapper_stripped,
+            normalized,
+            all,
+        },
+        payload,
+    })
+}
+
+/// Appends `form` unless it is the last one already.
+fn record(form: FormRef, all: &mut Vec<FormRef>) {
+    if all.last() != Some(&form) {
+        all.push(form);
+    }
+}
+
+/// Whether the basename of `word` differs from it.
+fn has_basename(word: &str) -> bool {
+    basename(word) != word
+}
