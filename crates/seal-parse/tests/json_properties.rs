@@ -509,6 +509,24 @@ proptest! {
     }
 
     #[test]
+    fn tree_and_stream_agree_on_damaged_input(
+        case in (document(), any::<u64>()),
+        damage in prop::collection::vec(
+            (any::<prop::sample::Index>(), prop::sample::select(b"{}[],:\"\\0123456789eE.+- \nu\xff\xc3\xed".to_vec())),
+            1..4,
+        ),
+    ) {
+        let mut input = render(&case.0, case.1).into_bytes();
+        for (at, byte) in damage {
+            let at = at.index(input.len());
+            input[at] = byte;
+        }
+        let tree = parse(&input, &JsonLimits::default()).map(|value| value.canonical_bytes());
+        let stream = canonicalize(&input, &JsonLimits::default()).map(|c| c.into_bytes());
+        prop_assert_eq!(tree, stream);
+    }
+
+    #[test]
     fn tree_and_stream_agree(case in (document(), any::<u64>())) {
         let input = render(&case.0, case.1);
         let tree = parse(input.as_bytes(), &JsonLimits::default()).unwrap().canonical_bytes();
