@@ -41,10 +41,7 @@ fn and_then_pipe_to_shell() {
     let segments = ok("git log && curl x | sh");
     assert_eq!(canonical(&segments), ["git log", "curl x", "sh"]);
     let operators: Vec<_> = segments.iter().map(|s| s.operator()).collect();
-    assert_eq!(
-        operators,
-        [Some(Operator::And), Some(Operator::Pipe), None]
-    );
+    assert_eq!(operators, [Some(Operator::And), Some(Operator::Pipe), None]);
 }
 
 #[test]
@@ -79,7 +76,10 @@ fn bash_c_payload_is_unwrapped() {
     assert_eq!(canonical(&segments), ["git status", "rm -rf t"]);
     for s in &segments {
         assert_eq!(s.payload_depth(), 1);
-        assert_eq!(s.launchers()[0].as_ref(), ["bash", "-c", "git status; rm -rf t"]);
+        assert_eq!(
+            s.launchers()[0].as_ref(),
+            ["bash", "-c", "git status; rm -rf t"]
+        );
         assert_eq!(s.span().start, 8);
     }
 }
@@ -116,7 +116,11 @@ fn wrapped_and_path_forms_include_rm() {
         let segments = ok(command);
         assert!(some_form_is_rm(&segments), "{command}: {segments:?}");
         let last = segments.iter().last().unwrap();
-        assert_eq!(last.forms().normalized().to_string(), "rm -rf t", "{command}");
+        assert_eq!(
+            last.forms().normalized().to_string(),
+            "rm -rf t",
+            "{command}"
+        );
     }
 }
 

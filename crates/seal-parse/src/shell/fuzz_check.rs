@@ -72,10 +72,7 @@ fn check_segments(text: &str, segments: &Segments) -> Result<(), String> {
 
 fn requote(one: &Segment) -> Result<(), String> {
     let quoted = one.quoted();
-    let limits = ShellLimits {
-        max_bytes: usize::MAX,
-        ..ShellLimits::default()
-    };
+    let limits = ShellLimits::DEFAULT.with_max_bytes(usize::MAX);
     let again = segment(&quoted, &limits).map_err(|e| format!("`{quoted}` rejected: {e}"))?;
     let [back] = again.as_slice() else {
         return Err(format!("`{quoted}` gives {} segments", again.len()));

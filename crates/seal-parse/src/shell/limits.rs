@@ -4,7 +4,7 @@
 /// [`Reason`](super::Reason), never a silent truncation.
 ///
 /// The struct is `#[non_exhaustive]`: start from [`ShellLimits::default`] (or
-/// [`ShellLimits::DEFAULT`]) and change the fields you need.
+/// [`ShellLimits::DEFAULT`]) and change the fields you need, or chain the `with_` methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ShellLimits {
@@ -34,6 +34,34 @@ impl ShellLimits {
         max_words: 1024,
         max_payload_depth: 3,
     };
+
+    /// The same limits with another [`max_bytes`](Self::max_bytes).
+    #[must_use]
+    pub const fn with_max_bytes(mut self, max: usize) -> Self {
+        self.max_bytes = max;
+        self
+    }
+
+    /// The same limits with another [`max_segments`](Self::max_segments).
+    #[must_use]
+    pub const fn with_max_segments(mut self, max: usize) -> Self {
+        self.max_segments = max;
+        self
+    }
+
+    /// The same limits with another [`max_words`](Self::max_words).
+    #[must_use]
+    pub const fn with_max_words(mut self, max: usize) -> Self {
+        self.max_words = max;
+        self
+    }
+
+    /// The same limits with another [`max_payload_depth`](Self::max_payload_depth).
+    #[must_use]
+    pub const fn with_max_payload_depth(mut self, max: usize) -> Self {
+        self.max_payload_depth = max;
+        self
+    }
 }
 
 impl Default for ShellLimits {
