@@ -7,8 +7,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod frame_input;
+mod names;
 mod pae;
 mod signing_input;
 
+pub use frame_input::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_ATTRIBUTE};
+pub use names::{is_attribute_name, is_element_name, MAX_NAME_LEN};
 pub use pae::{append_pae, le64, pae, unpae};
 pub use signing_input::{count_piece, SigningInput, FOOTER_DOMAIN, FRAME_DOMAIN, LOG_DOMAIN};
