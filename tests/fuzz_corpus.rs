@@ -12,12 +12,16 @@ use std::path::Path;
 
 type Check = fn(&[u8]) -> Result<(), String>;
 
-const TARGETS: [(&str, Check); 5] = [
+const TARGETS: [(&str, Check); 6] = [
     ("frame_scan", seal::parse::fuzz::scan_frames),
     ("json_canonical", seal::parse::fuzz::canonical_json),
     ("escape_decode", seal::render::fuzz::decode_strict),
     ("render_roundtrip", seal::render::fuzz::render_then_decode),
     ("frame_render", seal::fuzz::frame_render),
+    (
+        "shell_segments",
+        seal::parse::shell::fuzz_check::shell_segments,
+    ),
 ];
 
 #[test]

@@ -111,8 +111,8 @@ pub(super) fn shell_invocation(
             if !command_string {
                 return Ok(Invocation::Plain);
             }
-            if at + 1 != args.len() || value == "-" {
-                return Err(refuse(value));
+            if let Some(extra) = args.get(at + 1) {
+                return Err(refuse(&extra.value));
             }
             return Ok(Invocation::Payload(at));
         }
