@@ -55,6 +55,11 @@ pub fn count_piece(n: usize) -> [u8; 8] {
     le64(usize_to_u64(n))
 }
 
+/// The piece encoding an unsigned 64-bit number (a sequence number): [`le64`] of `n`.
+pub fn count_piece_u64(n: u64) -> [u8; 8] {
+    le64(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

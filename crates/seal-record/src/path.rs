@@ -1,0 +1,201 @@
+//! The one path canonicalization used by the manifest builder, its parser and the verifier.
+
+use std::fmt;
+
+/// Longest canonical path, in bytes.
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// A path in its one canonical spelling: relative, `/`-separated, with no empty, `.` or `..`
+/// segment, no backslash, no control character, at most [`MAX_PATH_BYTES`] bytes.
+///
+/// Only [`canonical_path`] builds one, so two `CanonicalPath`s name the same place exactly when
+/// they are equal.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CanonicalPath(String);
+
+/// Why a path has no canonical spelling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathError {
+    /// The path is empty, or names the root itself (`.`, `a/..`).
+    Empty,
+    /// The path starts with `/`.
+    Absolute {
+        /// The path given.
+        path: String,
+    },
+    /// The path contains a backslash. Backslashes are rejected, not converted: on POSIX systems
+    /// `a\b` is one file name, so converting would merge two places.
+    Backslash {
+        /// The path given.
+        path: String,
+    },
+    /// The path contains a control character (U+0000..=U+001F, U+007F..=U+009F).
+    ControlCharacter {
+        /// The path given.
+        path: String,
+    },
+    /// A `..` segment climbs above the root.
+    EscapesRoot {
+        /// The path given.
+        path: String,
+    },
+    /// The canonical path is longer than [`MAX_PATH_BYTES`].
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
+}
+
+/// Canonicalizes a relative path: splits on `/`, drops empty and `.` segments, resolves `..`
+/// against the segment before it, and rejects what cannot be spelled canonically.
+///
+/// `a/./b`, `a//b`, `a/b/` and `x/../a/b` all give `a/b`. `..` above the root, a leading `/`, a
+/// backslash, a control character and a path naming the root itself are errors. The function is
+/// idempotent: canonicalizing a canonical path returns it unchanged.
+///
+/// ```
+/// use seal_record::canonical_path;
+///
+/// assert_eq!(canonical_path("src/./lib.rs")?.as_str(), "src/lib.rs");
+/// assert!(canonical_path("../secret").is_err());
+/// # Ok::<(), seal_record::PathError>(())
+/// ```
+pub fn canonical_path(path: &str) -> Result<CanonicalPath, PathError> {
+    if path.starts_with('/') {
+        return Err(PathError::Absolute {
+            path: path.to_owned(),
+        });
+    }
+    if path.contains('\\') {
+        return Err(PathError::Backslash {
+            path: path.to_owned(),
+        });
+    }
+    if path.chars().any(char::is_control) {
+        return Err(PathError::ControlCharacter {
+            path: path.to_owned(),
+        });
+    }
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                if segments.pop().is_none() {
+                    return Err(PathError::EscapesRoot {
+                        path: path.to_owned(),
+                    });
+                }
+            }
+            other => segments.push(other),
+        }
+    }
+    if segments.is_empty() {
+        return Err(PathError::Empty);
+    }
+    let joined = segments.join("/");
+    if joined.len() > MAX_PATH_BYTES {
+        return Err(PathError::TooLong { len: joined.len() });
+    }
+    Ok(CanonicalPath(joined))
+}
+
+impl CanonicalPath {
+    /// The canonical spelling.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for CanonicalPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::Empty => f.write_str("path is empty or names the root"),
+            PathError::Absolute { path } => {
+                write!(f, "path `{}` is absolute", path.escape_debug())
+            }
+            PathError::Backslash { path } => {
+                write!(f, "path `{}` contains a backslash", path.escape_debug())
+            }
+            PathError::ControlCharacter { path } => {
+                write!(
+                    f,
+                    "path `{}` contains a control character",
+                    path.escape_debug()
+                )
+            }
+            PathError::EscapesRoot { path } => {
+                write!(f, "path `{}` climbs above the root", path.escape_debug())
+            }
+            PathError::TooLong { len } => write!(
+                f,
+                "path of {len} bytes exceeds the limit of {MAX_PATH_BYTES}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(path: &str) -> Result<String, PathError> {
+        canonical_path(path).map(|p| p.as_str().to_owned())
+    }
+
+    #[test]
+    fn one_place_one_spelling() {
+        for spelling in [
+            "a/b", "a/./b", "a//b", "./a/b", "a/b/", "a/b/.", "x/../a/b", "a/c/../b",
+        ] {
+            assert_eq!(canon(spelling).unwrap(), "a/b", "{spelling}");
+        }
+    }
+
+    #[test]
+    fn rejections() {
+        assert_eq!(canon(""), Err(PathError::Empty));
+        assert_eq!(canon("."), Err(PathError::Empty));
+        assert_eq!(canon("a/.."), Err(PathError::Empty));
+        assert!(matches!(
+            canon("/etc/passwd"),
+            Err(PathError::Absolute { .. })
+        ));
+        assert!(matches!(canon("a\\b"), Err(PathError::Backslash { .. })));
+        assert!(matches!(canon("..\\a"), Err(PathError::Backslash { .. })));
+        assert!(matches!(
+            canon("a\nb"),
+            Err(PathError::ControlCharacter { .. })
+        ));
+        assert!(matches!(
+            canon("a\u{85}b"),
+            Err(PathError::ControlCharacter { .. })
+        ));
+        assert!(matches!(canon(".."), Err(PathError::EscapesRoot { .. })));
+        assert!(matches!(
+            canon("a/../../b"),
+            Err(PathError::EscapesRoot { .. })
+        ));
+        assert!(matches!(
+            canon(&"a".repeat(MAX_PATH_BYTES + 1)),
+            Err(PathError::TooLong { .. })
+        ));
+        assert!(canon(&"a".repeat(MAX_PATH_BYTES)).is_ok());
+    }
+
+    #[test]
+    fn dots_inside_names_are_names() {
+        assert_eq!(canon("...").unwrap(), "...");
+        assert_eq!(canon(".env").unwrap(), ".env");
+        assert_eq!(canon("a/..b").unwrap(), "a/..b");
+    }
+}
