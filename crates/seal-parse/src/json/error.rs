@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+/// An error before it is given its path: byte offset and kind.
+pub(crate) type Located = (usize, JsonErrorKind);
+
 /// Why a document was rejected, where, and at which JSON path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {

@@ -23,6 +23,7 @@ mod parser;
 mod stream;
 mod string;
 mod tree;
+mod unescape;
 mod value;
 mod write;
 

@@ -3,9 +3,11 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use super::error::Located;
 use super::limits::{JsonLimits, NumberRule};
 use super::number::{self, Number};
 use super::string::{plain_prefix_len, write_string};
+use super::unescape::{self, Unescaped};
 use super::value::Value;
 use super::{JsonError, JsonErrorKind};
 
@@ -25,6 +27,13 @@ pub(crate) trait Sink<'a> {
     fn close_array(&mut self);
     /// `}`; fails with the repeated key and the offset of its second occurrence.
     fn close_object(&mut self) -> Result<(), (String, usize)>;
+    /// Where an escaped string value is decoded to.
+    type Unescaped: Unescaped;
+    /// A string value with escapes: `decode` writes it into the sink's target and returns the
+    /// offset after the closing quote (or the error).
+    fn escaped_string<F>(&mut self, decode: F) -> Result<usize, Located>
+    where
+        F: FnOnce(&mut Self::Unescaped) -> Result<usize, Located>;
     /// The document is complete.
     fn finish(self) -> Self::Output;
 }
@@ -66,9 +75,6 @@ pub(crate) fn parse_into<'a, S: Sink<'a>>(
     }
     .run()
 }
-
-/// An error before it is given its path: byte offset and kind.
-type Located = (usize, JsonErrorKind);
 
 struct Parser<'a, S> {
     text: &'a str,
@@ -119,13 +125,7 @@ impl<'a, S: Sink<'a>> Parser<'a, S> {
                     self.frames.pop();
                     self.close_object()?;
                 }
-                Some(b'"') => {
-                    let (text, end) = self
-                        .scan_string(self.pos)
-                        .map_err(|at| self.located(at, false))?;
-                    self.pos = end;
-                    self.sink.scalar(Value::String(text));
-                }
+                Some(b'"') => self.string_value()?,
                 Some(b'-' | b'0'..=b'9') => {
                     let number = self.number()?;
                     self.sink.scalar(Value::Number(number));
@@ -240,95 +240,28 @@ impl<'a, S: Sink<'a>> Parser<'a, S> {
     /// Scans the string whose opening quote is at `quote`; returns it and the offset after it.
     /// Strings without escapes are borrowed from the input.
     fn scan_string(&self, quote: usize) -> Result<(Cow<'a, str>, usize), Located> {
-        let mut pos = quote + 1;
-        let mut run_start = pos;
-        let mut owned: Option<String> = None;
-        loop {
-            pos += plain_prefix_len(self.bytes.get(pos..).unwrap_or(&[]));
-            match self.bytes.get(pos) {
-                None => return Err((pos, JsonErrorKind::UnexpectedEnd)),
-                Some(b'"') => {
-                    let run = self.slice(run_start, pos)?;
-                    let text = match owned {
-                        None => Cow::Borrowed(run),
-                        Some(mut text) => {
-                            text.push_str(run);
-                            Cow::Owned(text)
-                        }
-                    };
-                    return Ok((text, pos + 1));
-                }
-                Some(b'\\') => {
-                    let text = owned.get_or_insert_with(String::new);
-                    text.push_str(self.slice(run_start, pos)?);
-                    pos = self.escape(pos, text)?;
-                    run_start = pos;
-                }
-                Some(&control) => {
-                    let found = char::from(control);
-                    return Err((pos, JsonErrorKind::ControlCharacterInString { found }));
-                }
-            }
+        unescape::scan(self.text, quote)
+    }
+
+    /// A string value: borrowed when it has no escape, else decoded straight into the sink.
+    fn string_value(&mut self) -> Result<(), JsonError> {
+        let start = self.pos + 1;
+        let plain = start + plain_prefix_len(self.bytes.get(start..).unwrap_or(&[]));
+        if self.bytes.get(plain) == Some(&b'"') {
+            let text = self
+                .slice(start, plain)
+                .map_err(|at| self.located(at, false))?;
+            self.pos = plain + 1;
+            self.sink.scalar(Value::String(Cow::Borrowed(text)));
+            return Ok(());
         }
-    }
-
-    /// Decodes the escape whose backslash is at `at` into `text`; returns the offset after it.
-    fn escape(&self, at: usize, text: &mut String) -> Result<usize, Located> {
-        let short = match self.bytes.get(at + 1) {
-            None => return Err((at + 1, JsonErrorKind::UnexpectedEnd)),
-            Some(b'u') => return self.unicode_escape(at, text),
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(_) => {
-                let found = self.char_at(at + 1);
-                return Err((at, JsonErrorKind::InvalidEscape { found }));
-            }
-        };
-        text.push(short);
-        Ok(at + 2)
-    }
-
-    fn unicode_escape(&self, at: usize, text: &mut String) -> Result<usize, Located> {
-        let unit = self
-            .hex4(at + 2)
-            .ok_or((at, JsonErrorKind::InvalidUnicodeEscape))?;
-        let lone = JsonErrorKind::LoneSurrogate { code_unit: unit };
-        let scalar = match unit {
-            0xd800..=0xdbff => {
-                let second = at + 6;
-                if self.bytes.get(second..second + 2) != Some(b"\\u".as_slice()) {
-                    return Err((at, lone));
-                }
-                let low = self
-                    .hex4(second + 2)
-                    .ok_or((second, JsonErrorKind::InvalidUnicodeEscape))?;
-                if !(0xdc00..=0xdfff).contains(&low) {
-                    return Err((at, lone));
-                }
-                let scalar =
-                    0x10000 + ((u32::from(unit) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
-                text.push(char::from_u32(scalar).ok_or((at, lone))?);
-                return Ok(at + 12);
-            }
-            0xdc00..=0xdfff => return Err((at, lone)),
-            other => other,
-        };
-        text.push(char::from_u32(u32::from(scalar)).ok_or((at, lone))?);
-        Ok(at + 6)
-    }
-
-    fn hex4(&self, at: usize) -> Option<u16> {
-        let digits = self.bytes.get(at..at + 4)?;
-        digits.iter().try_fold(0_u16, |acc, &digit| {
-            let nibble = char::from(digit).to_digit(16)?;
-            u16::try_from(nibble).ok().map(|nibble| acc << 4 | nibble)
-        })
+        let text = self.text;
+        let end = self
+            .sink
+            .escaped_string(|out| unescape::decode(text, start, out))
+            .map_err(|at| self.located(at, false))?;
+        self.pos = end;
+        Ok(())
     }
 
     fn number(&mut self) -> Result<Number, JsonError> {

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
+use super::error::Located;
 use super::order::compare_keys;
 use super::parser::Sink;
 use super::string::write_string;
@@ -200,6 +201,19 @@ impl<'a> Sink<'a> for StreamSink<'a> {
         self.members.truncate(base);
         self.out.push(b'}');
         Ok(())
+    }
+
+    type Unescaped = Vec<u8>;
+
+    fn escaped_string<F>(&mut self, decode: F) -> Result<usize, Located>
+    where
+        F: FnOnce(&mut Vec<u8>) -> Result<usize, Located>,
+    {
+        self.separate_element();
+        self.out.push(b'"');
+        let end = decode(&mut self.out)?;
+        self.out.push(b'"');
+        Ok(end)
     }
 
     fn finish(self) -> Option<Vec<u8>> {

@@ -47,7 +47,8 @@ pub(crate) fn write_string(text: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-fn write_escape(byte: u8, out: &mut Vec<u8>) {
+/// Appends the RFC 8785 escape of `byte` (one of [`is_special`]).
+pub(crate) fn write_escape(byte: u8, out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let short = match byte {
         b'"' => Some(b'"'),

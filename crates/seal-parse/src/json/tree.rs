@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
+use super::error::Located;
 use super::order::compare_keys;
 use super::parser::Sink;
 use super::value::{Object, Value};
@@ -98,6 +99,18 @@ impl<'a> Sink<'a> for TreeSink<'a> {
         };
         self.complete(Value::Object(Object::from_sorted_unique(members)));
         Ok(())
+    }
+
+    type Unescaped = String;
+
+    fn escaped_string<F>(&mut self, decode: F) -> Result<usize, Located>
+    where
+        F: FnOnce(&mut String) -> Result<usize, Located>,
+    {
+        let mut text = String::new();
+        let end = decode(&mut text)?;
+        self.complete(Value::String(Cow::Owned(text)));
+        Ok(end)
     }
 
     fn finish(self) -> Value<'a> {
