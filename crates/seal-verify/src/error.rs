@@ -1,0 +1,83 @@
+//! Errors of key loading and signature checks.
+
+use std::fmt;
+
+use crate::base64url::Base64Error;
+
+/// Why a tag or signature was not accepted.
+///
+/// For the operator's report only: toward the sender every variant is the same "bad signature".
+/// [`SignatureError::Length`] and [`SignatureError::Encoding`] are decided before any
+/// comparison with the expected tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SignatureError {
+    /// The tag is not of the key's length (bytes for the binary form, characters for the text
+    /// form).
+    Length {
+        /// Length the key requires.
+        expected: usize,
+        /// Length presented.
+        found: usize,
+    },
+    /// The text form is not canonical base64url of the key's length.
+    Encoding(Base64Error),
+    /// The binary form has set bits past the key's tag length.
+    TrailingBits,
+    /// The tag does not match.
+    Mismatch,
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { expected, found } => {
+                write!(f, "tag has length {found}, the key requires {expected}")
+            }
+            Self::Encoding(error) => write!(f, "tag is not canonical base64url: {error}"),
+            Self::TrailingBits => f.write_str("tag has set bits past the key's tag length"),
+            Self::Mismatch => f.write_str("tag does not match"),
+        }
+    }
+}
+
+impl std::error::Error for SignatureError {}
+
+/// Why key material was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// An HMAC secret with no bytes.
+    EmptySecret,
+    /// An HMAC secret longer than [`MAX_SECRET_BYTES`](crate::MAX_SECRET_BYTES).
+    SecretTooLong {
+        /// Bytes given.
+        len: usize,
+        /// The maximum.
+        max: usize,
+    },
+    /// An Ed25519 public key or seed that is not 32 bytes.
+    Ed25519Length {
+        /// Bytes given.
+        len: usize,
+    },
+    /// ring refused the Ed25519 seed.
+    Ed25519Seed,
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::EmptySecret => f.write_str("hmac secret is empty"),
+            Self::SecretTooLong { len, max } => {
+                write!(f, "hmac secret of {len} bytes is longer than {max}")
+            }
+            Self::Ed25519Length { len } => {
+                write!(f, "ed25519 key of {len} bytes, expected 32")
+            }
+            Self::Ed25519Seed => f.write_str("ed25519 seed was refused"),
+        }
+    }
+}
+
+impl std::error::Error for KeyError {}

@@ -1,0 +1,200 @@
+//! HMAC-SHA256 keys bound to a tag length, and their per-conversation subkeys.
+
+use std::fmt;
+
+use ring::{hkdf, hmac};
+
+use crate::base64url::{self, Base64Error};
+use crate::error::SignatureError;
+use crate::fingerprint::Fingerprint;
+use crate::secret::HmacSecret;
+use crate::tag::{truncate, Tag, TagLength};
+
+/// HKDF-SHA256 salt for every key derived from an HMAC secret: ASCII `seal/subkey/v1`.
+pub const SUBKEY_SALT: &[u8] = b"seal/subkey/v1";
+
+/// HKDF info prefix of a per-conversation subkey: ASCII `conversation:`, followed by the
+/// conversation id's UTF-8 bytes.
+pub const CONVERSATION_INFO_PREFIX: &[u8] = b"conversation:";
+
+/// HKDF info of the key used to compare tags: ASCII `tag-compare`.
+pub const TAG_COMPARE_INFO: &[u8] = b"tag-compare";
+
+/// Longest accepted conversation id, in bytes: 1024.
+pub const MAX_CONVERSATION_ID_BYTES: usize = 1024;
+
+/// An HMAC-SHA256 key bound to the tag length its tags have.
+///
+/// The length is fixed when the key is built; [`HmacKey::verify`] and [`HmacKey::verify_text`]
+/// refuse a tag of any other length before comparing anything, and compare in constant time.
+/// `Debug` shows the fingerprint and the length, never the secret.
+pub struct HmacKey {
+    keys: Box<RingKeys>,
+    fingerprint: Fingerprint,
+    tag_length: TagLength,
+}
+
+/// The ring state of one key, boxed so that keys stay small to move.
+struct RingKeys {
+    key: hmac::Key,
+    compare: hmac::Key,
+    prk: hkdf::Prk,
+}
+
+/// Why a conversation subkey could not be derived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SubkeyError {
+    /// The conversation id is empty.
+    EmptyConversationId,
+    /// The conversation id is longer than [`MAX_CONVERSATION_ID_BYTES`].
+    ConversationIdTooLong {
+        /// Bytes given.
+        len: usize,
+        /// The maximum.
+        max: usize,
+    },
+}
+
+impl fmt::Display for SubkeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::EmptyConversationId => f.write_str("conversation id is empty"),
+            Self::ConversationIdTooLong { len, max } => {
+                write!(f, "conversation id of {len} bytes is longer than {max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SubkeyError {}
+
+impl HmacKey {
+    /// Binds `secret` to `tag_length`.
+    pub fn new(secret: HmacSecret, tag_length: TagLength) -> HmacKey {
+        let bytes = secret.expose();
+        let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, SUBKEY_SALT).extract(bytes);
+        let compare = hmac::Key::new(hmac::HMAC_SHA256, &expand(&prk, &[TAG_COMPARE_INFO]));
+        HmacKey {
+            keys: Box::new(RingKeys {
+                key: hmac::Key::new(hmac::HMAC_SHA256, bytes),
+                compare,
+                prk,
+            }),
+            fingerprint: secret.fingerprint(),
+            tag_length,
+        }
+    }
+
+    /// The tag length every tag of this key has.
+    pub fn tag_length(&self) -> TagLength {
+        self.tag_length
+    }
+
+    /// SHA-256 of the secret.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
+    }
+
+    /// The tag of `message`: the first `tag_length` bits of HMAC-SHA256(secret, message).
+    pub fn sign(&self, message: &[u8]) -> Tag {
+        let full = hmac::sign(&self.keys.key, message);
+        let bits = self.tag_length.bits();
+        Tag::from_packed(truncate(full.as_ref(), bits), bits)
+    }
+
+    /// Checks the binary form of a tag: exactly [`TagLength::byte_len`] bytes (else
+    /// [`SignatureError::Length`] before any comparison), unused low bits zero, then a
+    /// constant-time comparison with the expected tag.
+    pub fn verify(&self, message: &[u8], tag: &[u8]) -> Result<(), SignatureError> {
+        let expected_len = self.tag_length.byte_len();
+        if tag.len() != expected_len {
+            return Err(SignatureError::Length {
+                expected: expected_len,
+                found: tag.len(),
+            });
+        }
+        let bits = self.tag_length.bits();
+        if truncate(tag, bits).as_slice() != tag {
+            return Err(SignatureError::TrailingBits);
+        }
+        let expected = self.sign(message);
+        self.compare_constant_time(expected.as_bytes(), tag)
+    }
+
+    /// Checks the text form of a tag (a frame's `sig`): exactly [`TagLength::text_len`]
+    /// base64url characters (else [`SignatureError::Length`] before any comparison), canonical,
+    /// then as [`HmacKey::verify`].
+    pub fn verify_text(&self, message: &[u8], sig: &str) -> Result<(), SignatureError> {
+        let packed = decode_sig(sig, usize::from(self.tag_length.bits()))?;
+        self.verify(message, &packed)
+    }
+
+    /// The per-conversation subkey: HKDF-SHA256 with salt [`SUBKEY_SALT`], this key's secret as
+    /// input keying material, info [`CONVERSATION_INFO_PREFIX`] followed by `conversation_id`,
+    /// and 32 bytes of output. It keeps this key's tag length, so a tag copied from another
+    /// conversation fails.
+    pub fn conversation_subkey(&self, conversation_id: &str) -> Result<HmacKey, SubkeyError> {
+        if conversation_id.is_empty() {
+            return Err(SubkeyError::EmptyConversationId);
+        }
+        if conversation_id.len() > MAX_CONVERSATION_ID_BYTES {
+            return Err(SubkeyError::ConversationIdTooLong {
+                len: conversation_id.len(),
+                max: MAX_CONVERSATION_ID_BYTES,
+            });
+        }
+        let okm = expand(
+            &self.keys.prk,
+            &[CONVERSATION_INFO_PREFIX, conversation_id.as_bytes()],
+        );
+        Ok(HmacKey::new(HmacSecret::from_derived(okm), self.tag_length))
+    }
+
+    /// Equal-length comparison through ring: HMAC both tags under a comparison key derived from
+    /// this key, then let `ring::hmac::verify` compare the two full outputs in constant time.
+    fn compare_constant_time(
+        &self,
+        expected: &[u8],
+        presented: &[u8],
+    ) -> Result<(), SignatureError> {
+        let expected_mac = hmac::sign(&self.keys.compare, expected);
+        hmac::verify(&self.keys.compare, presented, expected_mac.as_ref())
+            .map_err(|_| SignatureError::Mismatch)
+    }
+}
+
+impl fmt::Debug for HmacKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HmacKey")
+            .field("secret", &"<redacted>")
+            .field("fingerprint", &self.fingerprint)
+            .field("tag_bits", &self.tag_length.bits())
+            .finish()
+    }
+}
+
+/// Decodes a `sig` of `bits` bits, mapping a wrong length to [`SignatureError::Length`].
+pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<Vec<u8>, SignatureError> {
+    base64url::decode_bits(sig, bits).map_err(|error| match error {
+        Base64Error::Length { expected, found } => SignatureError::Length { expected, found },
+        other => SignatureError::Encoding(other),
+    })
+}
+
+struct OutputLen;
+
+impl hkdf::KeyType for OutputLen {
+    fn len(&self) -> usize {
+        32
+    }
+}
+
+fn expand(prk: &hkdf::Prk, info: &[&[u8]]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    // 32 bytes is far below HKDF-SHA256's 8160-byte output limit, so expansion cannot fail.
+    if let Ok(okm) = prk.expand(info, OutputLen) {
+        let _ = okm.fill(&mut out);
+    }
+    out
+}

@@ -1,0 +1,45 @@
+//! Signed envelopes for seal: HMAC-SHA256 and Ed25519 keys bound to their algorithm and tag
+//! length, strict base64url tags, per-conversation subkeys, and a fail-closed trust store with
+//! versioned, threshold-signed documents.
+//!
+//! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
+//!
+//! ```
+//! use seal_verify::{HmacKey, HmacSecret, TagLength};
+//!
+//! let key = HmacKey::new(HmacSecret::from_bytes(&[7; 32])?, TagLength::STANDARD);
+//! let sig = key.sign(b"message").to_text();
+//! assert_eq!(sig.len(), 22);
+//! assert!(key.verify_text(b"message", &sig).is_ok());
+//! assert!(key.verify_text(b"massage", &sig).is_err());
+//! assert!(key.verify_text(b"message", &sig[..21]).is_err());
+//! # Ok::<(), seal_verify::KeyError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod base64url;
+mod ed25519;
+mod error;
+mod fingerprint;
+mod hmac_key;
+mod key;
+mod secret;
+pub mod store;
+mod tag;
+mod time;
+
+pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
+pub use error::{KeyError, SignatureError};
+pub use fingerprint::Fingerprint;
+pub use hmac_key::{
+    HmacKey, SubkeyError, CONVERSATION_INFO_PREFIX, MAX_CONVERSATION_ID_BYTES, SUBKEY_SALT,
+    TAG_COMPARE_INFO,
+};
+pub use key::{Algorithm, VerifyingKey};
+pub use secret::{HmacSecret, MAX_SECRET_BYTES};
+pub use tag::{
+    CompensatingControls, Tag, TagConfig, TagLength, TagLengthError, TagProfile, COMPACT_TAG_BITS,
+    ED25519_SIGNATURE_BITS, MAX_TAG_BITS, MIN_TAG_BITS, STANDARD_TAG_BITS,
+};
+pub use time::UnixTime;
