@@ -95,7 +95,10 @@ fn render_piece(style: Style, text: &str) -> String {
 
 type Word = Vec<(Style, String)>;
 
-fn command() -> impl Strategy<Value = (Vec<Vec<Word>>, Vec<&'static str>, Vec<bool>)> {
+/// Segments of words, operators to cycle through, continuations to cycle through.
+type Plan = (Vec<Vec<Word>>, Vec<&'static str>, Vec<bool>);
+
+fn command() -> impl Strategy<Value = Plan> {
     let word = proptest::collection::vec(piece(), 1..4);
     let segment = proptest::collection::vec(word, 0..4);
     (
@@ -106,7 +109,7 @@ fn command() -> impl Strategy<Value = (Vec<Vec<Word>>, Vec<&'static str>, Vec<bo
 }
 
 /// The command text, and the arguments each `f` receives.
-fn build(plan: &(Vec<Vec<Word>>, Vec<&'static str>, Vec<bool>)) -> (String, Vec<Vec<String>>) {
+fn build(plan: &Plan) -> (String, Vec<Vec<String>>) {
     let (segments, operators, continuations) = plan;
     let mut text = String::new();
     let mut expected = Vec::new();
@@ -184,7 +187,7 @@ fn broken_args(text: &str) -> Vec<Vec<String>> {
 fn agrees(
     shells: Vec<&'static str>,
     args: fn(&str) -> Vec<Vec<String>>,
-) -> impl Fn((Vec<Vec<Word>>, Vec<&'static str>, Vec<bool>)) -> Result<(), TestCaseError> {
+) -> impl Fn(Plan) -> Result<(), TestCaseError> {
     move |plan| {
         let (text, expected) = build(&plan);
         let ours = args(&text);
