@@ -184,3 +184,40 @@ fn form_of(words: &[String], form: FormRef) -> Form<'_> {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basename_of_paths() {
+        assert_eq!(basename("/usr/bin/rm"), "rm");
+        assert_eq!(basename("./rm"), "rm");
+        assert_eq!(basename("rm"), "rm");
+        assert_eq!(basename("/usr/bin/"), "/usr/bin/");
+        assert_eq!(basename("/"), "/");
+    }
+
+    #[test]
+    fn form_views() {
+        let words: Vec<String> = ["X=1", "/bin/rm", "-rf", "t"].map(String::from).to_vec();
+        let form = form_of(
+            &words,
+            FormRef {
+                start: 1,
+                basename: true,
+            },
+        );
+        assert_eq!(form.program(), "rm");
+        assert_eq!(form.len(), 3);
+        assert_eq!(form.to_string(), "rm -rf t");
+        assert!(form.starts_with(&["rm", "-rf"]));
+        assert!(form.starts_with(&[]));
+        assert!(!form.starts_with(&["rm", "-rf", "t", "u"]));
+        assert!(!form.starts_with(&["/bin/rm"]));
+        assert_eq!(
+            form_of(&words, FormRef::CANONICAL).to_string(),
+            "X=1 /bin/rm -rf t"
+        );
+    }
+}
