@@ -17,7 +17,10 @@ use super::{JsonError, JsonErrorKind};
 pub(crate) trait Sink<'a> {
     /// What a successful parse produces.
     type Output;
-    /// A complete `null`, boolean, number or string.
+    /// Where an escaped string value is decoded to.
+    type Unescaped: Unescaped;
+    /// A complete `null`, boolean, number, or string without escapes (borrowed from the input,
+    /// so it holds no `"`, `\` or control character).
     fn scalar(&mut self, value: Value<'a>);
     /// `[` or `{`.
     fn open(&mut self, object: bool);
@@ -27,8 +30,6 @@ pub(crate) trait Sink<'a> {
     fn close_array(&mut self);
     /// `}`; fails with the repeated key and the offset of its second occurrence.
     fn close_object(&mut self) -> Result<(), (String, usize)>;
-    /// Where an escaped string value is decoded to.
-    type Unescaped: Unescaped;
     /// A string value with escapes: `decode` writes it into the sink's target and returns the
     /// offset after the closing quote (or the error).
     fn escaped_string<F>(&mut self, decode: F) -> Result<usize, Located>
