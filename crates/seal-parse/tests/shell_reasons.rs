@@ -155,6 +155,22 @@ fn payload_too_deep() {
 }
 
 #[test]
+fn messages_quote_the_input() {
+    let error = fail_with("sh -c", &ShellLimits::default());
+    assert_eq!(error.reason.to_string(), "`sh -c` without a payload");
+    let error = fail_with("sudo -Z\u{e9} rm", &ShellLimits::default());
+    assert_eq!(
+        error.reason.to_string(),
+        "unknown option `-Z\u{e9}` of wrapper `sudo`"
+    );
+    let error = fail_with("\u{433}m", &ShellLimits::default());
+    assert_eq!(
+        error.to_string(),
+        "unanalysable at byte 0: non-ASCII program `\u{433}m`"
+    );
+}
+
+#[test]
 fn errors_inside_a_payload_point_at_the_payload_word() {
     let error = fail_with("ls; bash -c 'git log > x'", &ShellLimits::default());
     assert_eq!(error.reason, Reason::Redirection);

@@ -325,6 +325,9 @@ impl fmt::Display for Reason {
                 operand.escape_debug(),
                 wrapper.escape_debug()
             ),
+            Reason::ShellInvocation { shell, word } if word.is_empty() => {
+                write!(f, "`{} -c` without a payload", shell.escape_debug())
+            }
             Reason::ShellInvocation { shell, word } => write!(
                 f,
                 "cannot unwrap `{}` at `{}`",
