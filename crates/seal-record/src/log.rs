@@ -98,6 +98,9 @@ pub fn entry_hash(prev_hash: &Sha256Digest, sequence: u64, record: &[u8]) -> Sha
 
 /// Verifies a whole log from the genesis: returns the hash of the last entry
 /// ([`GENESIS_HASH`] for an empty log), or the first broken link.
+///
+/// A log cut short at its end is still a valid log: compare the returned head with a head
+/// recorded elsewhere (a signed checkpoint, the embedder's state) to detect truncation.
 pub fn verify_log(entries: &[LogEntry]) -> Result<Sha256Digest, LogBreak> {
     verify_log_from(entries, 0, GENESIS_HASH)
 }
