@@ -102,9 +102,10 @@ impl<'a> StreamSink<'a> {
                 self.out.push(b',');
             }
             if let Some(member) = members.get(index) {
-                let span = (member.start - region_start)..(member.end - region_start);
+                let from = member.start.saturating_sub(region_start);
+                let to = member.end.saturating_sub(region_start);
                 self.out
-                    .extend_from_slice(self.scratch.get(span).unwrap_or(&[]));
+                    .extend_from_slice(self.scratch.get(from..to).unwrap_or(&[]));
             }
         }
     }
