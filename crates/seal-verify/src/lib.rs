@@ -40,6 +40,7 @@ pub use key::{Algorithm, VerifyingKey};
 pub use secret::{HmacSecret, MAX_SECRET_BYTES};
 pub use tag::{
     CompensatingControls, Tag, TagConfig, TagLength, TagLengthError, TagProfile, COMPACT_TAG_BITS,
-    ED25519_SIGNATURE_BITS, MAX_TAG_BITS, MIN_TAG_BITS, STANDARD_TAG_BITS,
+    ED25519_SIGNATURE_BITS, MAX_TAG_BITS, MAX_TAG_CHARS, MIN_TAG_BITS, MIN_TAG_CHARS,
+    STANDARD_TAG_BITS,
 };
 pub use time::UnixTime;

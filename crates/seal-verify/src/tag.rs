@@ -16,6 +16,12 @@ pub const STANDARD_TAG_BITS: u16 = 132;
 /// Bits of the `compact` profile: 30, written as 5 base64url characters.
 pub const COMPACT_TAG_BITS: u16 = 30;
 
+/// Fewest characters of a whole-character tag length outside the compact profile: 16 (96 bits).
+pub const MIN_TAG_CHARS: u8 = 16;
+
+/// Most characters of a whole-character tag length: 42 (252 bits, the most that fit in 256).
+pub const MAX_TAG_CHARS: u8 = 42;
+
 /// Bits of an Ed25519 signature: 512, written as 86 base64url characters.
 pub const ED25519_SIGNATURE_BITS: u16 = 512;
 
@@ -41,6 +47,8 @@ pub enum TagProfile {
     Compact,
     /// Any length from [`MIN_TAG_BITS`] to [`MAX_TAG_BITS`] bits.
     Bits(u16),
+    /// A whole-character length from [`MIN_TAG_CHARS`] to [`MAX_TAG_CHARS`] characters.
+    Chars(u8),
 }
 
 /// The controls that must be on before the `compact` profile is allowed.
@@ -132,6 +140,20 @@ impl TagLength {
         Ok(TagLength { bits })
     }
 
+    /// A whole-character length of `chars` base64url characters (`6 * chars` bits), from
+    /// [`MIN_TAG_CHARS`] to [`MAX_TAG_CHARS`]. Frame tags and store keys use whole-character
+    /// lengths only, so that two different lengths never share a character count.
+    pub fn from_chars(chars: u8) -> Result<TagLength, TagLengthError> {
+        // 43 characters would be 258 bits, above the maximum: from_bits refuses it.
+        TagLength::from_bits(u16::from(chars) * 6)
+    }
+
+    /// True when every character of the text form carries six tag bits (no padding bits), as
+    /// for every profile and every length built by [`TagLength::from_chars`].
+    pub const fn is_whole_chars(self) -> bool {
+        self.bits % 6 == 0
+    }
+
     /// Bits kept.
     pub const fn bits(self) -> u16 {
         self.bits
@@ -171,6 +193,7 @@ impl TagConfig {
                 })
             }
             TagProfile::Bits(bits) => TagLength::from_bits(bits),
+            TagProfile::Chars(chars) => TagLength::from_chars(chars),
         }
     }
 }

@@ -142,7 +142,7 @@ impl MemoryTrustStore {
                 }
                 KeyMaterial::Hmac {
                     secret_sha256,
-                    tag_bits,
+                    tag_chars,
                 } => {
                     let key_id = entry.id();
                     let Some((_, secret)) = secrets.iter().find(|(id, _)| *id == key_id) else {
@@ -161,7 +161,7 @@ impl MemoryTrustStore {
                             key_id: key_id.to_owned(),
                         });
                     }
-                    let length = bound_tag_length(*tag_bits, controls).map_err(|error| {
+                    let length = bound_tag_length(*tag_chars, controls).map_err(|error| {
                         BindError::TagLength {
                             key_id: key_id.to_owned(),
                             error,
@@ -178,13 +178,13 @@ impl MemoryTrustStore {
 }
 
 fn bound_tag_length(
-    bits: u16,
+    chars: u8,
     controls: CompensatingControls,
 ) -> Result<TagLength, TagLengthError> {
-    let profile = if bits == COMPACT_TAG_BITS {
+    let profile = if u16::from(chars) * 6 == COMPACT_TAG_BITS {
         TagProfile::Compact
     } else {
-        TagProfile::Bits(bits)
+        TagProfile::Chars(chars)
     };
     TagConfig { profile, controls }.tag_length()
 }

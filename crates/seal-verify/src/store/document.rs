@@ -60,12 +60,12 @@ pub enum KeyMaterial {
     /// An Ed25519 public key.
     Ed25519(Ed25519PublicKey),
     /// An HMAC-SHA256 key: the SHA-256 of its secret (the secret itself comes from the embedder)
-    /// and its tag length in bits.
+    /// and its tag length in base64url characters.
     Hmac {
         /// SHA-256 of the secret.
         secret_sha256: Fingerprint,
-        /// Tag length in bits: 30 (compact) or 96 to 256.
-        tag_bits: u16,
+        /// Tag length in characters (six bits each): 5 (compact) or 16 to 42.
+        tag_chars: u8,
     },
 }
 
@@ -308,14 +308,14 @@ fn parse_key(
             for (out, byte) in digest.iter_mut().zip(&bytes) {
                 *out = *byte;
             }
-            let bits_path = reader.member_path("tag_bits");
-            let bits = reader.integer("tag_bits")?;
-            let tag_bits = document_tag_bits(bits).map_err(|error| {
-                DocumentError::new(&bits_path, DocumentErrorKind::TagLength(error))
+            let chars_path = reader.member_path("tag_chars");
+            let chars = reader.integer("tag_chars")?;
+            let tag_chars = document_tag_chars(chars).map_err(|error| {
+                DocumentError::new(&chars_path, DocumentErrorKind::TagLength(error))
             })?;
             KeyMaterial::Hmac {
                 secret_sha256: Fingerprint::from_digest(digest),
-                tag_bits,
+                tag_chars,
             }
         }
         _ => {
@@ -368,14 +368,14 @@ fn parse_key(
     Ok(entry)
 }
 
-/// `tag_bits` of a document: the compact 30, or 96 to 256. Compact is checked against the
+/// `tag_chars` of a document: the compact 5, or 16 to 42. Compact is checked against the
 /// compensating controls when the document is bound to secrets.
-fn document_tag_bits(bits: u64) -> Result<u16, TagLengthError> {
-    let bits = u16::try_from(bits).unwrap_or(u16::MAX);
-    if bits == COMPACT_TAG_BITS {
-        return Ok(bits);
+fn document_tag_chars(chars: u64) -> Result<u8, TagLengthError> {
+    let chars = u8::try_from(chars).unwrap_or(u8::MAX);
+    if u16::from(chars) * 6 == COMPACT_TAG_BITS {
+        return Ok(chars);
     }
-    TagLength::from_bits(bits).map(TagLength::bits)
+    TagLength::from_chars(chars).map(|_| chars)
 }
 
 fn parse_scopes(

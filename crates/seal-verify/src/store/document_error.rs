@@ -81,7 +81,7 @@ pub enum DocumentErrorKind {
         /// Bytes found.
         found: usize,
     },
-    /// A `tag_bits` the format refuses.
+    /// A `tag_chars` the format refuses.
     TagLength(TagLengthError),
     /// A frame scope the grammar refuses.
     Scope(ScopeError),
