@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use seal_parse::frame::Frame;
 use sha2::{Digest, Sha256};
 
 use crate::names::{is_attribute_name, is_element_name};
@@ -58,6 +59,8 @@ pub enum SigningInputError {
     },
     /// A `sig` attribute was passed in: the tag never covers itself.
     SigAttribute,
+    /// A scanned frame's body span does not lie in the text given.
+    BodyOutOfRange,
 }
 
 impl FrameSigningInput {
@@ -96,6 +99,42 @@ impl FrameSigningInput {
             ],
         );
         Ok(FrameSigningInput { input })
+    }
+
+    /// Builds the signing input of a frame that the scanner accepted in `text`: its element,
+    /// its attributes in document order without the trailing `sig`, and the bytes of its body
+    /// span in `text`, hashed as they stand.
+    ///
+    /// `text` must be the text that was scanned; a body span that does not lie in it is
+    /// [`SigningInputError::BodyOutOfRange`].
+    pub fn for_scanned_frame(
+        key_id: &str,
+        algorithm: &str,
+        tag_len: usize,
+        frame: &Frame,
+        text: &str,
+    ) -> Result<FrameSigningInput, SigningInputError> {
+        let attributes: Vec<(&str, &str)> = frame
+            .attributes
+            .iter()
+            .map(|attribute| (attribute.name.as_str(), attribute.value.as_str()))
+            .collect();
+        let attributes = match attributes.split_last() {
+            Some(((name, _), rest)) if *name == SIG_ATTRIBUTE => rest,
+            _ => attributes.as_slice(),
+        };
+        let body = frame
+            .body
+            .of(text)
+            .ok_or(SigningInputError::BodyOutOfRange)?;
+        FrameSigningInput::new(
+            key_id,
+            algorithm,
+            tag_len,
+            &frame.element,
+            attributes,
+            body.as_bytes(),
+        )
     }
 
     /// The bytes the tag is computed over.
@@ -165,6 +204,9 @@ impl fmt::Display for SigningInputError {
             }
             SigningInputError::SigAttribute => {
                 f.write_str("the `sig` attribute is not part of the signing input")
+            }
+            SigningInputError::BodyOutOfRange => {
+                f.write_str("the frame's body span does not lie in the text")
             }
         }
     }

@@ -2,11 +2,13 @@
 
 use std::fmt;
 
+use crate::text::is_forbidden_text_char;
+
 /// Longest canonical path, in bytes.
 pub const MAX_PATH_BYTES: usize = 4096;
 
 /// A path in its one canonical spelling: relative, `/`-separated, with no empty, `.` or `..`
-/// segment, no backslash, no control character, at most [`MAX_PATH_BYTES`] bytes.
+/// segment, no backslash, no control, bidi, invisible or tag character, at most [`MAX_PATH_BYTES`] bytes.
 ///
 /// Only [`canonical_path`] builds one, so two `CanonicalPath`s name the same place exactly when
 /// they are equal.
@@ -30,10 +32,13 @@ pub enum PathError {
         /// The path given.
         path: String,
     },
-    /// The path contains a control character (U+0000..=U+001F, U+007F..=U+009F).
-    ControlCharacter {
+    /// The path contains a control, bidi, invisible or tag character
+    /// ([`is_forbidden_text_char`]): a path shown to an approver must read as it is.
+    ForbiddenCharacter {
         /// The path given.
         path: String,
+        /// The first such character.
+        character: char,
     },
     /// A `..` segment climbs above the root.
     EscapesRoot {
@@ -51,7 +56,8 @@ pub enum PathError {
 /// against the segment before it, and rejects what cannot be spelled canonically.
 ///
 /// `a/./b`, `a//b`, `a/b/` and `x/../a/b` all give `a/b`. `..` above the root, a leading `/`, a
-/// backslash, a control character and a path naming the root itself are errors. The function is
+/// backslash, a forbidden character ([`is_forbidden_text_char`]) and a path naming the root
+/// itself are errors. The function is
 /// idempotent: canonicalizing a canonical path returns it unchanged.
 ///
 /// ```
@@ -72,9 +78,10 @@ pub fn canonical_path(path: &str) -> Result<CanonicalPath, PathError> {
             path: path.to_owned(),
         });
     }
-    if path.chars().any(char::is_control) {
-        return Err(PathError::ControlCharacter {
+    if let Some(character) = path.chars().find(|&c| is_forbidden_text_char(c)) {
+        return Err(PathError::ForbiddenCharacter {
             path: path.to_owned(),
+            character,
         });
     }
     let mut segments: Vec<&str> = Vec::new();
@@ -124,13 +131,12 @@ impl fmt::Display for PathError {
             PathError::Backslash { path } => {
                 write!(f, "path `{}` contains a backslash", path.escape_debug())
             }
-            PathError::ControlCharacter { path } => {
-                write!(
-                    f,
-                    "path `{}` contains a control character",
-                    path.escape_debug()
-                )
-            }
+            PathError::ForbiddenCharacter { path, character } => write!(
+                f,
+                "path `{}` contains the forbidden character `{}`",
+                path.escape_debug(),
+                character.escape_unicode()
+            ),
             PathError::EscapesRoot { path } => {
                 write!(f, "path `{}` climbs above the root", path.escape_debug())
             }
@@ -172,14 +178,12 @@ mod tests {
         ));
         assert!(matches!(canon("a\\b"), Err(PathError::Backslash { .. })));
         assert!(matches!(canon("..\\a"), Err(PathError::Backslash { .. })));
-        assert!(matches!(
-            canon("a\nb"),
-            Err(PathError::ControlCharacter { .. })
-        ));
-        assert!(matches!(
-            canon("a\u{85}b"),
-            Err(PathError::ControlCharacter { .. })
-        ));
+        for bad in ["a\nb", "a\u{85}b", "a\u{202e}b", "\u{200b}a", "a/\u{e0041}"] {
+            assert!(
+                matches!(canon(bad), Err(PathError::ForbiddenCharacter { .. })),
+                "{bad:?}"
+            );
+        }
         assert!(matches!(canon(".."), Err(PathError::EscapesRoot { .. })));
         assert!(matches!(
             canon("a/../../b"),
