@@ -1,5 +1,6 @@
 //! The frame and footer signing inputs (spec/records.md, "Frame signing input").
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 use seal_parse::frame::Frame;
@@ -229,7 +230,8 @@ fn check_common(
     if tag_len == 0 {
         return Err(SigningInputError::ZeroTagLength);
     }
-    for (at, (name, _)) in attributes.iter().enumerate() {
+    let mut seen = BTreeSet::new();
+    for (name, _) in attributes {
         if *name == SIG_ATTRIBUTE {
             return Err(SigningInputError::SigAttribute);
         }
@@ -238,11 +240,7 @@ fn check_common(
                 name: (*name).to_owned(),
             });
         }
-        if attributes
-            .iter()
-            .take(at)
-            .any(|(earlier, _)| earlier == name)
-        {
+        if !seen.insert(*name) {
             return Err(SigningInputError::DuplicateAttribute {
                 name: (*name).to_owned(),
             });
