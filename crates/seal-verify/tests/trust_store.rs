@@ -178,14 +178,17 @@ fn unknown_fields_are_refused_with_their_path() {
     assert_eq!(parse_err(&value).0, "$.keys[0].scopes.frames[0]");
 }
 
+/// A mutation of a valid document, the path of the expected error, and a check of its kind.
+type FieldCase = (
+    Box<dyn Fn(&mut Value)>,
+    &'static str,
+    fn(&DocumentErrorKind) -> bool,
+);
+
 #[test]
 fn every_field_is_validated() {
     let base = || document(1, 1, vec![ed_key("r1", 1, true), hmac_key_json("h", 22)]);
-    let cases: Vec<(
-        Box<dyn Fn(&mut Value)>,
-        &str,
-        fn(&DocumentErrorKind) -> bool,
-    )> = vec![
+    let cases: Vec<FieldCase> = vec![
         (
             Box::new(|v| v["type"] = json!("seal/trust-store/v2")),
             "$.type",
