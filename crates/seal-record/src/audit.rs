@@ -3,11 +3,15 @@
 
 use std::fmt;
 
-use seal_parse::json::{Canonical, Value};
+use seal_parse::json::{Canonical, JsonLimits, Value};
 
 use crate::call::SealedCall;
 use crate::json_form::object;
+use crate::read;
 use crate::record::{identifier, reason_text, Record, RecordError, TYPE_FIELD};
+
+const ASKED_FIELDS: [&str; 5] = [TYPE_FIELD, "call_id", "id", "reason", "tool"];
+const DECIDED_FIELDS: [&str; 3] = [TYPE_FIELD, "id", "outcome"];
 
 /// `_type` of an approval request event.
 pub const APPROVAL_ASKED_TYPE: &str = "approval/asked";
@@ -71,6 +75,20 @@ impl ApprovalAsked {
         })
     }
 
+    /// Reads a stored `approval/asked` record strictly: no member besides `_type`, `id`, `tool`,
+    /// `call_id` and `reason` (so a stored request carrying arguments is refused), and every
+    /// rule of [`ApprovalAsked::new`] re-checked.
+    pub fn from_json(input: &[u8], limits: &JsonLimits) -> Result<ApprovalAsked, RecordError> {
+        let value = read::open(input, limits, APPROVAL_ASKED_TYPE, &ASKED_FIELDS)?;
+        let object = value.as_object().ok_or(RecordError::NotAnObject)?;
+        ApprovalAsked::new(
+            read::string(object, "id")?,
+            read::string(object, "tool")?,
+            read::optional_string(object, "call_id")?,
+            read::optional_string(object, "reason")?,
+        )
+    }
+
     /// The request for a sealed call: its tool and call id, never its arguments.
     pub fn for_call(
         id: &str,
@@ -124,6 +142,17 @@ impl ApprovalDecided {
             id: identifier("id", id)?,
             outcome,
         })
+    }
+
+    /// Reads a stored `approval/decided` record strictly: no member besides `_type`, `id` and
+    /// `outcome`, and an outcome from the closed set, spelled exactly.
+    pub fn from_json(input: &[u8], limits: &JsonLimits) -> Result<ApprovalDecided, RecordError> {
+        let value = read::open(input, limits, APPROVAL_DECIDED_TYPE, &DECIDED_FIELDS)?;
+        let object = value.as_object().ok_or(RecordError::NotAnObject)?;
+        let outcome = read::string(object, "outcome")?;
+        let outcome = Outcome::from_name(outcome)
+            .map_err(|unknown| RecordError::UnknownOutcome { text: unknown.text })?;
+        ApprovalDecided::new(read::string(object, "id")?, outcome)
     }
 
     /// The approval id.

@@ -4,7 +4,16 @@ use seal_parse::json::{parse, Canonical, JsonLimits, Value};
 
 use crate::digest::Sha256Digest;
 use crate::json_form::object;
+use crate::read;
 use crate::record::{identifier, Record, RecordError, TYPE_FIELD};
+
+const FIELDS: [&str; 5] = [
+    TYPE_FIELD,
+    "arguments",
+    "arguments_sha256",
+    "call_id",
+    "tool",
+];
 
 /// `_type` of a sealed call.
 pub const CALL_TYPE: &str = "seal/call/v1";
@@ -53,6 +62,27 @@ impl SealedCall {
     ) -> Result<SealedCall, RecordError> {
         let value = parse(arguments, limits).map_err(RecordError::Arguments)?;
         SealedCall::new(call_id, tool, &value)
+    }
+
+    /// Reads a stored sealed-call record strictly: no unknown member, `_type` equal to
+    /// `seal/call/v1`, identifiers re-checked, and `arguments_sha256` equal to the SHA-256 of the
+    /// arguments' canonical bytes.
+    pub fn from_json(input: &[u8], limits: &JsonLimits) -> Result<SealedCall, RecordError> {
+        let value = read::open(input, limits, CALL_TYPE, &FIELDS)?;
+        let object = value.as_object().ok_or(RecordError::NotAnObject)?;
+        let arguments = object
+            .get("arguments")
+            .ok_or(RecordError::MissingField { field: "arguments" })?;
+        let stored = read::digest(object, "arguments_sha256")?;
+        let call = SealedCall::new(
+            read::string(object, "call_id")?,
+            read::string(object, "tool")?,
+            arguments,
+        )?;
+        if call.arguments_sha256() != stored {
+            return Err(RecordError::ArgumentsDigestMismatch);
+        }
+        Ok(call)
     }
 
     /// The call id.

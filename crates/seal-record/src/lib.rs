@@ -19,6 +19,7 @@ mod manifest;
 mod names;
 mod pae;
 mod path;
+mod read;
 mod record;
 mod signing_input;
 mod text;

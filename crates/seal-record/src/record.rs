@@ -25,7 +25,7 @@ pub trait Record {
     fn canonical(&self) -> Canonical;
 }
 
-/// Why a sealed call or an audit event cannot be built.
+/// Why a sealed call or an audit event cannot be built or read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RecordError {
@@ -60,6 +60,49 @@ pub enum RecordError {
     },
     /// Tool arguments are not canonical-profile JSON.
     Arguments(JsonError),
+    /// A stored record is not canonical-profile JSON.
+    Json(JsonError),
+    /// A stored record is not a JSON object.
+    NotAnObject,
+    /// A stored record has a member its type does not define (for `approval/asked`, this is
+    /// where smuggled arguments are refused).
+    UnknownField {
+        /// The member.
+        field: String,
+    },
+    /// A stored record lacks a required member.
+    MissingField {
+        /// The member.
+        field: &'static str,
+    },
+    /// A member of a stored record has the wrong JSON type.
+    WrongType {
+        /// The member.
+        field: &'static str,
+        /// The type required.
+        expected: &'static str,
+    },
+    /// A stored record's `_type` is not the one expected.
+    WrongRecordType {
+        /// The type expected.
+        expected: &'static str,
+        /// The value found.
+        found: String,
+    },
+    /// A digest member is not 64 lowercase hexadecimal digits.
+    InvalidDigest {
+        /// The member.
+        field: &'static str,
+        /// The text found.
+        text: String,
+    },
+    /// A sealed call's `arguments_sha256` is not the SHA-256 of its canonical arguments.
+    ArgumentsDigestMismatch,
+    /// An outcome outside `allowed-once | rejected | cancelled | unavailable`.
+    UnknownOutcome {
+        /// The text found.
+        text: String,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -80,6 +123,31 @@ impl fmt::Display for RecordError {
                 write!(f, "field `{field}` has length {len}, more than {max}")
             }
             RecordError::Arguments(error) => write!(f, "invalid tool arguments: {error}"),
+            RecordError::Json(error) => write!(f, "invalid json: {error}"),
+            RecordError::NotAnObject => f.write_str("record is not a json object"),
+            RecordError::UnknownField { field } => {
+                write!(f, "unknown field `{}`", field.escape_debug())
+            }
+            RecordError::MissingField { field } => write!(f, "missing field `{field}`"),
+            RecordError::WrongType { field, expected } => {
+                write!(f, "field `{field}` must be {expected}")
+            }
+            RecordError::WrongRecordType { expected, found } => write!(
+                f,
+                "record type `{}` where `{expected}` was expected",
+                found.escape_debug()
+            ),
+            RecordError::InvalidDigest { field, text } => write!(
+                f,
+                "field `{field}` is not 64 lowercase hexadecimal digits: `{}`",
+                text.escape_debug()
+            ),
+            RecordError::ArgumentsDigestMismatch => {
+                f.write_str("`arguments_sha256` is not the digest of the arguments")
+            }
+            RecordError::UnknownOutcome { text } => {
+                write!(f, "unknown approval outcome `{}`", text.escape_debug())
+            }
         }
     }
 }

@@ -1,0 +1,69 @@
+//! Strict reading of stored records: one object, a known `_type`, no unknown member.
+
+use seal_parse::json::{parse, JsonLimits, Object, Value};
+
+use crate::digest::Sha256Digest;
+use crate::record::{RecordError, TYPE_FIELD};
+
+/// Parses `input` under the canonical profile and checks that it is an object whose `_type` is
+/// `expected` and whose members are all in `known` (which includes `_type`).
+pub(crate) fn open<'a>(
+    input: &'a [u8],
+    limits: &JsonLimits,
+    expected: &'static str,
+    known: &[&str],
+) -> Result<Value<'a>, RecordError> {
+    let value = parse(input, limits).map_err(RecordError::Json)?;
+    let object = value.as_object().ok_or(RecordError::NotAnObject)?;
+    if let Some((key, _)) = object.iter().find(|(key, _)| !known.contains(key)) {
+        return Err(RecordError::UnknownField {
+            field: key.to_owned(),
+        });
+    }
+    let found = string(object, TYPE_FIELD)?;
+    if found != expected {
+        return Err(RecordError::WrongRecordType {
+            expected,
+            found: found.to_owned(),
+        });
+    }
+    Ok(value)
+}
+
+pub(crate) fn string<'v>(
+    object: &'v Object<'_>,
+    field: &'static str,
+) -> Result<&'v str, RecordError> {
+    object
+        .get(field)
+        .ok_or(RecordError::MissingField { field })?
+        .as_str()
+        .ok_or(RecordError::WrongType {
+            field,
+            expected: "a string",
+        })
+}
+
+pub(crate) fn optional_string<'v>(
+    object: &'v Object<'_>,
+    field: &'static str,
+) -> Result<Option<&'v str>, RecordError> {
+    match object.get(field) {
+        None => Ok(None),
+        Some(value) => value.as_str().map(Some).ok_or(RecordError::WrongType {
+            field,
+            expected: "a string",
+        }),
+    }
+}
+
+pub(crate) fn digest(
+    object: &Object<'_>,
+    field: &'static str,
+) -> Result<Sha256Digest, RecordError> {
+    let text = string(object, field)?;
+    Sha256Digest::from_hex(text).map_err(|_| RecordError::InvalidDigest {
+        field,
+        text: text.to_owned(),
+    })
+}
