@@ -28,6 +28,18 @@ pub enum SignatureError {
     Mismatch,
 }
 
+impl SignatureError {
+    /// A stable snake_case name of the error, as used in the golden vectors and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Length { .. } => "length",
+            Self::Encoding(_) => "encoding",
+            Self::TrailingBits => "trailing_bits",
+            Self::Mismatch => "mismatch",
+        }
+    }
+}
+
 impl fmt::Display for SignatureError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -101,6 +101,32 @@ pub enum DocumentErrorKind {
     },
 }
 
+impl DocumentErrorKind {
+    /// A stable snake_case name of the kind, as used in the golden vectors.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Json(_) => "json",
+            Self::WrongType { .. } => "wrong_type",
+            Self::UnknownField { .. } => "unknown_field",
+            Self::MissingField { .. } => "missing_field",
+            Self::DocumentType { .. } => "document_type",
+            Self::NotAnInteger => "not_an_integer",
+            Self::OutOfRange { .. } => "out_of_range",
+            Self::KeyId { .. } => "key_id",
+            Self::DuplicateKeyId { .. } => "duplicate_key_id",
+            Self::Algorithm { .. } => "algorithm",
+            Self::Status { .. } => "status",
+            Self::Base64(_) => "base64",
+            Self::ByteLength { .. } => "byte_length",
+            Self::TagLength(_) => "tag_length",
+            Self::Scope(_) => "scope",
+            Self::Record(_) => "record",
+            Self::ThresholdUnreachable { .. } => "threshold_unreachable",
+            Self::TooMany { .. } => "too_many",
+        }
+    }
+}
+
 impl DocumentError {
     pub(crate) fn new(path: &str, kind: DocumentErrorKind) -> DocumentError {
         DocumentError {

@@ -101,6 +101,22 @@ pub enum ResolveError {
     OutOfScope,
 }
 
+impl ResolveError {
+    /// A stable snake_case name of the error, as used in the golden vectors and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::StoreExpired { .. } => "store_expired",
+            Self::UnknownKey { .. } => "unknown_key",
+            Self::SecretNotSupplied { .. } => "secret_not_supplied",
+            Self::NotYetValid { .. } => "not_yet_valid",
+            Self::KeyExpired { .. } => "key_expired",
+            Self::Revoked { .. } => "revoked",
+            Self::VerifyOnly => "verify_only",
+            Self::OutOfScope => "out_of_scope",
+        }
+    }
+}
+
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

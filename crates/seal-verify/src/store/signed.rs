@@ -75,6 +75,19 @@ pub enum RotationError {
     },
 }
 
+impl RotationError {
+    /// A stable snake_case name of the error, as used in the golden vectors and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Rollback { .. } => "rollback",
+            Self::VersionSkip { .. } => "version_skip",
+            Self::Expired { .. } => "expired",
+            Self::CurrentThreshold { .. } => "current_threshold",
+            Self::OwnThreshold { .. } => "own_threshold",
+        }
+    }
+}
+
 impl fmt::Display for RotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
