@@ -7,9 +7,12 @@
 //! Every Wycheproof HMAC-SHA256 and Ed25519 case through this crate's API: a key built from the
 //! vector's key with the tag length of the vector's `tagSize`, and this crate's verify.
 //!
-//! Both HMAC tag sizes in the file (256 and 128 bits) lie within the floor and the maximum, so no
-//! case is refused by a profile; the refused lengths (below 96 bits, compact without controls)
-//! are exercised in `keys.rs`.
+//! Both HMAC tag sizes in the file (256 and 128 bits) lie within the floor and the maximum of
+//! `TagLength::from_bits`, so every case runs through `HmacKey::verify` and `verify_text`. Neither
+//! is a whole-character length, so a store document cannot bind them (its `tag_chars` gives
+//! multiples of six bits); that refusal, and the lengths no key accepts (below 96 bits, compact
+//! without both compensating controls), are exercised in `keys.rs` and `trust_store.rs`. Each case
+//! is also run against a key of the file's other tag size, which must refuse it on length.
 
 use seal_verify::base64url;
 use seal_verify::{Ed25519PublicKey, HmacKey, HmacSecret, SignatureError, TagLength, VerifyingKey};
