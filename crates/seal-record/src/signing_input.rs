@@ -15,7 +15,7 @@ pub const LOG_DOMAIN: &str = "seal/log/v1";
 /// be confused, and the encoding is injective in (domain, pieces).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SigningInput {
-    domain_len: usize,
+    domain: String,
     bytes: Vec<u8>,
 }
 
@@ -28,15 +28,14 @@ impl SigningInput {
         let mut bytes = Vec::new();
         append_pae(&mut bytes, &all);
         SigningInput {
-            domain_len: domain.len(),
+            domain: domain.to_owned(),
             bytes,
         }
     }
 
     /// The domain string this input was built for.
     pub fn domain(&self) -> &str {
-        let domain = self.bytes.get(16..16 + self.domain_len).unwrap_or_default();
-        std::str::from_utf8(domain).unwrap_or_default()
+        &self.domain
     }
 
     /// The encoded bytes to sign or verify.

@@ -767,3 +767,11 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn lookup_by_canonical_path() {
+    let m = build(base()).unwrap();
+    let path = canonical_path("src//json/./mod.rs").unwrap();
+    assert_eq!(m.file(&path).unwrap().sha256(), d("mod"));
+    assert!(m.file(&canonical_path("src/json").unwrap()).is_none());
+}

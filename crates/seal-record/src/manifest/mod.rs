@@ -105,6 +105,14 @@ impl Manifest {
         &self.files
     }
 
+    /// The disclosed file at `path`, if listed (files are sorted, so this is a binary search).
+    pub fn file(&self, path: &CanonicalPath) -> Option<&DisclosedFile> {
+        self.files
+            .binary_search_by(|file| file.path.cmp(path))
+            .ok()
+            .and_then(|at| self.files.get(at))
+    }
+
     /// The redactions, sorted by type.
     pub fn redactions(&self) -> &[Redaction] {
         &self.redactions
