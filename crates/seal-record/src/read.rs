@@ -6,7 +6,8 @@ use crate::digest::Sha256Digest;
 use crate::record::{RecordError, TYPE_FIELD};
 
 /// Parses `input` under the canonical profile and checks that it is an object whose `_type` is
-/// `expected` and whose members are all in `known` (which includes `_type`).
+/// `expected` (checked first, so a record of another type is named as such) and whose members
+/// are all in `known` (which includes `_type`).
 pub(crate) fn open<'a>(
     input: &'a [u8],
     limits: &JsonLimits,
@@ -15,16 +16,16 @@ pub(crate) fn open<'a>(
 ) -> Result<Value<'a>, RecordError> {
     let value = parse(input, limits).map_err(RecordError::Json)?;
     let object = value.as_object().ok_or(RecordError::NotAnObject)?;
-    if let Some((key, _)) = object.iter().find(|(key, _)| !known.contains(key)) {
-        return Err(RecordError::UnknownField {
-            field: key.to_owned(),
-        });
-    }
     let found = string(object, TYPE_FIELD)?;
     if found != expected {
         return Err(RecordError::WrongRecordType {
             expected,
             found: found.to_owned(),
+        });
+    }
+    if let Some((key, _)) = object.iter().find(|(key, _)| !known.contains(key)) {
+        return Err(RecordError::UnknownField {
+            field: key.to_owned(),
         });
     }
     Ok(value)

@@ -157,3 +157,28 @@ fn stored_decision_outside_the_closed_set_is_refused() {
         }
     );
 }
+
+#[test]
+fn a_record_of_another_type_is_named_as_such() {
+    let sealed = call();
+    let asked = ApprovalAsked::for_call("ap-1", &sealed, None).unwrap();
+    assert_eq!(
+        ApprovalAsked::from_json(sealed.canonical().as_bytes(), &limits()).unwrap_err(),
+        RecordError::WrongRecordType {
+            expected: "approval/asked",
+            found: "seal/call/v1".into()
+        }
+    );
+    assert!(matches!(
+        SealedCall::from_json(asked.canonical().as_bytes(), &limits()).unwrap_err(),
+        RecordError::WrongRecordType { .. }
+    ));
+    assert!(matches!(
+        seal_record::Manifest::from_json(
+            sealed.canonical().as_bytes(),
+            &seal_record::ManifestLimits::default()
+        )
+        .unwrap_err(),
+        seal_record::ManifestError::WrongRecordType { .. }
+    ));
+}

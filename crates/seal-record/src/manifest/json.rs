@@ -68,13 +68,13 @@ pub(super) fn to_value(manifest: &Manifest) -> Value<'_> {
 pub(super) fn from_json(input: &[u8], limits: &ManifestLimits) -> Result<Manifest, ManifestError> {
     let value = parse(input, &limits.json).map_err(ManifestError::Json)?;
     let top = as_object(&value, "$")?;
-    check_members(top, &TOP_FIELDS, "")?;
     let kind = string(top, "_type", "")?;
     if kind != MANIFEST_TYPE {
         return Err(ManifestError::WrongRecordType {
             found: kind.to_owned(),
         });
     }
+    check_members(top, &TOP_FIELDS, "")?;
     let version = member(top, "version", "")?;
     if version.as_number().and_then(Number::as_i64) != Some(1) {
         return Err(ManifestError::UnsupportedVersion {
