@@ -22,6 +22,7 @@ pub mod base64url;
 mod ed25519;
 mod error;
 mod fingerprint;
+pub mod fuzz;
 mod hmac_key;
 mod key;
 mod secret;
