@@ -70,6 +70,12 @@ impl VerifyingKey {
         }
     }
 
+    /// Characters of every text-form tag this key accepts: `ceil(tag_bits / 6)` (86 for
+    /// Ed25519). This is the tag length a frame signing input names.
+    pub fn tag_text_len(&self) -> usize {
+        usize::from(self.tag_bits()).div_ceil(6)
+    }
+
     /// The key's fingerprint.
     pub fn fingerprint(&self) -> Fingerprint {
         match self {

@@ -9,10 +9,10 @@
 
 use seal_verify::base64url;
 use seal_verify::store::{
-    accept_initial, count_signers, rotate, verify_signature, BindError, DocumentErrorKind,
-    IntendedUse, MatchedScope, MemoryTrustStore, Operation, Purpose, ResolveError, RotationError,
-    SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, TrustStore, TrustedDocument,
-    VerifyFailure,
+    accept_initial, count_signers, rotate, verify_signature, verify_signature_in_conversation,
+    BindError, DocumentErrorKind, IntendedUse, MatchedScope, MemoryTrustStore, Operation, Purpose,
+    ResolveError, RotationError, SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature,
+    TrustStore, TrustedDocument, VerifyFailure,
 };
 use seal_verify::{
     CompensatingControls, Ed25519SigningKey, HmacKey, HmacSecret, SignatureError, TagLength,
@@ -937,4 +937,86 @@ fn verify_signature_returns_a_witness_or_a_named_failure() {
         ),
         Err(VerifyFailure::Key(ResolveError::OutOfScope))
     ));
+}
+
+#[test]
+fn compact_keys_verify_only_with_a_conversation_subkey() {
+    let doc = parse(&document(
+        1,
+        1,
+        vec![ed_key("r1", 1, true), hmac_key_json("short", 5)],
+    ));
+    let trusted = accept_initial(&sign(&doc, &[("r1", 1)]), NOW).unwrap();
+    let secret = HmacSecret::from_bytes(&HMAC_SECRET).unwrap();
+    let both = CompensatingControls {
+        per_conversation_subkeys: true,
+        replay_set: true,
+    };
+    let store = MemoryTrustStore::from_trusted(&trusted, &[("short", &secret)], both).unwrap();
+    let record = store
+        .resolve("short", &frame("channel", &[("source", "slack")]), NOW)
+        .unwrap()
+        .record;
+    let seal_verify::VerifyingKey::Hmac(master) = record.key() else {
+        panic!("an hmac key")
+    };
+    assert_eq!(record.key().tag_text_len(), 5);
+    let attributes = [("source", "slack")];
+    let purpose = Purpose::Frame {
+        element: "channel",
+        attributes: &attributes,
+    };
+    let master_tag = master.sign(b"bytes").to_text();
+    assert_eq!(
+        verify_signature(&store, "short", purpose, NOW, b"bytes", &master_tag).unwrap_err(),
+        VerifyFailure::CompactNeedsConversation
+    );
+    let in_a = master
+        .conversation_subkey("conv-a")
+        .unwrap()
+        .sign(b"bytes")
+        .to_text();
+    let verified =
+        verify_signature_in_conversation(&store, "short", purpose, NOW, "conv-a", b"bytes", &in_a)
+            .unwrap();
+    assert_eq!(verified.key_id(), "short");
+    for (conversation, sig) in [("conv-b", &in_a), ("conv-a", &master_tag)] {
+        assert_eq!(
+            verify_signature_in_conversation(
+                &store,
+                "short",
+                purpose,
+                NOW,
+                conversation,
+                b"bytes",
+                sig
+            )
+            .unwrap_err(),
+            VerifyFailure::Signature(SignatureError::Mismatch),
+            "{conversation}"
+        );
+    }
+    assert!(matches!(
+        verify_signature_in_conversation(&store, "short", purpose, NOW, "", b"bytes", &in_a),
+        Err(VerifyFailure::Conversation(_))
+    ));
+    // Ed25519 signatures need no subkey.
+    let approval = signer(1).sign(b"update").to_text();
+    let manifest = parse(&document(
+        1,
+        1,
+        vec![ed_key("r1", 1, true), ed_key("approver", 1, false)],
+    ));
+    let trusted = accept_initial(&sign(&manifest, &[("r1", 1)]), NOW).unwrap();
+    let store = MemoryTrustStore::from_trusted(&trusted, &[], both).unwrap();
+    assert!(verify_signature_in_conversation(
+        &store,
+        "approver",
+        Purpose::ManifestApproval,
+        NOW,
+        "conv-a",
+        b"update",
+        &approval
+    )
+    .is_ok());
 }

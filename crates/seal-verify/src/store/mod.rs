@@ -28,4 +28,4 @@ pub use signed::{
     accept_initial, count_signers, rotate, RotationError, SignedStoreDocument, StoreSignature,
     TrustedDocument,
 };
-pub use verified::{verify_signature, Verified, VerifyFailure};
+pub use verified::{verify_signature, verify_signature_in_conversation, Verified, VerifyFailure};

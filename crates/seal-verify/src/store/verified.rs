@@ -2,13 +2,18 @@
 
 use std::fmt;
 
-use super::resolve::{IntendedUse, MatchedScope, Operation, Purpose, ResolveError, TrustStore};
+use super::resolve::{
+    IntendedUse, MatchedScope, Operation, Purpose, ResolveError, Resolved, TrustStore,
+};
 use crate::error::SignatureError;
 use crate::fingerprint::Fingerprint;
+use crate::hmac_key::SubkeyError;
 use crate::key::Algorithm;
+use crate::key::VerifyingKey;
 use crate::time::UnixTime;
 
-/// Proof that a signature was checked: only [`verify_signature`] builds one.
+/// Proof that a signature was checked: only this crate's verification functions build one
+/// ([`verify_signature`], [`verify_signature_in_conversation`]).
 ///
 /// Code that needs verified data should take a `Verified`, not a boolean.
 #[derive(Debug, Clone)]
@@ -28,6 +33,10 @@ pub enum VerifyFailure {
     Key(ResolveError),
     /// The signature did not check.
     Signature(SignatureError),
+    /// A compact-length key was used outside a conversation.
+    CompactNeedsConversation,
+    /// The conversation id cannot derive a subkey.
+    Conversation(SubkeyError),
 }
 
 impl fmt::Display for VerifyFailure {
@@ -35,6 +44,10 @@ impl fmt::Display for VerifyFailure {
         match self {
             Self::Key(error) => write!(f, "key refused: {error}"),
             Self::Signature(error) => write!(f, "signature refused: {error}"),
+            Self::CompactNeedsConversation => {
+                f.write_str("compact tags are checked only with a conversation subkey")
+            }
+            Self::Conversation(error) => write!(f, "conversation refused: {error}"),
         }
     }
 }
@@ -65,6 +78,10 @@ impl Verified {
 
 /// Resolves `key_id` in `store` for verifying `purpose` at `now`, then checks the text form
 /// `sig` over `message` with the resolved key's bound algorithm and tag length.
+///
+/// A key with the `compact` tag length is refused here ([`VerifyFailure::CompactNeedsConversation`]):
+/// compact tags are allowed only with per-conversation subkeys, so they are checked only by
+/// [`verify_signature_in_conversation`].
 pub fn verify_signature<S: TrustStore + ?Sized>(
     store: &S,
     key_id: &str,
@@ -73,20 +90,66 @@ pub fn verify_signature<S: TrustStore + ?Sized>(
     message: &[u8],
     sig: &str,
 ) -> Result<Verified, VerifyFailure> {
+    let resolved = resolve_for_verify(store, key_id, purpose, now)?;
+    let key = resolved.record.key();
+    if let VerifyingKey::Hmac(hmac) = key {
+        if hmac.tag_length().is_compact() {
+            return Err(VerifyFailure::CompactNeedsConversation);
+        }
+    }
+    key.verify_text(message, sig)
+        .map_err(VerifyFailure::Signature)?;
+    Ok(Verified::new(&resolved))
+}
+
+/// As [`verify_signature`], but an HMAC key checks with its per-conversation subkey for
+/// `conversation_id` (the conversation the verifier is in, never one named by the message).
+/// Ed25519 keys check as in [`verify_signature`]: their signatures need no shared secret.
+pub fn verify_signature_in_conversation<S: TrustStore + ?Sized>(
+    store: &S,
+    key_id: &str,
+    purpose: Purpose<'_>,
+    now: UnixTime,
+    conversation_id: &str,
+    message: &[u8],
+    sig: &str,
+) -> Result<Verified, VerifyFailure> {
+    let resolved = resolve_for_verify(store, key_id, purpose, now)?;
+    match resolved.record.key() {
+        VerifyingKey::Hmac(master) => master
+            .conversation_subkey(conversation_id)
+            .map_err(VerifyFailure::Conversation)?
+            .verify_text(message, sig),
+        other => other.verify_text(message, sig),
+    }
+    .map_err(VerifyFailure::Signature)?;
+    Ok(Verified::new(&resolved))
+}
+
+impl Verified {
+    /// The witness of a check that passed against `resolved`.
+    pub(crate) fn new(resolved: &Resolved<'_>) -> Verified {
+        let key = resolved.record.key();
+        Verified {
+            key_id: resolved.record.id().to_owned(),
+            algorithm: key.algorithm(),
+            fingerprint: key.fingerprint(),
+            scope: resolved.scope,
+        }
+    }
+}
+
+fn resolve_for_verify<'s, S: TrustStore + ?Sized>(
+    store: &'s S,
+    key_id: &str,
+    purpose: Purpose<'_>,
+    now: UnixTime,
+) -> Result<Resolved<'s>, VerifyFailure> {
     let intended = IntendedUse {
         operation: Operation::Verify,
         purpose,
     };
-    let resolved = store
+    store
         .resolve(key_id, &intended, now)
-        .map_err(VerifyFailure::Key)?;
-    let key = resolved.record.key();
-    key.verify_text(message, sig)
-        .map_err(VerifyFailure::Signature)?;
-    Ok(Verified {
-        key_id: resolved.record.id().to_owned(),
-        algorithm: key.algorithm(),
-        fingerprint: key.fingerprint(),
-        scope: resolved.scope,
-    })
+        .map_err(VerifyFailure::Key)
 }
