@@ -1020,3 +1020,12 @@ fn compact_keys_verify_only_with_a_conversation_subkey() {
     )
     .is_ok());
 }
+
+#[test]
+fn a_bound_store_does_not_show_its_secrets() {
+    let store = bound_store();
+    let shown = format!("{store:?}");
+    assert!(shown.contains("<redacted>"), "{shown}");
+    assert!(!shown.contains("9, 9, 9"), "{shown}");
+    assert!(!shown.contains("0909"), "{shown}");
+}
