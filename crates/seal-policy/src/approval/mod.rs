@@ -1,0 +1,1 @@
+//! The approval state machine, the approval wire registry and machine answerers.

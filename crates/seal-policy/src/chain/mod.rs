@@ -1,0 +1,1 @@
+//! Decisions, tool calls, the pre-execute waterfall of listeners, deny-only guards and the explanation trace.

@@ -1,0 +1,12 @@
+//! The permission engine for seal: decisions, the pre-execute waterfall, monotonic guards,
+//! permission rules, the approval state machine, presets, escalation and delegation.
+//!
+//! Everything here is sans-IO: calls, time and answers come in as values; decisions come out as
+//! values with an explanation trace. Prefer the `seal` facade; this crate is usable directly but
+//! its API may move faster.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod approval;
+pub mod chain;
+pub mod rules;

@@ -1,0 +1,1 @@
+//! Permission rules in the syntax agents already use, matched per shell segment.
