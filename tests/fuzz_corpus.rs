@@ -12,7 +12,7 @@ use std::path::Path;
 
 type Check = fn(&[u8]) -> Result<(), String>;
 
-const TARGETS: [(&str, Check); 6] = [
+const TARGETS: &[(&str, Check)] = &[
     ("frame_scan", seal::parse::fuzz::scan_frames),
     ("json_canonical", seal::parse::fuzz::canonical_json),
     ("escape_decode", seal::render::fuzz::decode_strict),
@@ -22,12 +22,15 @@ const TARGETS: [(&str, Check); 6] = [
         "shell_segments",
         seal::parse::shell::fuzz_check::shell_segments,
     ),
+    ("manifest_json", seal_record::fuzz::manifest_json),
+    ("store_document", seal_verify::fuzz::store_document),
+    ("store_envelope", seal_verify::fuzz::store_envelope),
 ];
 
 #[test]
 fn every_corpus_input_satisfies_its_target_property() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
-    for (target, check) in TARGETS {
+    for &(target, check) in TARGETS {
         let dir = root.join(target);
         let mut count = 0;
         for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
