@@ -1,1 +1,59 @@
 //! The approval state machine, the approval wire registry and machine answerers.
+//!
+//! Sans-IO: requests, answers, cancellation and the dispatch check come in as events; audit
+//! records and verdicts come out as values. No thread, clock or runtime is involved.
+//!
+//! - [`ApprovalService`] checks the preconditions (a service, a session, an agent, an open
+//!   turn: each missing one is a distinct [`Refusal`], and every refusal denies), issues a fresh
+//!   approval id, applies the standing [`ApprovalPolicy`] and runs the answerer waterfall.
+//!   Under [`ApprovalPolicy::Never`] no answerer is ever consulted, however it was registered.
+//! - [`ApprovalMachine`] is one request's state machine over [`Event`]s (ask, answer,
+//!   unanswered, cancel, dispatch check) with the cancellation races made explicit. Its audit
+//!   effects are `seal_record` events: `approval/asked` (id, tool, call id, reason; never
+//!   arguments) then `approval/decided` (id, closed [`Outcome`]). Only `allowed-once` proceeds.
+//! - [`WireRegistry`] holds requests pending toward remote clients by [`RpcId`].
+//! - [`map_machine_response`] maps a machine client's option to a one-shot answer.
+//!
+//! ```
+//! use seal_policy::approval::{
+//!     Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Event, Effect, Verdict,
+//! };
+//!
+//! let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
+//! service.register(Box::new(|_: &_| Answer::AllowOnce)).expect("room for an answerer");
+//! let caller = Caller::in_turn("session-1", "agent-1");
+//! let request = ApprovalRequest::new("Bash").with_call_id("call-7").with_reason("runs tests");
+//! let mut asking = service.ask(&caller, &request, false).expect("routable");
+//! assert_eq!(asking.outcome(), Some(seal_record::Outcome::AllowedOnce));
+//! let effects = asking.machine.step(Event::DispatchCheck);
+//! assert_eq!(effects, vec![Effect::Dispatch(Verdict::Proceed)]);
+//! ```
+
+mod answerer;
+mod ids;
+mod machine;
+mod machine_answerer;
+mod policy;
+mod refusal;
+mod registry;
+mod request;
+mod response;
+mod service;
+
+pub use answerer::{Answer, Answerer, Reply};
+pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
+pub use machine::{ApprovalMachine, Effect, Event, Ignored, Phase, Verdict};
+pub use machine_answerer::{
+    machine_claims, map_machine_response, parse_machine_response, MachineAnswer, MachineOption,
+    MachineResponse, ALLOW_ONCE_OPTION, MACHINE_OPTIONS, REJECT_ONCE_OPTION,
+};
+pub use policy::{ApprovalPolicy, Unanswered};
+pub use refusal::{Refusal, TooManyAnswerers};
+pub use registry::{
+    RegisterError, RegistryLimits, ResponseError, RpcId, WireRegistry, WireRequest, WireSettlement,
+    APPROVAL_REQUESTED_METHOD,
+};
+pub use request::{ApprovalRequest, Caller, Question};
+pub use response::{MalformedResponse, WireResponse};
+pub use seal_record::Outcome;
+pub use service::{request_approval, ApprovalService, Asking, ServiceLimits};

@@ -1,0 +1,154 @@
+//! Strict reading of a client's approval response:
+//! `{"approval_id":..,"outcome":"allowed-once"|"rejected","rpc_id":..,"session_id":..}`.
+
+use std::fmt;
+
+use seal_parse::json::{parse, JsonError, JsonLimits, Object, Value, MAX_EXACT_INTEGER};
+use seal_record::Outcome;
+
+use super::answerer::Reply;
+use super::registry::RpcId;
+
+const FIELDS: [&str; 4] = ["approval_id", "outcome", "rpc_id", "session_id"];
+
+/// A response as read from the wire, before it is matched against a pending request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireResponse {
+    /// The rpc id echoed by the client.
+    pub rpc_id: RpcId,
+    /// The session id echoed by the client.
+    pub session_id: String,
+    /// The approval id echoed by the client.
+    pub approval_id: String,
+    /// The client's reply: only `allowed-once` or `rejected`.
+    pub reply: Reply,
+}
+
+/// Why a response is malformed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MalformedResponse {
+    /// Not canonical-profile JSON (strict `seal_parse::json`).
+    Json(JsonError),
+    /// Not a JSON object.
+    NotAnObject,
+    /// A member other than `rpc_id`, `session_id`, `approval_id` and `outcome`.
+    UnknownField {
+        /// The member.
+        field: String,
+    },
+    /// A required member is absent.
+    MissingField {
+        /// The member.
+        field: &'static str,
+    },
+    /// A member has the wrong JSON type or range.
+    WrongType {
+        /// The member.
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// `outcome` is not an outcome name.
+    UnknownOutcome {
+        /// The text given.
+        text: String,
+    },
+    /// `outcome` is `cancelled` or `unavailable`, which only the host may settle.
+    HostOwnedOutcome {
+        /// The outcome given.
+        outcome: Outcome,
+    },
+}
+
+impl WireResponse {
+    /// Reads a response strictly: one JSON object with exactly the four members, `rpc_id` a
+    /// positive integer up to 2^53, the ids strings, `outcome` exactly `allowed-once` or
+    /// `rejected`.
+    pub fn from_json(input: &[u8], limits: &JsonLimits) -> Result<WireResponse, MalformedResponse> {
+        let value = parse(input, limits).map_err(MalformedResponse::Json)?;
+        let object = value.as_object().ok_or(MalformedResponse::NotAnObject)?;
+        if let Some((key, _)) = object.iter().find(|(key, _)| !FIELDS.contains(key)) {
+            return Err(MalformedResponse::UnknownField {
+                field: key.to_owned(),
+            });
+        }
+        let rpc_id = rpc_id(object)?;
+        let session_id = string(object, "session_id")?.to_owned();
+        let approval_id = string(object, "approval_id")?.to_owned();
+        let outcome = string(object, "outcome")?;
+        let reply = match Outcome::from_name(outcome) {
+            Ok(Outcome::AllowedOnce) => Reply::AllowOnce,
+            Ok(Outcome::Rejected) => Reply::Reject,
+            Ok(outcome @ (Outcome::Cancelled | Outcome::Unavailable)) => {
+                return Err(MalformedResponse::HostOwnedOutcome { outcome })
+            }
+            Err(unknown) => return Err(MalformedResponse::UnknownOutcome { text: unknown.text }),
+        };
+        Ok(WireResponse {
+            rpc_id,
+            session_id,
+            approval_id,
+            reply,
+        })
+    }
+}
+
+impl fmt::Display for MalformedResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MalformedResponse::Json(error) => write!(f, "invalid json: {error}"),
+            MalformedResponse::NotAnObject => f.write_str("response is not a json object"),
+            MalformedResponse::UnknownField { field } => {
+                write!(f, "unknown field `{}`", field.escape_debug())
+            }
+            MalformedResponse::MissingField { field } => write!(f, "missing field `{field}`"),
+            MalformedResponse::WrongType { field, expected } => {
+                write!(f, "field `{field}` must be {expected}")
+            }
+            MalformedResponse::UnknownOutcome { text } => {
+                write!(f, "unknown approval outcome `{}`", text.escape_debug())
+            }
+            MalformedResponse::HostOwnedOutcome { outcome } => {
+                write!(
+                    f,
+                    "outcome `{outcome}` is settled by the host, not by a client"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MalformedResponse {}
+
+fn member<'v>(
+    object: &'v Object<'_>,
+    field: &'static str,
+) -> Result<&'v Value<'v>, MalformedResponse> {
+    object
+        .get(field)
+        .ok_or(MalformedResponse::MissingField { field })
+}
+
+fn string<'v>(object: &'v Object<'_>, field: &'static str) -> Result<&'v str, MalformedResponse> {
+    member(object, field)?
+        .as_str()
+        .ok_or(MalformedResponse::WrongType {
+            field,
+            expected: "a string",
+        })
+}
+
+fn rpc_id(object: &Object<'_>) -> Result<RpcId, MalformedResponse> {
+    let wrong = MalformedResponse::WrongType {
+        field: "rpc_id",
+        expected: "a positive integer",
+    };
+    let number = member(object, "rpc_id")?.as_number().ok_or(wrong.clone())?;
+    let value = number
+        .as_i64()
+        .and_then(|value| u64::try_from(value).ok())
+        .filter(|value| (1..=MAX_EXACT_INTEGER).contains(value))
+        .ok_or(wrong)?;
+    Ok(RpcId(value))
+}
