@@ -1,0 +1,240 @@
+//! The explanation trace: every stage consulted for a call, in order, what each returned, and
+//! which one decided.
+
+use std::fmt;
+use std::sync::Arc;
+
+use seal_record::Outcome;
+
+use super::decision::{Because, Decision};
+use super::failure::StageError;
+
+/// Every stage consulted for one call, in the order each was entered, and the step that decided.
+///
+/// Listeners appear in the order the waterfall reached them (a listener that delegates comes
+/// before the stages it delegated to); stages whose scope did not match the call, and stages
+/// after a short-circuit, are not consulted and do not appear.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    steps: Vec<Step>,
+    decided_by: Option<usize>,
+}
+
+/// One stage consulted, and what it returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    stage: Stage,
+    returned: Returned,
+    via: Via,
+    because: Option<Because>,
+}
+
+/// A stage of the chain: its kind and the name it was registered under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stage {
+    kind: StageKind,
+    name: Arc<str>,
+}
+
+/// The kinds of stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StageKind {
+    /// A pre-execute listener.
+    Listener,
+    /// The configured end-of-chain default.
+    EndOfChain,
+    /// The approval state machine's outcome, given to [`Pending::finish`](crate::chain::Pending::finish).
+    Approval,
+    /// A global guard.
+    GlobalGuard,
+    /// A scoped guard.
+    ScopedGuard,
+}
+
+/// What a stage returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Returned {
+    /// A listener's or the default's decision.
+    Decision(Decision),
+    /// A guard passed.
+    Pass,
+    /// A stage failed (the call is denied).
+    Failed(StageError),
+    /// The approval outcome.
+    Approval(Outcome),
+    /// The stage never returned: a panic unwound through it and was caught further up.
+    Unfinished,
+}
+
+/// How a listener reached its ruling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Via {
+    /// Without delegating (a short-circuit); also every stage that is not a listener.
+    Own,
+    /// It delegated to the rest of the chain and returned that ruling unchanged.
+    Kept,
+    /// It delegated to the rest of the chain and returned a ruling of its own.
+    Replaced,
+}
+
+impl Trace {
+    /// The steps, in the order the stages were entered.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The step that decided: the stage whose ruling the call ended with (through any number of
+    /// listeners that kept it), the guard that denied, the approval outcome that was not
+    /// `allowed-once`, or the first stage that failed.
+    pub fn decided_by(&self) -> Option<&Step> {
+        self.decided_by.and_then(|index| self.steps.get(index))
+    }
+
+    /// The index in [`Trace::steps`] of the step that decided.
+    pub fn decided_by_index(&self) -> Option<usize> {
+        self.decided_by
+    }
+
+    pub(crate) fn with_capacity(capacity: usize) -> Trace {
+        Trace {
+            steps: Vec::with_capacity(capacity),
+            decided_by: None,
+        }
+    }
+
+    pub(crate) fn enter(&mut self, kind: StageKind, name: &Arc<str>) -> usize {
+        let index = self.steps.len();
+        self.steps.push(Step {
+            stage: Stage {
+                kind,
+                name: Arc::clone(name),
+            },
+            returned: Returned::Unfinished,
+            via: Via::Own,
+            because: None,
+        });
+        index
+    }
+
+    pub(crate) fn record(
+        &mut self,
+        index: usize,
+        returned: Returned,
+        via: Via,
+        because: Option<Because>,
+    ) {
+        if let Some(step) = self.steps.get_mut(index) {
+            step.returned = returned;
+            step.via = via;
+            step.because = because;
+        }
+    }
+
+    pub(crate) fn record_via(&mut self, index: usize, via: Via) {
+        if let Some(step) = self.steps.get_mut(index) {
+            step.via = via;
+        }
+    }
+
+    pub(crate) fn via_of(&self, index: usize) -> Option<Via> {
+        self.steps.get(index).map(|step| step.via)
+    }
+
+    pub(crate) fn set_decided_by(&mut self, index: usize) {
+        self.decided_by = Some(index);
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.steps.len()
+    }
+}
+
+impl Step {
+    /// The stage.
+    pub fn stage(&self) -> &Stage {
+        &self.stage
+    }
+
+    /// What it returned.
+    pub fn returned(&self) -> &Returned {
+        &self.returned
+    }
+
+    /// How a listener reached its ruling ([`Via::Own`] for every other stage).
+    pub fn via(&self) -> Via {
+        self.via
+    }
+
+    /// The rule and normalized form the stage reported, if any. A listener that kept the
+    /// downstream ruling reports nothing of its own: the explanation is on the step that decided.
+    pub fn because(&self) -> Option<&Because> {
+        self.because.as_ref()
+    }
+}
+
+impl Stage {
+    /// The kind of stage.
+    pub fn kind(&self) -> StageKind {
+        self.kind
+    }
+
+    /// The name it was registered under (`default` for the end of the chain, `approval` for the
+    /// approval outcome).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl StageKind {
+    /// A lowercase name: `listener`, `end-of-chain`, `approval`, `global-guard`, `scoped-guard`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StageKind::Listener => "listener",
+            StageKind::EndOfChain => "end-of-chain",
+            StageKind::Approval => "approval",
+            StageKind::GlobalGuard => "global-guard",
+            StageKind::ScopedGuard => "scoped-guard",
+        }
+    }
+}
+
+impl fmt::Display for Trace {
+    /// One line per step (`1. listener `name` via kept: allow`), then `decided by: n` (or
+    /// `decided by: none`). User text is shown in backticks with non-printing characters escaped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, step) in self.steps.iter().enumerate() {
+            writeln!(f, "{}. {step}", index + 1)?;
+        }
+        match self.decided_by {
+            Some(index) => write!(f, "decided by: {}", index + 1),
+            None => write!(f, "decided by: none"),
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} `{}`",
+            self.stage.kind.as_str(),
+            self.stage.name.escape_debug()
+        )?;
+        match self.via {
+            Via::Own => {}
+            Via::Kept => f.write_str(" via kept")?,
+            Via::Replaced => f.write_str(" via replaced")?,
+        }
+        match &self.returned {
+            Returned::Decision(decision) => write!(f, ": {decision}")?,
+            Returned::Pass => f.write_str(": pass")?,
+            Returned::Failed(error) => write!(f, ": {error}")?,
+            Returned::Approval(outcome) => write!(f, ": {}", outcome.as_str())?,
+            Returned::Unfinished => f.write_str(": unfinished")?,
+        }
+        if let Some(because) = &self.because {
+            write!(f, " ({because})")?;
+        }
+        Ok(())
+    }
+}
