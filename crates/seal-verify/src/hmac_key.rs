@@ -135,15 +135,7 @@ impl HmacKey {
     /// and 32 bytes of output. It keeps this key's tag length, so a tag copied from another
     /// conversation fails.
     pub fn conversation_subkey(&self, conversation_id: &str) -> Result<HmacKey, SubkeyError> {
-        if conversation_id.is_empty() {
-            return Err(SubkeyError::EmptyConversationId);
-        }
-        if conversation_id.len() > MAX_CONVERSATION_ID_BYTES {
-            return Err(SubkeyError::ConversationIdTooLong {
-                len: conversation_id.len(),
-                max: MAX_CONVERSATION_ID_BYTES,
-            });
-        }
+        check_conversation_id(conversation_id)?;
         let okm = expand(
             &self.keys.prk,
             &[CONVERSATION_INFO_PREFIX, conversation_id.as_bytes()],
@@ -172,6 +164,20 @@ impl fmt::Debug for HmacKey {
             .field("tag_bits", &self.tag_length.bits())
             .finish()
     }
+}
+
+/// Checks that a conversation id is 1 to [`MAX_CONVERSATION_ID_BYTES`] bytes.
+pub(crate) fn check_conversation_id(conversation_id: &str) -> Result<(), SubkeyError> {
+    if conversation_id.is_empty() {
+        return Err(SubkeyError::EmptyConversationId);
+    }
+    if conversation_id.len() > MAX_CONVERSATION_ID_BYTES {
+        return Err(SubkeyError::ConversationIdTooLong {
+            len: conversation_id.len(),
+            max: MAX_CONVERSATION_ID_BYTES,
+        });
+    }
+    Ok(())
 }
 
 /// Decodes a `sig` of `bits` bits, mapping a wrong length to [`SignatureError::Length`].

@@ -22,10 +22,13 @@ pub mod base64url;
 mod ed25519;
 mod error;
 mod fingerprint;
+mod frames;
 pub mod fuzz;
 mod hmac_key;
 mod key;
+mod manifest;
 mod secret;
+mod sign;
 pub mod store;
 mod tag;
 mod time;
@@ -33,12 +36,26 @@ mod time;
 pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 pub use error::{KeyError, SignatureError};
 pub use fingerprint::Fingerprint;
+pub use frames::{
+    AlarmReason, Cause, FrameReport, FrameVerifier, NoneSeen, Outcome, Report, SeenIds,
+    VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
+};
 pub use hmac_key::{
     HmacKey, SubkeyError, CONVERSATION_INFO_PREFIX, MAX_CONVERSATION_ID_BYTES, SUBKEY_SALT,
     TAG_COMPARE_INFO,
 };
 pub use key::{Algorithm, VerifyingKey};
+pub use manifest::{
+    approval_signing_input, is_approval_id, verify_approval, verify_before_spawn,
+    verify_signed_before_spawn, ApprovalCheck, ApprovalError, ApprovedHash, FileDigests,
+    LivePayload, LiveState, SignedApproval, SpawnClearance, SpawnError, StaleItem, APPROVAL_DOMAIN,
+    MAX_APPROVAL_ID_LEN,
+};
 pub use secret::{HmacSecret, MAX_SECRET_BYTES};
+pub use sign::{
+    BodyHashing, FrameSigner, SignError, SigningKey, FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE,
+    KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE,
+};
 pub use tag::{
     CompensatingControls, Tag, TagConfig, TagLength, TagLengthError, TagProfile, COMPACT_TAG_BITS,
     ED25519_SIGNATURE_BITS, MAX_TAG_BITS, MAX_TAG_CHARS, MIN_TAG_BITS, MIN_TAG_CHARS,

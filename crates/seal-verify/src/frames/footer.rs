@@ -1,0 +1,156 @@
+//! The footer form: a signed footer line after a message, for lanes that cannot carry
+//! attributes, verified by the same checks as frames.
+
+use std::collections::BTreeSet;
+
+use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
+use seal_record::FooterSigningInput;
+
+use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
+use super::verify::{attribute, source_of, split_sig, suspect_outcome, untrusted, FrameVerifier};
+use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE};
+use crate::store::TrustStore;
+
+impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
+    /// Verifies a message of the footer lane: `message` LF `<seal-footer a="v" .. sig="t">
+    /// </seal-footer>`, optionally followed by one LF.
+    ///
+    /// The footer must be the text's last line, a strictly accepted top-level `seal-footer`
+    /// element with an empty body; its tag covers [`FooterSigningInput`] over its attributes
+    /// (without `sig`) and the message bytes before the LF that precedes it. Keys are resolved for
+    /// the element `seal-footer`. Every other `seal-footer` tag in the text alarms (a footer that
+    /// is not last is `malformed_frame`), and a text without a footer gets one `unsigned_frame`
+    /// entry. The configured element's frames are not looked at: run
+    /// [`FrameVerifier::verify`] on the message for those.
+    pub fn verify_footer(&self, text: &str) -> Report {
+        let scan = footer_scan(self.config.scan());
+        let (scanned, stats) = scan_with_stats(text, &scan);
+        let findings = match scanned {
+            Ok(findings) => findings,
+            Err(error) => {
+                return self.finish(
+                    text,
+                    FOOTER_ELEMENT,
+                    Vec::new(),
+                    Some(error),
+                    stats,
+                    0,
+                    Vec::new(),
+                )
+            }
+        };
+        let last = footer_position(text, &findings);
+        let mut checks = 0;
+        let mut ids_here = BTreeSet::new();
+        let mut frames = Vec::with_capacity(findings.len().saturating_add(1));
+        for (index, finding) in findings.iter().enumerate() {
+            let outcome = if !self.config.is_enabled() {
+                untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
+            } else {
+                match (finding, last) {
+                    (Finding::Suspect(suspect), _) => suspect_outcome(suspect),
+                    (Finding::Frame(frame), Some((at, message_end))) if at == index => {
+                        match self.check_footer(text, frame, message_end, &mut checks) {
+                            Ok(verified) => self.admit(verified, &mut ids_here),
+                            Err((reason, cause)) => untrusted(reason, cause),
+                        }
+                    }
+                    (Finding::Frame(_), _) => {
+                        untrusted(AlarmReason::MalformedFrame, Cause::FooterNotLast)
+                    }
+                }
+            };
+            frames.push(FrameReport {
+                tag: finding.tag(),
+                depth: finding.depth(),
+                source: source_of(finding),
+                outcome,
+            });
+        }
+        if last.is_none() {
+            let reason = if self.config.is_enabled() {
+                AlarmReason::UnsignedFrame
+            } else {
+                AlarmReason::VerificationOff
+            };
+            frames.push(FrameReport {
+                tag: Span {
+                    start: text.len(),
+                    end: text.len(),
+                },
+                depth: 0,
+                source: None,
+                outcome: untrusted(reason, Cause::NoFooter),
+            });
+        }
+        let new_ids = ids_here.into_iter().collect();
+        self.finish(text, FOOTER_ELEMENT, frames, None, stats, checks, new_ids)
+    }
+
+    fn check_footer(
+        &self,
+        text: &str,
+        frame: &Frame,
+        message_end: usize,
+        checks: &mut usize,
+    ) -> Result<VerifiedFrame, (AlarmReason, Cause)> {
+        let all: Vec<(&str, &str)> = frame
+            .attributes
+            .iter()
+            .map(|attribute| (attribute.name.as_str(), attribute.value.as_str()))
+            .collect();
+        let (fields, sig) =
+            split_sig(&all).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
+        let message = text.get(..message_end).unwrap_or_default();
+        let verified = self.check_signed(
+            FOOTER_ELEMENT,
+            fields,
+            sig,
+            checks,
+            |key_id, algorithm, tag_len| {
+                FooterSigningInput::new(key_id, algorithm, tag_len, fields, message.as_bytes())
+                    .map(|input| input.bytes().to_vec())
+            },
+        )?;
+        Ok(VerifiedFrame {
+            verified,
+            element: FOOTER_ELEMENT.to_owned(),
+            attributes: fields
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect(),
+            frame_id: attribute(fields, FRAME_ID_ATTRIBUTE).map(str::to_owned),
+            header: frame.header,
+            body: Span {
+                start: 0,
+                end: message_end,
+            },
+            close: frame.close,
+        })
+    }
+}
+
+/// The scan of the footer element, with the frame config's limits and no rewrite.
+fn footer_scan(frames: &ScanConfig) -> ScanConfig {
+    match ScanConfig::new(FOOTER_ELEMENT) {
+        Ok(config) => config.with_limits(*frames.limits()),
+        // The footer element is a constant inside the grammar; keep the frame config's shape.
+        Err(_) => frames.clone(),
+    }
+}
+
+/// The index of the footer finding and the end of the message it signs: the last finding, a
+/// strictly accepted top-level frame with an empty body, directly after an LF, ending the text
+/// (or followed by exactly one LF).
+fn footer_position(text: &str, findings: &[Finding]) -> Option<(usize, usize)> {
+    let index = findings.len().checked_sub(1)?;
+    let Some(Finding::Frame(frame)) = findings.get(index) else {
+        return None;
+    };
+    let rest = text.get(frame.close.end..)?;
+    let at_end = rest.is_empty() || rest == "\n";
+    let message_end = frame.header.start.checked_sub(1)?;
+    let after_lf = text.get(message_end..frame.header.start) == Some("\n");
+    (frame.depth == 1 && frame.body.start == frame.body.end && at_end && after_lf)
+        .then_some((index, message_end))
+}

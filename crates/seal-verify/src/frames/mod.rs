@@ -1,0 +1,14 @@
+//! Frame verification over submitted text and the footer form (spec/frame-v1.md, sections
+//! "Trust rules", "Alarms" and "Footer form").
+
+mod alarm;
+mod config;
+mod footer;
+mod report;
+mod seen;
+mod verify;
+
+pub use config::{VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT};
+pub use report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
+pub use seen::{NoneSeen, SeenIds};
+pub use verify::FrameVerifier;

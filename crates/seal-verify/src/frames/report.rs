@@ -1,0 +1,316 @@
+//! What frame verification found: an outcome per finding for operators, and the alarm text to
+//! append for the model.
+
+use std::fmt;
+
+use seal_parse::frame::{Reason, ScanError, ScanStats, Span};
+use seal_record::SigningInputError;
+
+use crate::store::{MatchedScope, Verified, VerifyFailure};
+
+/// The closed vocabulary of alarm reasons (spec/frame-v1.md, "Alarms").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AlarmReason {
+    /// A frame without a `sig` (or a message without a footer, in the footer lane).
+    UnsignedFrame,
+    /// The tag did not check (wrong length, encoding or value; or the key cannot check it).
+    BadSignature,
+    /// The frame names no key, or a key the trust store does not hold.
+    UnknownKey,
+    /// The key exists but may not verify now (window, revocation, store expiry, status).
+    KeyNotValid,
+    /// The key is valid but not scoped for this element and these attributes.
+    OutOfScope,
+    /// A tag that is not a strictly accepted frame, a stray closing tag, a frame without the
+    /// required id, or a scan stopped by a limit.
+    MalformedFrame,
+    /// A frame inside another frame's body: never trusted, whatever its tag.
+    NestedFrame,
+    /// A frame id seen before (in the embedder's set, or earlier in the same message).
+    ReplayedFrame,
+    /// Verification is off: nothing was verified.
+    VerificationOff,
+    /// The message-level alarm: something in the message alarmed, so all of it is untrusted.
+    TaintedMessage,
+}
+
+impl AlarmReason {
+    /// The stable snake_case code written in the alarm's `reason` attribute.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::UnsignedFrame => "unsigned_frame",
+            Self::BadSignature => "bad_signature",
+            Self::UnknownKey => "unknown_key",
+            Self::KeyNotValid => "key_not_valid",
+            Self::OutOfScope => "out_of_scope",
+            Self::MalformedFrame => "malformed_frame",
+            Self::NestedFrame => "nested_frame",
+            Self::ReplayedFrame => "replayed_frame",
+            Self::VerificationOff => "verification_off",
+            Self::TaintedMessage => "tainted_message",
+        }
+    }
+}
+
+impl fmt::Display for AlarmReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// The detailed cause of an alarm, for the operator's report only (never in the alarm text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cause {
+    /// The frame has no `sig` attribute.
+    NoSignature,
+    /// The scanner did not strictly accept the tag, for these reasons.
+    Suspect {
+        /// The scanner's reasons, in order of discovery.
+        reasons: Vec<Reason>,
+    },
+    /// The frame lies inside another frame's body.
+    Nested {
+        /// Its depth (2 or more).
+        depth: usize,
+    },
+    /// The frame is signed but has no `kid` attribute.
+    NoKeyId,
+    /// The frame has no `id` attribute and the configuration requires one.
+    NoFrameId,
+    /// The signing input could not be built from the frame.
+    SigningInput(SigningInputError),
+    /// Key resolution or the signature check failed.
+    Verify(VerifyFailure),
+    /// The frame verified, but its id was seen before.
+    Replayed {
+        /// The id.
+        id: String,
+    },
+    /// A footer element that is not the message's last line.
+    FooterNotLast,
+    /// The footer lane's message has no footer line.
+    NoFooter,
+    /// Verification is off.
+    VerificationOff,
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoSignature => f.write_str("no `sig` attribute"),
+            Self::Suspect { reasons } => {
+                f.write_str("not strictly accepted:")?;
+                for reason in reasons {
+                    write!(f, " {reason}")?;
+                }
+                Ok(())
+            }
+            Self::Nested { depth } => write!(f, "nested at depth {depth}"),
+            Self::NoKeyId => f.write_str("signed without a `kid` attribute"),
+            Self::NoFrameId => f.write_str("no `id` attribute"),
+            Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
+            Self::Verify(failure) => write!(f, "{failure}"),
+            Self::Replayed { id } => write!(f, "frame id `{}` seen before", id.escape_debug()),
+            Self::FooterNotLast => f.write_str("footer is not the last line of the message"),
+            Self::NoFooter => f.write_str("no footer line"),
+            Self::VerificationOff => f.write_str("verification is off"),
+        }
+    }
+}
+
+/// A frame that verified: strictly accepted, top level, signed by a key the trust store resolved
+/// for this element and these attributes at the given time, with a tag that checked under the
+/// conversation's subkey, and an id not seen before.
+///
+/// Only this crate's verifier builds one; code that needs a trusted frame takes a
+/// `VerifiedFrame`.
+#[derive(Debug, Clone)]
+pub struct VerifiedFrame {
+    pub(crate) verified: Verified,
+    pub(crate) element: String,
+    pub(crate) attributes: Vec<(String, String)>,
+    pub(crate) frame_id: Option<String>,
+    pub(crate) header: Span,
+    pub(crate) body: Span,
+    pub(crate) close: Span,
+}
+
+impl VerifiedFrame {
+    /// The signature check's witness: key id, algorithm, fingerprint, scope.
+    pub fn verified(&self) -> &Verified {
+        &self.verified
+    }
+
+    /// The id of the key that verified.
+    pub fn key_id(&self) -> &str {
+        self.verified.key_id()
+    }
+
+    /// The scope of the key that allowed this frame.
+    pub fn scope(&self) -> MatchedScope {
+        self.verified.scope()
+    }
+
+    /// The element name.
+    pub fn element(&self) -> &str {
+        &self.element
+    }
+
+    /// The attributes (decoded values) in document order, `sig` excluded.
+    pub fn attributes(&self) -> &[(String, String)] {
+        &self.attributes
+    }
+
+    /// The value of attribute `name`, if present.
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(present, _)| present == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The frame id (`id` attribute), if present.
+    pub fn frame_id(&self) -> Option<&str> {
+        self.frame_id.as_deref()
+    }
+
+    /// The opening tag's span in the verified text (for a footer: the footer line's tag).
+    pub fn header(&self) -> Span {
+        self.header
+    }
+
+    /// The body's span in the verified text (for a footer: the message it signs).
+    pub fn body(&self) -> Span {
+        self.body
+    }
+
+    /// The closing tag's span in the verified text.
+    pub fn close(&self) -> Span {
+        self.close
+    }
+}
+
+/// The outcome of one finding.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// The frame verified.
+    Verified(VerifiedFrame),
+    /// The frame is untrusted.
+    Untrusted {
+        /// The reason written in its alarm.
+        reason: AlarmReason,
+        /// The detailed cause, for the operator.
+        cause: Cause,
+    },
+}
+
+/// One finding of the scan with its outcome.
+#[derive(Debug, Clone)]
+pub struct FrameReport {
+    /// The tag that starts the finding (opening tag, or a lone closing tag).
+    pub tag: Span,
+    /// 1 at top level, 2 and more nested, 0 for a stray closing tag.
+    pub depth: usize,
+    /// The decoded `source` attribute of a strictly accepted frame, if any.
+    pub source: Option<String>,
+    /// Verified, or untrusted with reason and cause.
+    pub outcome: Outcome,
+}
+
+impl FrameReport {
+    /// The alarm reason, or `None` for a verified frame.
+    pub fn alarm_reason(&self) -> Option<AlarmReason> {
+        match &self.outcome {
+            Outcome::Verified(_) => None,
+            Outcome::Untrusted { reason, .. } => Some(*reason),
+        }
+    }
+
+    /// The verified frame, if it verified.
+    pub fn verified(&self) -> Option<&VerifiedFrame> {
+        match &self.outcome {
+            Outcome::Verified(frame) => Some(frame),
+            Outcome::Untrusted { .. } => None,
+        }
+    }
+}
+
+/// The result of verifying one message: every finding's outcome (operators), the ids to record,
+/// and the alarm text to append after the message (the model). The message itself is never
+/// changed.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub(crate) frames: Vec<FrameReport>,
+    pub(crate) scan_error: Option<ScanError>,
+    pub(crate) verification_off: bool,
+    pub(crate) tainted: bool,
+    pub(crate) new_ids: Vec<String>,
+    pub(crate) stats: ScanStats,
+    pub(crate) signature_checks: usize,
+    pub(crate) alarms_omitted: usize,
+    pub(crate) alarm_text: String,
+}
+
+impl Report {
+    /// Every finding in document order with its outcome (and, in the footer lane, a
+    /// [`Cause::NoFooter`] entry when the footer is missing).
+    pub fn frames(&self) -> &[FrameReport] {
+        &self.frames
+    }
+
+    /// The verified frames, in document order.
+    pub fn verified(&self) -> impl Iterator<Item = &VerifiedFrame> {
+        self.frames.iter().filter_map(FrameReport::verified)
+    }
+
+    /// The untrusted findings with their reasons, in document order.
+    pub fn alarms(&self) -> impl Iterator<Item = (&FrameReport, AlarmReason)> {
+        self.frames
+            .iter()
+            .filter_map(|frame| frame.alarm_reason().map(|reason| (frame, reason)))
+    }
+
+    /// The scan limit that stopped the scan, if one did (the message is then tainted).
+    pub fn scan_error(&self) -> Option<ScanError> {
+        self.scan_error
+    }
+
+    /// Whether verification was off.
+    pub fn verification_off(&self) -> bool {
+        self.verification_off
+    }
+
+    /// Whether anything alarmed: then the whole message is untrusted, verified frames included
+    /// as far as the model is concerned.
+    pub fn is_tainted(&self) -> bool {
+        self.tainted
+    }
+
+    /// The ids of the frames that verified, for the embedder to add to its seen-id set.
+    pub fn new_ids(&self) -> &[String] {
+        &self.new_ids
+    }
+
+    /// The scanner's work counters.
+    pub fn stats(&self) -> ScanStats {
+        self.stats
+    }
+
+    /// Signature checks performed (at most one per finding).
+    pub fn signature_checks(&self) -> usize {
+        self.signature_checks
+    }
+
+    /// Per-frame alarms left out of the alarm text by
+    /// [`VerifyLimits::max_frame_alarms`](crate::VerifyLimits::max_frame_alarms).
+    pub fn alarms_omitted(&self) -> usize {
+        self.alarms_omitted
+    }
+
+    /// The text to append after the message: empty when nothing alarmed; otherwise an LF if the
+    /// message does not end with one, then the alarms separated by LF. ASCII only.
+    pub fn alarm_text(&self) -> &str {
+        &self.alarm_text
+    }
+}

@@ -1,0 +1,329 @@
+//! Frame verification over submitted text: an outcome for every finding of the scan.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanStats, Suspect, TagKind};
+use seal_record::{FrameSigningInput, SIG_ATTRIBUTE};
+
+use super::alarm::{alarm_text, off_notice};
+use super::config::VerifyConfig;
+use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
+use super::seen::SeenIds;
+use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
+use crate::store::{
+    verify_signature_in_conversation, IntendedUse, Operation, Purpose, ResolveError, TrustStore,
+    Verified, VerifyFailure,
+};
+use crate::time::UnixTime;
+
+/// Verifies the frames of submitted messages for one conversation at one time.
+///
+/// The verifier reads the message and never changes it: [`FrameVerifier::verify`] returns a
+/// [`Report`] with the outcome of every finding and the alarm text to append.
+pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
+    pub(crate) config: &'a VerifyConfig,
+    pub(crate) store: &'a S,
+    pub(crate) conversation_id: &'a str,
+    pub(crate) now: UnixTime,
+    pub(crate) seen: &'a dyn SeenIds,
+}
+
+impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
+    /// A verifier with `config`, resolving keys in `store` at `now`, checking HMAC tags with the
+    /// subkeys of `conversation_id` (the conversation the embedder is in, never one named by a
+    /// message), and treating ids in `seen` as replays.
+    pub fn new(
+        config: &'a VerifyConfig,
+        store: &'a S,
+        conversation_id: &'a str,
+        now: UnixTime,
+        seen: &'a dyn SeenIds,
+    ) -> FrameVerifier<'a, S> {
+        FrameVerifier {
+            config,
+            store,
+            conversation_id,
+            now,
+            seen,
+        }
+    }
+
+    /// Scans `text` for frames of the configured element and gives each finding an outcome:
+    ///
+    /// - a strictly accepted frame at top level, with `sig` last, a `kid` that resolves for
+    ///   verifying this element and these attributes now, a tag that checks over its signing
+    ///   input, an `id` (unless allowed missing) not in the seen set nor earlier in the message:
+    ///   verified;
+    /// - otherwise untrusted, with the first reason that applies: `nested_frame` (depth 2 and
+    ///   more, whatever the tag), `malformed_frame` (not strictly accepted, stray close, no id),
+    ///   `unsigned_frame`, `unknown_key`, `key_not_valid`, `out_of_scope`, `bad_signature`,
+    ///   `replayed_frame`.
+    ///
+    /// Any untrusted finding, and a scan stopped by a limit, taints the message: the alarm text
+    /// then holds an alarm per untrusted finding (up to the limit) and one message-level alarm.
+    /// With verification off the alarm text is one `verification_off` notice.
+    pub fn verify(&self, text: &str) -> Report {
+        let (scanned, stats) = scan_with_stats(text, self.config.scan());
+        let element = self.config.scan().element();
+        let findings = match scanned {
+            Ok(findings) => findings,
+            Err(error) => {
+                return self.finish(text, element, Vec::new(), Some(error), stats, 0, Vec::new())
+            }
+        };
+        let mut checks = 0;
+        let mut ids_here = BTreeSet::new();
+        let mut frames = Vec::with_capacity(findings.len());
+        for finding in &findings {
+            let outcome = if self.config.is_enabled() {
+                self.outcome(text, finding, &mut checks, &mut ids_here)
+            } else {
+                untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
+            };
+            frames.push(FrameReport {
+                tag: finding.tag(),
+                depth: finding.depth(),
+                source: source_of(finding),
+                outcome,
+            });
+        }
+        let new_ids = ids_here.into_iter().collect();
+        self.finish(text, element, frames, None, stats, checks, new_ids)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn finish(
+        &self,
+        text: &str,
+        element: &str,
+        frames: Vec<FrameReport>,
+        scan_error: Option<seal_parse::frame::ScanError>,
+        stats: ScanStats,
+        signature_checks: usize,
+        new_ids: Vec<String>,
+    ) -> Report {
+        let off = !self.config.is_enabled();
+        let (alarm, omitted) = if off {
+            (off_notice(text, element), 0)
+        } else {
+            alarm_text(
+                text,
+                element,
+                &frames,
+                scan_error.is_some(),
+                self.config.limits().max_frame_alarms,
+            )
+        };
+        let tainted = off
+            || scan_error.is_some()
+            || frames.iter().any(|frame| frame.alarm_reason().is_some());
+        Report {
+            frames,
+            scan_error,
+            verification_off: off,
+            tainted,
+            new_ids: if off { Vec::new() } else { new_ids },
+            stats,
+            signature_checks,
+            alarms_omitted: omitted,
+            alarm_text: alarm,
+        }
+    }
+
+    fn outcome(
+        &self,
+        text: &str,
+        finding: &Finding,
+        checks: &mut usize,
+        ids_here: &mut BTreeSet<String>,
+    ) -> Outcome {
+        match finding {
+            Finding::Suspect(suspect) => suspect_outcome(suspect),
+            Finding::Frame(frame) if frame.is_nested() => untrusted(
+                AlarmReason::NestedFrame,
+                Cause::Nested { depth: frame.depth },
+            ),
+            Finding::Frame(frame) => match self.check_frame(text, frame, checks) {
+                Ok(verified) => self.admit(verified, ids_here),
+                Err((reason, cause)) => untrusted(reason, cause),
+            },
+        }
+    }
+
+    /// The replay check, after the signature: an id seen before (or earlier in this message)
+    /// alarms; a fresh id is recorded for the embedder.
+    pub(crate) fn admit(
+        &self,
+        verified: VerifiedFrame,
+        ids_here: &mut BTreeSet<String>,
+    ) -> Outcome {
+        if let Some(id) = verified.frame_id() {
+            if self.seen.contains_id(id) || ids_here.contains(id) {
+                return untrusted(
+                    AlarmReason::ReplayedFrame,
+                    Cause::Replayed { id: id.to_owned() },
+                );
+            }
+            ids_here.insert(id.to_owned());
+        }
+        Outcome::Verified(verified)
+    }
+
+    fn check_frame(
+        &self,
+        text: &str,
+        frame: &Frame,
+        checks: &mut usize,
+    ) -> Result<VerifiedFrame, (AlarmReason, Cause)> {
+        let all: Vec<(&str, &str)> = frame
+            .attributes
+            .iter()
+            .map(|attribute| (attribute.name.as_str(), attribute.value.as_str()))
+            .collect();
+        let (attributes, sig) =
+            split_sig(&all).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
+        let body = frame.body.of(text).ok_or((
+            AlarmReason::MalformedFrame,
+            Cause::Suspect {
+                reasons: Vec::new(),
+            },
+        ))?;
+        let hashed: Cow<'_, str> = match (self.config.hashing(), self.config.scan().rewrite()) {
+            (BodyHashing::BeforeRewrite, Some(rewrite)) => rewrite.undo(body),
+            _ => Cow::Borrowed(body),
+        };
+        let verified = self.check_signed(
+            &frame.element,
+            attributes,
+            sig,
+            checks,
+            |key_id, algorithm, tag_len| {
+                FrameSigningInput::new(
+                    key_id,
+                    algorithm,
+                    tag_len,
+                    &frame.element,
+                    attributes,
+                    hashed.as_bytes(),
+                )
+                .map(|input| input.bytes().to_vec())
+            },
+        )?;
+        Ok(VerifiedFrame {
+            verified,
+            element: frame.element.clone(),
+            attributes: attributes
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect(),
+            frame_id: attribute(attributes, FRAME_ID_ATTRIBUTE).map(str::to_owned),
+            header: frame.header,
+            body: frame.body,
+            close: frame.close,
+        })
+    }
+
+    /// The check shared by frames and footers: key id present, frame id present when required,
+    /// key resolved for verifying this element and these attributes now, signing input built
+    /// with the key's algorithm and tag length, tag checked with the conversation subkey.
+    pub(crate) fn check_signed(
+        &self,
+        element: &str,
+        attributes: &[(&str, &str)],
+        sig: &str,
+        checks: &mut usize,
+        input: impl Fn(&str, &str, usize) -> Result<Vec<u8>, seal_record::SigningInputError>,
+    ) -> Result<Verified, (AlarmReason, Cause)> {
+        let key_id = attribute(attributes, KEY_ID_ATTRIBUTE)
+            .ok_or((AlarmReason::UnknownKey, Cause::NoKeyId))?;
+        if self.config.requires_frame_id() && attribute(attributes, FRAME_ID_ATTRIBUTE).is_none() {
+            return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));
+        }
+        let purpose = Purpose::Frame {
+            element,
+            attributes,
+        };
+        let intended = IntendedUse {
+            operation: Operation::Verify,
+            purpose,
+        };
+        let resolved = self
+            .store
+            .resolve(key_id, &intended, self.now)
+            .map_err(|error| failure(VerifyFailure::Key(error)))?;
+        let key = resolved.record.key();
+        let bytes = input(key_id, key.algorithm().name(), key.tag_text_len())
+            .map_err(|error| (AlarmReason::MalformedFrame, Cause::SigningInput(error)))?;
+        *checks = checks.saturating_add(1);
+        verify_signature_in_conversation(
+            self.store,
+            key_id,
+            purpose,
+            self.now,
+            self.conversation_id,
+            &bytes,
+            sig,
+        )
+        .map_err(failure)
+    }
+}
+
+/// The attributes without a trailing `sig`, and the `sig` value; `None` when unsigned.
+pub(crate) fn split_sig<'t>(
+    all: &'t [(&'t str, &'t str)],
+) -> Option<(&'t [(&'t str, &'t str)], &'t str)> {
+    match all.split_last() {
+        Some(((name, sig), rest)) if *name == SIG_ATTRIBUTE => Some((rest, sig)),
+        _ => None,
+    }
+}
+
+pub(crate) fn attribute<'t>(attributes: &[(&'t str, &'t str)], name: &str) -> Option<&'t str> {
+    attributes
+        .iter()
+        .find(|(present, _)| *present == name)
+        .map(|(_, value)| *value)
+}
+
+pub(crate) fn untrusted(reason: AlarmReason, cause: Cause) -> Outcome {
+    Outcome::Untrusted { reason, cause }
+}
+
+pub(crate) fn suspect_outcome(suspect: &Suspect) -> Outcome {
+    let reason = if suspect.depth > 1 && suspect.kind == TagKind::Open {
+        AlarmReason::NestedFrame
+    } else {
+        AlarmReason::MalformedFrame
+    };
+    untrusted(
+        reason,
+        Cause::Suspect {
+            reasons: suspect.reasons.clone(),
+        },
+    )
+}
+
+pub(crate) fn source_of(finding: &Finding) -> Option<String> {
+    match finding {
+        Finding::Frame(frame) => frame
+            .attributes
+            .iter()
+            .find(|attribute| attribute.name == SOURCE_ATTRIBUTE)
+            .map(|attribute| attribute.value.clone()),
+        Finding::Suspect(_) => None,
+    }
+}
+
+/// The alarm reason of a failed resolution or check.
+fn failure(failure: VerifyFailure) -> (AlarmReason, Cause) {
+    let reason = match &failure {
+        VerifyFailure::Key(
+            ResolveError::UnknownKey { .. } | ResolveError::SecretNotSupplied { .. },
+        ) => AlarmReason::UnknownKey,
+        VerifyFailure::Key(ResolveError::OutOfScope) => AlarmReason::OutOfScope,
+        VerifyFailure::Key(_) => AlarmReason::KeyNotValid,
+        _ => AlarmReason::BadSignature,
+    };
+    (reason, Cause::Verify(failure))
+}
