@@ -37,6 +37,14 @@ pub enum Reply {
     Reject,
 }
 
+/// Boxes a closure as an answerer (the bound lets the closure's argument type be inferred).
+pub fn answer_with<F>(answer: F) -> Box<dyn Answerer>
+where
+    F: FnMut(&Question<'_>) -> Answer + 'static,
+{
+    Box::new(answer)
+}
+
 impl<F> Answerer for F
 where
     F: FnMut(&Question<'_>) -> Answer,

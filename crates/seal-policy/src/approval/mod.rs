@@ -16,11 +16,12 @@
 //!
 //! ```
 //! use seal_policy::approval::{
-//!     Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Event, Effect, Verdict,
+//!     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Effect,
+//!     Event, Verdict,
 //! };
 //!
 //! let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
-//! service.register(Box::new(|_: &_| Answer::AllowOnce)).expect("room for an answerer");
+//! service.register(answer_with(|_| Answer::AllowOnce)).expect("room for an answerer");
 //! let caller = Caller::in_turn("session-1", "agent-1");
 //! let request = ApprovalRequest::new("Bash").with_call_id("call-7").with_reason("runs tests");
 //! let mut asking = service.ask(&caller, &request, false).expect("routable");
@@ -40,7 +41,7 @@ mod request;
 mod response;
 mod service;
 
-pub use answerer::{Answer, Answerer, Reply};
+pub use answerer::{answer_with, Answer, Answerer, Reply};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
 pub use machine::{ApprovalMachine, Effect, Event, Ignored, Phase, Verdict};
 pub use machine_answerer::{
