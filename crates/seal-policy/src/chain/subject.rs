@@ -76,9 +76,7 @@ pub fn url_domain(url: &str) -> Option<String> {
     if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
         return None;
     }
-    let authority_end = rest
-        .find(['/', '\\', '?', '#'])
-        .unwrap_or(rest.len());
+    let authority_end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
     let authority = rest.get(..authority_end)?;
     let host_port = match authority.rfind('@') {
         Some(at) => authority.get(at + 1..)?,
