@@ -134,16 +134,12 @@ fn bit_flips(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn keys() -> Vec<(&'static str, Box<dyn Fn() -> Signed>)> {
-    vec![
-        (
-            "hmac",
-            Box::new(|| signed("k1", SigningKey::Hmac(&master()))),
-        ),
-        (
-            "ed25519",
-            Box::new(|| signed("e1", SigningKey::Ed25519(&ed_signer()))),
-        ),
+fn keys() -> [(&'static str, fn() -> Signed); 2] {
+    [
+        ("hmac", || signed("k1", SigningKey::Hmac(&master()))),
+        ("ed25519", || {
+            signed("e1", SigningKey::Ed25519(&ed_signer()))
+        }),
     ]
 }
 
