@@ -134,18 +134,28 @@ fn bit_flips(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn keys() -> [(&'static str, fn() -> Signed); 2] {
+/// A signing algorithm under test and how to sign the fixed frame with it.
+struct KeyCase {
+    name: &'static str,
+    make: fn() -> Signed,
+}
+
+fn keys() -> [KeyCase; 2] {
     [
-        ("hmac", || signed("k1", SigningKey::Hmac(&master()))),
-        ("ed25519", || {
-            signed("e1", SigningKey::Ed25519(&ed_signer()))
-        }),
+        KeyCase {
+            name: "hmac",
+            make: || signed("k1", SigningKey::Hmac(&master())),
+        },
+        KeyCase {
+            name: "ed25519",
+            make: || signed("e1", SigningKey::Ed25519(&ed_signer())),
+        },
     ]
 }
 
 #[test]
 fn the_untouched_frames_verify() {
-    for (name, make) in keys() {
+    for KeyCase { name, make } in keys() {
         let s = make();
         assert!(verifies(&frame(&s.attributes, &s.sig, BODY)), "{name}");
     }
@@ -153,7 +163,7 @@ fn the_untouched_frames_verify() {
 
 #[test]
 fn one_bit_flips_of_every_attribute_value_and_the_key_id_fail() {
-    for (name, make) in keys() {
+    for KeyCase { name, make } in keys() {
         let s = make();
         let mut twins = 0;
         for index in 0..s.attributes.len() {
@@ -202,7 +212,7 @@ fn one_bit_flips_of_every_attribute_value_and_the_key_id_fail() {
 
 #[test]
 fn every_reordering_of_the_attributes_fails() {
-    for (name, make) in keys() {
+    for KeyCase { name, make } in keys() {
         let s = make();
         let n = s.attributes.len();
         for a in 0..n {
@@ -221,7 +231,7 @@ fn every_reordering_of_the_attributes_fails() {
 
 #[test]
 fn one_bit_flips_of_the_body_fail() {
-    for (name, make) in keys() {
+    for KeyCase { name, make } in keys() {
         let s = make();
         let flips = bit_flips(BODY);
         assert!(flips.len() > 20);
@@ -244,7 +254,7 @@ fn one_bit_flips_of_the_body_fail() {
 
 #[test]
 fn one_bit_flips_of_the_tag_fail() {
-    for (name, make) in keys() {
+    for KeyCase { name, make } in keys() {
         let s = make();
         let bits = s.sig.len() * 6 - if name == "hmac" { 0 } else { 4 };
         let bytes = base64url::decode_bits(&s.sig, if name == "hmac" { 132 } else { 512 }).unwrap();
@@ -272,7 +282,7 @@ fn one_bit_flips_of_the_tag_fail() {
 
 #[test]
 fn truncated_and_extended_tags_fail_on_length() {
-    for (name, make) in keys() {
+    for KeyCase { name, make } in keys() {
         let s = make();
         let truncated = &s.sig[..s.sig.len() - 1];
         let extended = format!("{}A", s.sig);
