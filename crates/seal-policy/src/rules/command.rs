@@ -1,0 +1,137 @@
+//! Command specifiers: word patterns matched against one normalized form of one segment.
+
+use seal_parse::shell::Form;
+
+use super::wildcard::chars_match;
+
+/// A command pattern, the specifier of a `Bash(...)` rule.
+///
+/// The specifier is split into words at runs of spaces. Each word matches one word of a form:
+/// literally, except that `*` inside a word matches any run of characters of that one word
+/// (never a space between words). The pattern is a prefix pattern when it ends with `:*`
+/// (`git log:*`) or with a word that is exactly `*` (`git log *`): then the form must begin with
+/// the pattern's words and may have any further words, none included. Otherwise the form must
+/// have exactly the pattern's words. `*` and `:*` alone match every command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandPattern {
+    words: Vec<String>,
+    prefix: bool,
+}
+
+impl CommandPattern {
+    /// Reads a specifier. Never fails: every text is some pattern; the lint reports patterns
+    /// that cannot match a segment.
+    #[must_use]
+    pub fn parse(specifier: &str) -> CommandPattern {
+        let (body, mut prefix) = match specifier.strip_suffix(":*") {
+            Some(body) => (body, true),
+            None => (specifier, false),
+        };
+        let mut words: Vec<String> = body
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if !prefix && words.last().is_some_and(|w| w == "*") {
+            words.pop();
+            prefix = true;
+        }
+        CommandPattern { words, prefix }
+    }
+
+    /// The pattern's words (without the trailing `:*` or `*`).
+    #[must_use]
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// Whether further words are allowed after the pattern's words.
+    #[must_use]
+    pub fn is_prefix(&self) -> bool {
+        self.prefix
+    }
+
+    /// Whether the pattern matches every command.
+    #[must_use]
+    pub fn is_any(&self) -> bool {
+        self.prefix && self.words.is_empty()
+    }
+
+    /// Whether `words` (a form's words, program first) match the pattern.
+    pub fn matches_words<'a>(&self, words: impl IntoIterator<Item = &'a str>) -> bool {
+        let mut words = words.into_iter();
+        for want in &self.words {
+            match words.next() {
+                Some(word) if chars_match(want, word, false) => {}
+                _ => return false,
+            }
+        }
+        self.prefix || words.next().is_none()
+    }
+
+    /// Whether the form matches the pattern.
+    #[must_use]
+    pub fn matches(&self, form: &Form<'_>) -> bool {
+        self.matches_words(form.words())
+    }
+
+    /// Whether every command this pattern matches is also matched by `wider` (a sufficient,
+    /// not necessary, check: word by word, a wildcard-free word of `self` matched by `wider`'s
+    /// word, or identical words).
+    #[must_use]
+    pub fn covered_by(&self, wider: &CommandPattern) -> bool {
+        if wider.words.len() > self.words.len() || (self.prefix && !wider.prefix) {
+            return false;
+        }
+        if !wider.prefix && wider.words.len() != self.words.len() {
+            return false;
+        }
+        self.words.iter().zip(&wider.words).all(|(mine, theirs)| {
+            mine == theirs || (!mine.contains('*') && chars_match(theirs, mine, false))
+        })
+    }
+
+    /// A command this pattern matches, made by replacing each `*` with `x` (for example
+    /// commands in lint findings).
+    #[must_use]
+    pub fn example(&self) -> String {
+        let mut out: Vec<String> = self.words.iter().map(|w| w.replace('*', "x")).collect();
+        if out.is_empty() {
+            out.push("true".to_owned());
+        }
+        out.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(pattern: &str, command: &str) -> bool {
+        CommandPattern::parse(pattern).matches_words(command.split(' '))
+    }
+
+    #[test]
+    fn prefix_and_exact() {
+        assert!(m("git log:*", "git log"));
+        assert!(m("git log:*", "git log --oneline"));
+        assert!(!m("git log:*", "git logx"));
+        assert!(m("git status", "git status"));
+        assert!(!m("git status", "git status --short"));
+        assert!(m("git log *", "git log -p"));
+        assert!(m("npm run test*:*", "npm run test:unit x"));
+        assert!(!m("npm run test*:*", "npm run build"));
+        assert!(m("*", "anything at all"));
+        assert!(m(":*", "rm"));
+    }
+
+    #[test]
+    fn coverage() {
+        let p = CommandPattern::parse;
+        assert!(p("git log:*").covered_by(&p("git:*")));
+        assert!(p("git log").covered_by(&p("git:*")));
+        assert!(!p("git:*").covered_by(&p("git log:*")));
+        assert!(p("rm -rf t").covered_by(&p("rm *")));
+        assert!(!p("git *:*").covered_by(&p("git log:*")));
+    }
+}

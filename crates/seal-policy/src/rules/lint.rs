@@ -1,0 +1,316 @@
+//! Lint of a rule set: rules that can never fire, or do not mean what they seem to, each with
+//! a counterexample input and what the whole set does with it.
+
+use std::fmt;
+
+use super::command::CommandPattern;
+use super::evaluation::Evaluation;
+use super::load::example_outcome;
+use super::rule::{FieldKind, Specifier, ToolPattern};
+use super::set::{RuleEntry, RuleSet, Subject};
+use super::Effect;
+
+/// Program words that are shell keywords or builtins the segmenter refuses in program
+/// position: a command rule whose program is one of them can never match a segment.
+const NEVER_PROGRAMS: &[&str] = &[
+    "if",
+    "then",
+    "else",
+    "elif",
+    "fi",
+    "for",
+    "while",
+    "until",
+    "case",
+    "esac",
+    "select",
+    "function",
+    "coproc",
+    "do",
+    "done",
+    "in",
+    "time",
+    "[[",
+    "]]",
+    "!",
+    "{",
+    "}",
+    "eval",
+    "source",
+    ".",
+    "alias",
+    "trap",
+    "fc",
+    "enable",
+    "repeat",
+    "foreach",
+    "noglob",
+    "nocorrect",
+];
+
+/// One lint finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Index of the rule in [`RuleSet::rules`].
+    pub rule: usize,
+    /// The rule as written.
+    pub text: String,
+    /// What is wrong.
+    pub kind: FindingKind,
+    /// The tool the counterexample is a call of.
+    pub tool: String,
+    /// The counterexample: a command, path, URL or tool name (after the rule's tool).
+    pub counterexample: String,
+    /// Whether the rule alone (with its effect) fires on the counterexample, as the load-time
+    /// example check decides it: `true` for the coverage findings, `false` for the others.
+    pub fires_alone: bool,
+    /// What the whole rule set gives on the counterexample.
+    pub evaluation: Evaluation,
+}
+
+/// The kinds of finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FindingKind {
+    /// An allow or ask rule every match of which a deny rule also matches: it can never fire
+    /// (deny beats ask beats allow). The counterexample is matched by the rule and denied.
+    CoveredByDeny {
+        /// Index of the deny rule.
+        deny: usize,
+    },
+    /// An ask rule matched by a broader allow rule. The ask still wins (deny > ask > allow):
+    /// reported because the allow reads as if it overrode the ask. The counterexample is
+    /// matched by both and asks.
+    AskUnderBroadAllow {
+        /// Index of the allow rule.
+        allow: usize,
+    },
+    /// A command rule whose specifier contains a shell separator (`&&`, `||`, `;`, `|`, `&`,
+    /// newline). Commands are matched per segment, so the rule never matches the command it
+    /// spells; the counterexample is that command, on which the rule alone does not fire.
+    Separator {
+        /// The word holding the separator.
+        word: String,
+    },
+    /// A command rule whose program word can never be a segment's program (a keyword, an
+    /// `eval`-like builtin, a non-ASCII name, a shell metacharacter, a leading `~`, `=` or
+    /// `#`): the segmenter refuses such commands, so the rule never fires.
+    NeverMatches {
+        /// Why.
+        why: &'static str,
+    },
+    /// A command specifier with quote characters: they are matched literally, not as shell
+    /// quoting, so the command the author meant (the counterexample) does not match.
+    LiteralQuotes,
+    /// `:*` somewhere else than at the end: it is then two literal characters of a word, not
+    /// "then anything". The counterexample is the command the author likely meant.
+    MisplacedPrefixWildcard,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rule `{}`: ", self.text.escape_debug())?;
+        match &self.kind {
+            FindingKind::CoveredByDeny { deny } => write!(
+                f,
+                "never fires: deny rule #{deny} matches everything it matches"
+            )?,
+            FindingKind::AskUnderBroadAllow { allow } => write!(
+                f,
+                "allow rule #{allow} also matches; the ask still wins (deny > ask > allow)"
+            )?,
+            FindingKind::Separator { word } => write!(
+                f,
+                "specifier contains the separator word `{}`; commands are matched per segment",
+                word.escape_debug()
+            )?,
+            FindingKind::NeverMatches { why } => write!(f, "never matches a segment: {why}")?,
+            FindingKind::LiteralQuotes => {
+                f.write_str("quotes in a specifier are matched literally")?
+            }
+            FindingKind::MisplacedPrefixWildcard => {
+                f.write_str("`:*` means \"then anything\" only at the end")?
+            }
+        }
+        write!(
+            f,
+            "; counterexample {} `{}` gives {}",
+            self.tool,
+            self.counterexample.escape_debug(),
+            self.evaluation
+        )
+    }
+}
+
+/// Lints `rules`. Findings come rule by rule, in set order.
+///
+/// ```
+/// use seal_policy::rules::{lint, Effect, FindingKind, RuleSet};
+///
+/// let mut rules = RuleSet::default();
+/// rules.push(Effect::Allow, "Bash(git log && rm:*)")?;
+/// let findings = lint(&rules);
+/// assert!(matches!(findings[0].kind, FindingKind::Separator { .. }));
+/// assert_eq!(findings[0].counterexample, "git log && rm");
+/// assert_eq!(findings[0].evaluation.effect(), None); // two segments, neither allowed
+/// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
+/// ```
+#[must_use]
+pub fn lint(rules: &RuleSet) -> Vec<Finding> {
+    let entries = rules.rules();
+    let mut findings = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let push = |findings: &mut Vec<Finding>, kind, (tool, input): (String, String)| {
+            let evaluation = evaluate(rules, &tool, &input);
+            let fires_alone = fires_alone(rules, entry, &input);
+            findings.push(Finding {
+                fires_alone,
+                rule: index,
+                text: entry.text().to_owned(),
+                kind,
+                tool,
+                counterexample: input,
+                evaluation,
+            });
+        };
+        if let Specifier::Command(pattern) = entry.rule().specifier() {
+            for (kind, command) in command_findings(pattern, entry.text()) {
+                push(&mut findings, kind, ("Bash".to_owned(), command));
+            }
+        }
+        if entry.effect() != Effect::Deny {
+            let covering = entries
+                .iter()
+                .enumerate()
+                .find(|(_, deny)| deny.effect() == Effect::Deny && covers(deny, entry));
+            if let Some((deny, _)) = covering {
+                push(
+                    &mut findings,
+                    FindingKind::CoveredByDeny { deny },
+                    example_input(entry),
+                );
+                continue;
+            }
+        }
+        if entry.effect() == Effect::Ask {
+            let broad = entries
+                .iter()
+                .enumerate()
+                .find(|(_, allow)| allow.effect() == Effect::Allow && covers(allow, entry));
+            if let Some((allow, _)) = broad {
+                push(
+                    &mut findings,
+                    FindingKind::AskUnderBroadAllow { allow },
+                    example_input(entry),
+                );
+            }
+        }
+    }
+    findings
+}
+
+/// Whether every call `narrow` matches is also matched by `wide` (a sufficient check).
+fn covers(wide: &RuleEntry, narrow: &RuleEntry) -> bool {
+    let tools = match (wide.rule().tool(), narrow.rule().tool()) {
+        (ToolPattern::Any, _) => true,
+        (ToolPattern::Exact(a), ToolPattern::Exact(b)) => a == b,
+        (ToolPattern::McpServer(server), ToolPattern::Exact(name)) => {
+            wide.rule().tool().matches(name) && !server.is_empty()
+        }
+        (ToolPattern::McpServer(a), ToolPattern::McpServer(b)) => a == b,
+        _ => false,
+    };
+    if !tools {
+        return false;
+    }
+    match (wide.rule().specifier(), narrow.rule().specifier()) {
+        (Specifier::Any, _) => true,
+        (Specifier::Command(w), Specifier::Command(n)) => n.covered_by(w),
+        (w, n) => w == n,
+    }
+}
+
+/// A call matched by the rule: its tool and its field.
+fn example_input(entry: &RuleEntry) -> (String, String) {
+    let rule = entry.rule();
+    let tool = match rule.tool() {
+        ToolPattern::Exact(name) => name.clone(),
+        ToolPattern::McpServer(server) => format!("mcp__{server}__x"),
+        ToolPattern::Any => "Bash".to_owned(),
+    };
+    let input = match rule.specifier() {
+        Specifier::Command(pattern) => pattern.example(),
+        Specifier::Path(pattern) => pattern.example(),
+        Specifier::Domain(pattern) => pattern.example(),
+        Specifier::Any => match FieldKind::of(&tool) {
+            FieldKind::Command => "ls".to_owned(),
+            FieldKind::Path => "x".to_owned(),
+            FieldKind::Url => "https://example.com/".to_owned(),
+            FieldKind::ToolOnly => tool.clone(),
+        },
+    };
+    (tool, input)
+}
+
+fn evaluate(rules: &RuleSet, tool: &str, input: &str) -> Evaluation {
+    let subject = match FieldKind::of(tool) {
+        FieldKind::Command => Subject::Command(input),
+        FieldKind::Path => Subject::Path(input),
+        FieldKind::Url => Subject::Url(input),
+        FieldKind::ToolOnly => Subject::None,
+    };
+    rules.evaluate(tool, subject)
+}
+
+/// Findings about the text of one command specifier, with their counterexample commands.
+fn command_findings(pattern: &CommandPattern, text: &str) -> Vec<(FindingKind, String)> {
+    let mut out = Vec::new();
+    let specifier = text
+        .split_once('(')
+        .and_then(|(_, rest)| rest.strip_suffix(')'))
+        .unwrap_or_default();
+    let spelled = specifier.strip_suffix(":*").unwrap_or(specifier);
+    let spelled = spelled.strip_suffix(" *").unwrap_or(spelled).to_owned();
+    if let Some(word) = pattern
+        .words()
+        .iter()
+        .find(|w| w.contains([';', '&', '|', '\n']))
+    {
+        out.push((
+            FindingKind::Separator { word: word.clone() },
+            spelled.clone(),
+        ));
+    }
+    if let Some(why) = pattern.words().first().and_then(|p| never_program(p)) {
+        out.push((FindingKind::NeverMatches { why }, pattern.example()));
+    }
+    if pattern.words().iter().any(|w| w.contains(['\'', '"'])) {
+        out.push((FindingKind::LiteralQuotes, spelled.clone()));
+    }
+    if spelled.contains(":*") {
+        out.push((
+            FindingKind::MisplacedPrefixWildcard,
+            spelled.replace(":*", ""),
+        ));
+    }
+    out
+}
+
+fn never_program(program: &str) -> Option<&'static str> {
+    if NEVER_PROGRAMS.contains(&program) {
+        Some("the program is a shell keyword or an eval-like builtin")
+    } else if !program.is_ascii() {
+        Some("the program name is not ASCII")
+    } else if program.contains(['$', '`', '(', ')', '<', '>', '{', '}']) {
+        Some("the program name holds a shell metacharacter")
+    } else if program.starts_with(['~', '=', '#']) {
+        Some("the program name starts with `~`, `=` or `#`")
+    } else {
+        None
+    }
+}
+
+/// Whether the rule alone (with its effect) fires on `input`.
+fn fires_alone(rules: &RuleSet, entry: &RuleEntry, input: &str) -> bool {
+    example_outcome(rules.limits(), entry.effect(), entry.text(), input).0
+}

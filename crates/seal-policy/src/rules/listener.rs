@@ -1,0 +1,69 @@
+//! The rules as a stage of the pre-execute chain.
+
+use crate::chain::{self, Because, Listener, Next, Ruling, StageError, ToolCall};
+
+use super::evaluation::{AskCause, Evaluation, Site};
+use super::set::{RuleSet, Subject};
+
+/// A [`Listener`] that evaluates a [`RuleSet`] on the call's typed subject.
+///
+/// Deny, ask and allow short-circuit with the matching rule and form as the ruling's
+/// [`Because`] (for allow, the first segment's match); an unanalysable field asks with the
+/// reason; when no rule decides, the listener delegates to the rest of the chain. It never
+/// fails.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesListener {
+    rules: RuleSet,
+}
+
+impl RulesListener {
+    /// A listener over `rules`.
+    #[must_use]
+    pub fn new(rules: RuleSet) -> RulesListener {
+        RulesListener { rules }
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// What the rules say about `call`, without the chain.
+    #[must_use]
+    pub fn evaluate(&self, call: &ToolCall) -> Evaluation {
+        let subject = match call.subject() {
+            chain::Subject::Command(command) => Subject::Command(command),
+            chain::Subject::Path(path) => Subject::Path(path),
+            chain::Subject::Url { url, .. } => Subject::Url(url),
+            _ => Subject::None,
+        };
+        self.rules.evaluate(call.tool(), subject)
+    }
+}
+
+impl Listener for RulesListener {
+    fn decide(&self, call: &ToolCall, next: Next<'_>) -> Result<Ruling, StageError> {
+        let evaluation = self.evaluate(call);
+        let because = evaluation.decisive().map(|m| match &m.site {
+            Site::Tool => Because::rule(m.text.clone()),
+            Site::Segment { form, .. } | Site::Launcher { form, .. } => {
+                Because::rule_and_form(m.text.clone(), form.clone())
+            }
+            Site::Path(form) | Site::Host(form) => {
+                Because::rule_and_form(m.text.clone(), form.clone())
+            }
+        });
+        let ruling = match &evaluation {
+            Evaluation::Deny(m) => Ruling::deny(format!("denied by rule `{}`", m.text)),
+            Evaluation::Ask(AskCause::Rule(m)) => Ruling::ask(format!("rule `{}` asks", m.text)),
+            Evaluation::Ask(AskCause::Unanalysed(u)) => Ruling::ask(u.to_string()),
+            Evaluation::Allow(_) => Ruling::allow(),
+            Evaluation::NoMatch(_) => return Ok(next.run()),
+        };
+        Ok(match because {
+            Some(because) => ruling.because(because),
+            None => ruling,
+        })
+    }
+}
