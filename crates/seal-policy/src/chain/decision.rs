@@ -42,8 +42,9 @@ pub struct Because {
 /// A ruling obtained from [`Next::run`](crate::chain::Next::run) remembers which stage produced
 /// it: returning it unchanged *keeps* the downstream decision (the trace then names the
 /// downstream stage as the one that decided); building a new ruling *replaces* it. No public
-/// method can carry that memory over to a different decision or explanation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// method can carry that memory over to a different decision or explanation. Equality compares
+/// the decision and the explanation only.
+#[derive(Debug, Clone)]
 pub struct Ruling {
     decision: Decision,
     because: Option<Because>,
@@ -236,6 +237,14 @@ impl Ruling {
         self.origin
     }
 }
+
+impl PartialEq for Ruling {
+    fn eq(&self, other: &Ruling) -> bool {
+        self.decision == other.decision && self.because == other.because
+    }
+}
+
+impl Eq for Ruling {}
 
 impl From<Decision> for Ruling {
     fn from(decision: Decision) -> Ruling {

@@ -453,7 +453,7 @@ pub(crate) fn run_guards(chain: &Chain, call: &ToolCall, mut trace: Trace) -> Ve
 fn failure_reason(trace: &Trace, step: usize) -> Reason {
     match trace.steps().get(step) {
         Some(step) => Reason::from(format!(
-            "{} `{}` failed",
+            "{} {} failed",
             step.stage().kind().as_str(),
             step.stage().name()
         )),
