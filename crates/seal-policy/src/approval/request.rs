@@ -69,6 +69,15 @@ impl<'a> ApprovalRequest<'a> {
         }
     }
 
+    /// The request for a sealed call: its tool and call id, never its arguments.
+    pub fn for_call(call: &'a seal_record::SealedCall) -> ApprovalRequest<'a> {
+        ApprovalRequest {
+            tool: call.tool(),
+            call_id: Some(call.call_id()),
+            reason: None,
+        }
+    }
+
     /// The same request linked to the recorded call `call_id`.
     pub fn with_call_id(self, call_id: &'a str) -> ApprovalRequest<'a> {
         ApprovalRequest {
