@@ -661,3 +661,64 @@ fn machine_answerer_claims_only_its_exact_agent_with_a_call_id() {
         }
     ));
 }
+
+// ---- the spec ----
+
+/// The examples in spec/policy-approval.md are what the code produces.
+#[test]
+fn spec_examples_are_the_code_output() {
+    let spec = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../spec/policy-approval.md"
+    ))
+    .unwrap();
+    let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
+    service.register(answer_with(|_| Answer::Reject)).unwrap();
+    let asking = service.ask(&caller(), &request(), false).unwrap();
+    let mut expected: Vec<String> = asking
+        .effects
+        .iter()
+        .filter_map(|effect| match effect {
+            Effect::Asked(asked) => Some(asked.canonical().into_bytes()),
+            Effect::Decided(decided) => Some(decided.canonical().into_bytes()),
+            _ => None,
+        })
+        .map(|bytes| String::from_utf8(bytes).unwrap())
+        .collect();
+    let mut registry = WireRegistry::default();
+    let wire = registry
+        .register("session-1", asking.machine.asked())
+        .unwrap();
+    expected.push(String::from_utf8(wire.to_json()).unwrap());
+    let response = respond(1, "session-1", "approval-1", "allowed-once");
+    assert!(registry.respond(&response).is_ok());
+    expected.push(String::from_utf8(response).unwrap());
+    for refusal in [
+        Refusal::NoService,
+        Refusal::NoSession,
+        Refusal::NoAgent,
+        Refusal::NoOpenTurn,
+    ] {
+        expected.push(format!("`{refusal}`"));
+    }
+    assert_eq!(expected.len(), 8);
+    for text in expected {
+        assert!(spec.contains(&text), "spec lacks {text}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Arbitrary bytes never panic the response readers and never settle a request (the only
+    /// pending request has an approval id no generated input can guess).
+    #[test]
+    fn arbitrary_responses_never_settle(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let mut registry = WireRegistry::default();
+        registry.register("session-1", &asked("approval-unguessable-7f3a")).unwrap();
+        prop_assert!(registry.respond(&bytes).is_err());
+        prop_assert_eq!(registry.pending_count(), 1);
+        let answer = parse_machine_response(&bytes, &JsonLimits::default());
+        prop_assert_ne!(answer, MachineAnswer::Reply(Reply::AllowOnce));
+    }
+}

@@ -9,7 +9,7 @@
 //! Consulting --Cancel-----------------------------> Settled{cancelled}
 //! Settled --Answer | Unanswered-------------------> Settled                  (late answer: no-op)
 //! Settled{o} --Cancel-----------------------------> Settled{o, cancelled after}
-//! Settled --DispatchCheck-------------------------> Checked(verdict)
+//! Settled{o} --DispatchCheck----------------------> Checked{o, verdict}
 //! ```
 //!
 //! At the dispatch check only `allowed-once` with no cancellation proceeds; a cancellation that
@@ -99,8 +99,13 @@ pub enum Phase {
         /// The cancellation signal fired (before or after settling).
         cancelled: bool,
     },
-    /// The dispatch check ran and gave this verdict.
-    Checked(Verdict),
+    /// The dispatch check ran.
+    Checked {
+        /// The outcome the request settled with.
+        outcome: Outcome,
+        /// The verdict the dispatch check gave.
+        verdict: Verdict,
+    },
 }
 
 /// One approval request as a state machine. Built from its `approval/asked` record, so its id,
@@ -139,11 +144,11 @@ impl ApprovalMachine {
         self.phase
     }
 
-    /// The settled outcome, once there is one.
+    /// The settled outcome, once there is one (also after the dispatch check).
     pub fn outcome(&self) -> Option<Outcome> {
         match self.phase {
-            Phase::Settled { outcome, .. } => Some(outcome),
-            Phase::Idle { .. } | Phase::Consulting | Phase::Checked(_) => None,
+            Phase::Settled { outcome, .. } | Phase::Checked { outcome, .. } => Some(outcome),
+            Phase::Idle { .. } | Phase::Consulting => None,
         }
     }
 
@@ -219,13 +224,16 @@ impl ApprovalMachine {
             ),
             (Phase::Settled { outcome, cancelled }, Event::DispatchCheck) => {
                 let verdict = verdict(outcome, cancelled);
-                (Phase::Checked(verdict), vec![Effect::Dispatch(verdict)])
+                (
+                    Phase::Checked { outcome, verdict },
+                    vec![Effect::Dispatch(verdict)],
+                )
             }
-            (Phase::Checked(_), Event::DispatchCheck) => {
+            (Phase::Checked { .. }, Event::DispatchCheck) => {
                 (phase, vec![Effect::Dispatch(Verdict::AlreadyChecked)])
             }
             (
-                Phase::Checked(_),
+                Phase::Checked { .. },
                 Event::Ask(_) | Event::Answer(_) | Event::Unanswered(_) | Event::Cancel,
             ) => ignored(phase, Ignored::AfterDispatchCheck),
         }
