@@ -3,11 +3,18 @@
 
 use crate::base64url;
 use crate::error::SignatureError;
+use crate::frames::{FrameVerifier, VerifyConfig};
 use crate::hmac_key::HmacKey;
+use crate::key::VerifyingKey;
+use crate::manifest::{verify_before_spawn, LivePayload, LiveState, SpawnError};
 use crate::secret::HmacSecret;
+use crate::sign::{FrameSigner, SigningKey};
 use crate::store::{accept_initial, SignedStoreDocument, StoreDocument, StoreLimits};
+use crate::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 use crate::tag::TagLength;
 use crate::time::UnixTime;
+use seal_parse::frame::ScanConfig;
+use seal_record::{CanonicalPath, Manifest, ManifestLimits, Sha256Digest};
 
 /// Parses `data` as a store document and checks: an accepted document's canonical bytes parse
 /// again, to the same canonical bytes, version, expiry, threshold and keys.
@@ -83,6 +90,201 @@ pub fn tag_text(data: &[u8]) -> Result<(), String> {
             text.len(),
             length.text_len()
         ));
+    }
+    Ok(())
+}
+
+/// Verifies `data` (as lossy UTF-8) as a message of the `channel` element, with and without the
+/// harness rewrite, against a fixed trust store, and checks: no panic; the alarm text is ASCII
+/// and empty exactly when the message is not tainted; every finding of the scan has an outcome;
+/// every verified frame is a top-level strictly accepted frame whose header re-renders to its
+/// bytes; the input is unchanged. Then signs the text as a body and checks the signed frame
+/// verifies alone.
+pub fn frame_verification(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data).into_owned();
+    let before = text.clone();
+    let store = fuzz_store()?;
+    let seen = crate::frames::NoneSeen;
+    let plain = ScanConfig::new("channel").map_err(|e| e.to_string())?;
+    for scan in [plain.clone(), plain.with_rewrite()] {
+        let config = VerifyConfig::new(scan.clone());
+        let verifier = FrameVerifier::new(&config, &store, "fuzz", UnixTime(FUZZ_NOW), &seen);
+        for report in [verifier.verify(&text), verifier.verify_footer(&text)] {
+            check_report(&text, &report)?;
+        }
+        let report = verifier.verify(&text);
+        let findings = seal_parse::frame::scan(&text, &scan).map(|f| f.len()).ok();
+        if let Some(count) = findings {
+            if report.frames().len() != count {
+                return Err(format!(
+                    "{count} findings but {} outcomes",
+                    report.frames().len()
+                ));
+            }
+        }
+        for (frame, verified) in report
+            .frames()
+            .iter()
+            .filter_map(|f| f.verified().map(|v| (f, v)))
+        {
+            if frame.depth != 1 {
+                return Err(format!("verified frame at depth {}", frame.depth));
+            }
+            let header = verified
+                .header()
+                .of(&text)
+                .ok_or("verified header outside the text")?;
+            let sig = header
+                .rsplit_once(" sig=\"")
+                .and_then(|(_, rest)| rest.strip_suffix("\">"))
+                .ok_or("verified header without a trailing sig")?;
+            let mut attributes: Vec<(&str, &str)> = verified
+                .attributes()
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
+            attributes.push(("sig", sig));
+            let rendered = seal_render::render_frame(verified.element(), &attributes, "")
+                .map_err(|e| e.to_string())?;
+            if !rendered.starts_with(header) {
+                return Err(format!("verified header `{header}` does not re-render"));
+            }
+        }
+        let key = fuzz_key()?;
+        let signed = FrameSigner::new("k1", SigningKey::Hmac(&key), "fuzz")
+            .map_err(|e| e.to_string())?
+            .sign("channel", &[("id", "fuzz-1")], &text)
+            .map_err(|e| e.to_string())?;
+        let report = verifier.verify(&signed);
+        if report.verified().count() != 1 || report.is_tainted() {
+            return Err(format!(
+                "a signed frame around `{text:?}` did not verify alone"
+            ));
+        }
+    }
+    if text != before {
+        return Err("input changed".to_owned());
+    }
+    Ok(())
+}
+
+/// Reads `data` as a manifest (strict JSON reader); an accepted manifest must clear against live
+/// state equal to its own fields and fail with the named error when the policy, the model or the
+/// payload changes. Other data is used as a payload against a fixed manifest: it clears exactly
+/// when its digest is the manifest's. Never panics.
+pub fn manifest_verification(data: &[u8]) -> Result<(), String> {
+    let limits = ManifestLimits::default();
+    if let Ok(manifest) = Manifest::from_json(data, &limits) {
+        let digests: std::collections::BTreeMap<CanonicalPath, Sha256Digest> = manifest
+            .files()
+            .iter()
+            .map(|file| (file.path().clone(), file.sha256()))
+            .collect();
+        let live = LiveState {
+            policy_sha256: manifest.policy_sha256(),
+            model: manifest.model(),
+            payload: LivePayload::Digest(manifest.payload_sha256()),
+            files: &digests,
+        };
+        let approved = manifest.disclosure_hash();
+        verify_before_spawn(&manifest, &approved, &live)
+            .map_err(|e| format!("own live state refused: {e}"))?;
+        let other = Sha256Digest::of(manifest.policy_sha256().as_bytes());
+        let stale = LiveState {
+            policy_sha256: other,
+            ..live
+        };
+        if !matches!(
+            verify_before_spawn(&manifest, &approved, &stale),
+            Err(SpawnError::StalePolicy { .. })
+        ) {
+            return Err("changed policy not reported as stale policy".to_owned());
+        }
+        let model = format!("{}x", manifest.model());
+        let stale = LiveState {
+            model: &model,
+            ..live
+        };
+        if !matches!(
+            verify_before_spawn(&manifest, &approved, &stale),
+            Err(SpawnError::StaleModel { .. })
+        ) {
+            return Err("changed model not reported as stale model".to_owned());
+        }
+        return Ok(());
+    }
+    let manifest = Manifest::builder()
+        .run_id("fuzz")
+        .provider("p")
+        .model("m")
+        .purpose("fuzz")
+        .estimated_tokens(0)
+        .payload_sha256(Sha256Digest::of(b"payload"))
+        .policy_sha256(Sha256Digest::of(b"policy"))
+        .build(&limits)
+        .map_err(|e| e.to_string())?;
+    let none = |_: &CanonicalPath| None;
+    let live = LiveState {
+        policy_sha256: Sha256Digest::of(b"policy"),
+        model: "m",
+        payload: LivePayload::Bytes(data),
+        files: &none,
+    };
+    let result = verify_before_spawn(&manifest, &manifest.disclosure_hash(), &live);
+    if result.is_ok() != (data == b"payload") {
+        return Err(format!("payload `{data:?}` cleared: {}", result.is_ok()));
+    }
+    Ok(())
+}
+
+const FUZZ_NOW: u64 = 1_800_000_000;
+
+fn fuzz_key() -> Result<HmacKey, String> {
+    let secret =
+        HmacSecret::from_bytes(b"fuzz-frame-secret-fuzz-frame-sec").map_err(|e| e.to_string())?;
+    Ok(HmacKey::new(secret, TagLength::STANDARD))
+}
+
+fn fuzz_store() -> Result<MemoryTrustStore, String> {
+    let mut store = MemoryTrustStore::new(UnixTime(u64::MAX));
+    let scopes = Scopes {
+        frames: vec![
+            FrameScope::new("channel", vec![]).map_err(|e| e.to_string())?,
+            FrameScope::new(crate::sign::FOOTER_ELEMENT, vec![]).map_err(|e| e.to_string())?,
+        ],
+        ..Scopes::default()
+    };
+    let record = KeyRecord::new(
+        "k1",
+        VerifyingKey::Hmac(fuzz_key()?),
+        Validity {
+            not_before: UnixTime(0),
+            not_after: UnixTime(u64::MAX),
+        },
+        KeyStatus::Active,
+        scopes,
+    )
+    .map_err(|e| e.to_string())?;
+    store.insert(record).map_err(|e| e.to_string())?;
+    Ok(store)
+}
+
+fn check_report(text: &str, report: &crate::frames::Report) -> Result<(), String> {
+    let alarm = report.alarm_text();
+    if !alarm.is_ascii() {
+        return Err("alarm text is not ASCII".to_owned());
+    }
+    if alarm.is_empty() == report.is_tainted() {
+        return Err(format!(
+            "tainted is {} but the alarm text is `{alarm}`",
+            report.is_tainted()
+        ));
+    }
+    if report.is_tainted() && !alarm.contains("reason=\"tainted_message\"") {
+        return Err("a tainted message has no message-level alarm".to_owned());
+    }
+    if report.verified().count() > 0 && report.verified().any(|v| v.header().of(text).is_none()) {
+        return Err("verified span outside the text".to_owned());
     }
     Ok(())
 }
