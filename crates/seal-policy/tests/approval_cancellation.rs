@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use seal_policy::approval::{
     answer_with, Answer, ApprovalMachine, ApprovalPolicy, ApprovalRequest, ApprovalService, Asking,
-    Caller, Effect, Event, Ignored, Outcome, Phase, Reply, Unanswered, Verdict,
+    Caller, DispatchVerdict, Effect, Event, Ignored, Outcome, Phase, Reply, Unanswered,
 };
 use seal_record::ApprovalAsked;
 
@@ -46,7 +46,7 @@ fn decided(effects: &[Effect]) -> Vec<Outcome> {
         .collect()
 }
 
-fn dispatch(machine: &mut ApprovalMachine) -> Verdict {
+fn dispatch(machine: &mut ApprovalMachine) -> DispatchVerdict {
     match machine.step(Event::DispatchCheck).as_slice() {
         [Effect::Dispatch(verdict)] => *verdict,
         other => panic!("dispatch check gave {other:?}"),
@@ -65,7 +65,7 @@ fn already_cancelled_request_settles_cancelled_before_any_answerer() {
     assert_eq!(decided(&asking.effects), vec![Outcome::Cancelled]);
     assert_eq!(
         dispatch(&mut asking.machine),
-        Verdict::AbortedBeforeDispatch
+        DispatchVerdict::AbortedBeforeDispatch
     );
 }
 
@@ -100,7 +100,7 @@ fn cancellation_overtaking_approval_gives_aborted_before_dispatch() {
     asking.machine.step(Event::Answer(Reply::AllowOnce));
     assert_eq!(
         dispatch(&mut asking.machine),
-        Verdict::AbortedBeforeDispatch
+        DispatchVerdict::AbortedBeforeDispatch
     );
 }
 
@@ -113,7 +113,7 @@ fn cancellation_after_allowed_once_but_before_dispatch_aborts() {
     assert_eq!(asking.machine.step(Event::Cancel), vec![]);
     assert_eq!(
         dispatch(&mut asking.machine),
-        Verdict::AbortedBeforeDispatch
+        DispatchVerdict::AbortedBeforeDispatch
     );
 }
 
@@ -127,7 +127,7 @@ fn completed_denial_that_settles_before_cancellation_is_kept() {
     assert_eq!(asking.machine.outcome(), Some(Outcome::Rejected));
     assert_eq!(
         dispatch(&mut asking.machine),
-        Verdict::Denied(Outcome::Rejected)
+        DispatchVerdict::Denied(Outcome::Rejected)
     );
 }
 
@@ -140,7 +140,7 @@ fn completed_unavailable_that_settles_before_cancellation_is_kept() {
     asking.machine.step(Event::Cancel);
     assert_eq!(
         dispatch(&mut asking.machine),
-        Verdict::Denied(Outcome::Unavailable)
+        DispatchVerdict::Denied(Outcome::Unavailable)
     );
 }
 
@@ -151,7 +151,7 @@ fn never_policy_rejection_is_kept_even_when_already_cancelled() {
     assert_eq!(asking.outcome(), Some(Outcome::Rejected));
     assert_eq!(
         dispatch(&mut asking.machine),
-        Verdict::Denied(Outcome::Rejected)
+        DispatchVerdict::Denied(Outcome::Rejected)
     );
 }
 
@@ -172,8 +172,11 @@ fn allowed_once_covers_exactly_one_dispatch() {
     let consulted = Rc::new(Cell::new(0));
     let mut service = service_with(Answer::AllowOnce, &consulted);
     let mut asking = ask(&mut service, false);
-    assert_eq!(dispatch(&mut asking.machine), Verdict::Proceed);
-    assert_eq!(dispatch(&mut asking.machine), Verdict::AlreadyChecked);
+    assert_eq!(dispatch(&mut asking.machine), DispatchVerdict::Proceed);
+    assert_eq!(
+        dispatch(&mut asking.machine),
+        DispatchVerdict::AlreadyChecked
+    );
 }
 
 #[test]
@@ -181,10 +184,10 @@ fn dispatch_check_while_waiting_denies_and_keeps_waiting() {
     let consulted = Rc::new(Cell::new(0));
     let mut service = service_with(Answer::Pending, &consulted);
     let mut asking = ask(&mut service, false);
-    assert_eq!(dispatch(&mut asking.machine), Verdict::NotSettled);
+    assert_eq!(dispatch(&mut asking.machine), DispatchVerdict::NotSettled);
     assert_eq!(asking.machine.phase(), Phase::Consulting);
     asking.machine.step(Event::Answer(Reply::AllowOnce));
-    assert_eq!(dispatch(&mut asking.machine), Verdict::Proceed);
+    assert_eq!(dispatch(&mut asking.machine), DispatchVerdict::Proceed);
 }
 
 #[test]
@@ -194,7 +197,7 @@ fn answer_before_ask_is_ignored() {
         machine.step(Event::Answer(Reply::AllowOnce)),
         vec![Effect::Ignored(Ignored::NotAsked)]
     );
-    assert_eq!(dispatch(&mut machine), Verdict::NotSettled);
+    assert_eq!(dispatch(&mut machine), DispatchVerdict::NotSettled);
 }
 
 fn fresh_machine() -> ApprovalMachine {
@@ -261,7 +264,7 @@ fn check_sequence(sequence: &[Event], proceeded: &mut usize) {
                     Some(ApprovalPolicy::OnRequest),
                     "{sequence:?}: consulted under never"
                 ),
-                Effect::Dispatch(Verdict::Proceed) => {
+                Effect::Dispatch(DispatchVerdict::Proceed) => {
                     proceeds += 1;
                     assert_eq!(decided_outcome, Some(Outcome::AllowedOnce), "{sequence:?}");
                     assert!(!cancelled, "{sequence:?}: proceeded after cancellation");
@@ -279,4 +282,23 @@ fn check_sequence(sequence: &[Event], proceeded: &mut usize) {
     }
     assert!(proceeds <= 1, "{sequence:?}: allowed-once used twice");
     *proceeded += proceeds;
+}
+
+#[test]
+fn dispatch_verdicts_have_distinct_messages() {
+    let verdicts = [
+        DispatchVerdict::Proceed,
+        DispatchVerdict::Denied(Outcome::Rejected),
+        DispatchVerdict::Denied(Outcome::Unavailable),
+        DispatchVerdict::AbortedBeforeDispatch,
+        DispatchVerdict::NotSettled,
+        DispatchVerdict::AlreadyChecked,
+    ];
+    let messages: Vec<String> = verdicts.iter().map(ToString::to_string).collect();
+    let mut unique = messages.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), messages.len());
+    assert_eq!(messages[1], "approval was rejected");
+    assert!(verdicts.iter().filter(|v| v.proceeds()).count() == 1);
 }

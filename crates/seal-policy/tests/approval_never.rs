@@ -15,8 +15,8 @@ use std::rc::Rc;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
 use seal_policy::approval::{
-    answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Effect, Event,
-    Outcome, Verdict,
+    answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, DispatchVerdict,
+    Effect, Event, Outcome,
 };
 
 /// One answerer and how it joins the waterfall.
@@ -38,7 +38,7 @@ struct Scenario {
 struct Observed {
     outcome: Option<Outcome>,
     consulted: usize,
-    verdict: Verdict,
+    verdict: DispatchVerdict,
 }
 
 type Implementation = fn(&Scenario, ApprovalPolicy) -> Observed;
@@ -126,14 +126,14 @@ fn answerers_before_policy(scenario: &Scenario, policy: ApprovalPolicy) -> Obser
                 return Observed {
                     outcome: Some(Outcome::AllowedOnce),
                     consulted,
-                    verdict: Verdict::Proceed,
+                    verdict: DispatchVerdict::Proceed,
                 }
             }
             Answer::Reject | Answer::Pending => {
                 return Observed {
                     outcome: Some(Outcome::Rejected),
                     consulted,
-                    verdict: Verdict::Denied(Outcome::Rejected),
+                    verdict: DispatchVerdict::Denied(Outcome::Rejected),
                 }
             }
             Answer::Delegate => {}
@@ -146,7 +146,7 @@ fn answerers_before_policy(scenario: &Scenario, policy: ApprovalPolicy) -> Obser
     Observed {
         outcome: Some(outcome),
         consulted,
-        verdict: Verdict::Denied(outcome),
+        verdict: DispatchVerdict::Denied(outcome),
     }
 }
 
@@ -162,7 +162,7 @@ fn never_is_unbypassable(
         "an answerer was consulted under never"
     );
     prop_assert_eq!(observed.outcome, Some(Outcome::Rejected));
-    prop_assert_eq!(observed.verdict, Verdict::Denied(Outcome::Rejected));
+    prop_assert_eq!(observed.verdict, DispatchVerdict::Denied(Outcome::Rejected));
     Ok(())
 }
 
@@ -227,8 +227,8 @@ fn the_same_always_allowing_answerer_allows_under_on_request() {
     };
     let observed = real(&scenario, ApprovalPolicy::OnRequest);
     assert_eq!(observed.consulted, 1);
-    assert_eq!(observed.verdict, Verdict::Proceed);
+    assert_eq!(observed.verdict, DispatchVerdict::Proceed);
     let observed = real(&scenario, ApprovalPolicy::Never);
     assert_eq!(observed.consulted, 0);
-    assert_eq!(observed.verdict, Verdict::Denied(Outcome::Rejected));
+    assert_eq!(observed.verdict, DispatchVerdict::Denied(Outcome::Rejected));
 }

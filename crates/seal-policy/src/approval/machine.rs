@@ -14,8 +14,10 @@
 //!
 //! At the dispatch check only `allowed-once` with no cancellation proceeds; a cancellation that
 //! overtook the approval (or came after `allowed-once`) gives
-//! [`Verdict::AbortedBeforeDispatch`]; a completed denial is kept even when cancellation came
+//! [`DispatchVerdict::AbortedBeforeDispatch`]; a completed denial is kept even when cancellation came
 //! after it, as the more informative result.
+
+use std::fmt;
 
 use seal_record::{ApprovalAsked, ApprovalDecided, Outcome, RecordError};
 
@@ -47,7 +49,7 @@ pub enum Effect {
     /// Append this `approval/decided` event to the session log.
     Decided(ApprovalDecided),
     /// The answer to a [`Event::DispatchCheck`].
-    Dispatch(Verdict),
+    Dispatch(DispatchVerdict),
     /// The event changed nothing, for this reason.
     Ignored(Ignored),
 }
@@ -67,9 +69,9 @@ pub enum Ignored {
     AfterDispatchCheck,
 }
 
-/// Whether the call may be dispatched. Only [`Verdict::Proceed`] lets it run.
+/// Whether the call may be dispatched. Only [`DispatchVerdict::Proceed`] lets it run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub enum DispatchVerdict {
     /// `allowed-once`, and no cancellation: dispatch this one call.
     Proceed,
     /// The request settled as this denial (`rejected` or `unavailable`).
@@ -104,7 +106,7 @@ pub enum Phase {
         /// The outcome the request settled with.
         outcome: Outcome,
         /// The verdict the dispatch check gave.
-        verdict: Verdict,
+        verdict: DispatchVerdict,
     },
 }
 
@@ -153,7 +155,7 @@ impl ApprovalMachine {
     }
 
     /// Applies one event and returns its effects, in order. Every (phase, event) pair has a
-    /// transition; none can produce [`Verdict::Proceed`] except a dispatch check after
+    /// transition; none can produce [`DispatchVerdict::Proceed`] except a dispatch check after
     /// `allowed-once` with no cancellation.
     pub fn step(&mut self, event: Event) -> Vec<Effect> {
         let (next, effects) = self.transition(event);
@@ -183,7 +185,7 @@ impl ApprovalMachine {
                 ignored(phase, Ignored::NotAsked)
             }
             (Phase::Idle { .. } | Phase::Consulting, Event::DispatchCheck) => {
-                (phase, vec![Effect::Dispatch(Verdict::NotSettled)])
+                (phase, vec![Effect::Dispatch(DispatchVerdict::NotSettled)])
             }
             (Phase::Consulting | Phase::Settled { .. }, Event::Ask(_)) => {
                 ignored(phase, Ignored::AlreadyAsked)
@@ -229,9 +231,10 @@ impl ApprovalMachine {
                     vec![Effect::Dispatch(verdict)],
                 )
             }
-            (Phase::Checked { .. }, Event::DispatchCheck) => {
-                (phase, vec![Effect::Dispatch(Verdict::AlreadyChecked)])
-            }
+            (Phase::Checked { .. }, Event::DispatchCheck) => (
+                phase,
+                vec![Effect::Dispatch(DispatchVerdict::AlreadyChecked)],
+            ),
             (
                 Phase::Checked { .. },
                 Event::Ask(_) | Event::Answer(_) | Event::Unanswered(_) | Event::Cancel,
@@ -247,19 +250,33 @@ impl ApprovalMachine {
     }
 }
 
-impl Verdict {
-    /// True only for [`Verdict::Proceed`].
+impl DispatchVerdict {
+    /// True only for [`DispatchVerdict::Proceed`].
     pub fn proceeds(self) -> bool {
-        self == Verdict::Proceed
+        self == DispatchVerdict::Proceed
+    }
+}
+
+impl fmt::Display for DispatchVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DispatchVerdict::Proceed => f.write_str("approved for this one call"),
+            DispatchVerdict::Denied(outcome) => write!(f, "approval was {outcome}"),
+            DispatchVerdict::AbortedBeforeDispatch => f.write_str("aborted before dispatch"),
+            DispatchVerdict::NotSettled => f.write_str("approval has not settled"),
+            DispatchVerdict::AlreadyChecked => {
+                f.write_str("the one dispatch this approval covered has been used")
+            }
+        }
     }
 }
 
 /// The dispatch verdict for a settled request.
-fn verdict(outcome: Outcome, cancelled: bool) -> Verdict {
+fn verdict(outcome: Outcome, cancelled: bool) -> DispatchVerdict {
     match (outcome, cancelled) {
-        (Outcome::AllowedOnce, false) => Verdict::Proceed,
-        (Outcome::AllowedOnce | Outcome::Cancelled, _) => Verdict::AbortedBeforeDispatch,
-        (Outcome::Rejected | Outcome::Unavailable, _) => Verdict::Denied(outcome),
+        (Outcome::AllowedOnce, false) => DispatchVerdict::Proceed,
+        (Outcome::AllowedOnce | Outcome::Cancelled, _) => DispatchVerdict::AbortedBeforeDispatch,
+        (Outcome::Rejected | Outcome::Unavailable, _) => DispatchVerdict::Denied(outcome),
     }
 }
 

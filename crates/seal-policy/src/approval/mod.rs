@@ -17,7 +17,7 @@
 //! ```
 //! use seal_policy::approval::{
 //!     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Effect,
-//!     Event, Verdict,
+//!     Event, DispatchVerdict,
 //! };
 //!
 //! let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
@@ -27,7 +27,7 @@
 //! let mut asking = service.ask(&caller, &request, false).expect("routable");
 //! assert_eq!(asking.outcome(), Some(seal_record::Outcome::AllowedOnce));
 //! let effects = asking.machine.step(Event::DispatchCheck);
-//! assert_eq!(effects, vec![Effect::Dispatch(Verdict::Proceed)]);
+//! assert_eq!(effects, vec![Effect::Dispatch(DispatchVerdict::Proceed)]);
 //! ```
 
 mod answerer;
@@ -43,7 +43,7 @@ mod service;
 
 pub use answerer::{answer_with, Answer, Answerer, Reply};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
-pub use machine::{ApprovalMachine, Effect, Event, Ignored, Phase, Verdict};
+pub use machine::{ApprovalMachine, DispatchVerdict, Effect, Event, Ignored, Phase};
 pub use machine_answerer::{
     machine_claims, map_machine_response, parse_machine_response, MachineAnswer, MachineOption,
     MachineResponse, ALLOW_ONCE_OPTION, MACHINE_OPTIONS, REJECT_ONCE_OPTION,
