@@ -617,6 +617,11 @@ fn guards_are_monotonic(
     let position = position % (widened.guards.len() + 1);
     widened.guards.insert(position, extra.clone());
     let after = observe(system, &widened);
+    prop_assert_eq!(
+        before.waterfall,
+        after.waterfall,
+        "a guard changed what the waterfall decided"
+    );
     prop_assert!(
         !after.allowed || before.allowed,
         "adding a guard turned a refusal into allow: before {:?}, after {:?}",
@@ -851,4 +856,31 @@ fn negative_controls_fail_for_their_named_reason() {
     };
     assert!(!observe(System::Real, &failing).allowed);
     assert!(observe(System::ErrorsToAllow, &failing).allowed);
+}
+
+fn finished(evaluation: Evaluation<'_>, outcome: Outcome) -> Verdict {
+    match evaluation {
+        Evaluation::Pending(pending) => pending.finish(outcome),
+        Evaluation::Decided(verdict) => verdict,
+    }
+}
+
+/// Reusing the trace buffer of an earlier verdict gives exactly the verdict of a fresh
+/// evaluation.
+#[test]
+fn reusing_a_trace_changes_nothing() {
+    quiet_deliberate_panics();
+    exploring(512)
+        .run(&(case(), case()), |(first, second)| {
+            let first_chain = build(System::Real, &first);
+            let first_call = tool_call(&first.call);
+            let stale = finished(first_chain.evaluate(&first_call), first.outcome).into_trace();
+            let chain = build(System::Real, &second);
+            let call = tool_call(&second.call);
+            let fresh = finished(chain.evaluate(&call), second.outcome);
+            let reused = finished(chain.evaluate_reusing(&call, stale), second.outcome);
+            prop_assert_eq!(fresh, reused);
+            Ok(())
+        })
+        .unwrap();
 }

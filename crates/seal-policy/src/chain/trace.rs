@@ -95,11 +95,10 @@ impl Trace {
         self.decided_by
     }
 
-    pub(crate) fn with_capacity(capacity: usize) -> Trace {
-        Trace {
-            steps: Vec::with_capacity(capacity),
-            decided_by: None,
-        }
+    pub(crate) fn reset(&mut self, capacity: usize) {
+        self.steps.clear();
+        self.steps.reserve(capacity);
+        self.decided_by = None;
     }
 
     pub(crate) fn enter(&mut self, kind: StageKind, name: &Arc<str>) -> usize {

@@ -94,6 +94,22 @@ impl Verdict {
             Verdict::Deny(denied) => denied.trace(),
         }
     }
+
+    /// The trace, given up (for example to [`Chain::evaluate_reusing`]).
+    pub fn into_trace(self) -> Trace {
+        match self {
+            Verdict::Allow(allowed) => allowed.trace,
+            Verdict::Deny(denied) => denied.trace,
+        }
+    }
+
+    /// The denial, if the call was refused.
+    pub fn denied(&self) -> Option<&Denied> {
+        match self {
+            Verdict::Allow(_) => None,
+            Verdict::Deny(denied) => Some(denied),
+        }
+    }
 }
 
 impl Allowed {

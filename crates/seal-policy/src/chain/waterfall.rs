@@ -192,10 +192,18 @@ impl Chain {
     /// Evaluates a call: the waterfall, then either a verdict (deny; or allow after the guards)
     /// or a [`Pending`] ask. See [`Chain`] for the order.
     pub fn evaluate<'a>(&'a self, call: &'a ToolCall) -> Evaluation<'a> {
+        self.evaluate_reusing(call, Trace::default())
+    }
+
+    /// [`Chain::evaluate`], writing the trace into the buffer of `trace` (cleared first). Handing
+    /// back the trace of an earlier verdict ([`Verdict::into_trace`]) lets an evaluation whose
+    /// stages give static reasons run without allocating.
+    pub fn evaluate_reusing<'a>(&'a self, call: &'a ToolCall, mut trace: Trace) -> Evaluation<'a> {
         let capacity =
             self.listeners.len() + self.global_guards.len() + self.scoped_guards.len() + 2;
+        trace.reset(capacity);
         let mut run = Run {
-            trace: Trace::with_capacity(capacity),
+            trace,
             failure: None,
         };
         let ruling = descend(self, 0, call, &mut run);
