@@ -191,6 +191,10 @@ impl Chain {
 
     /// Evaluates a call: the waterfall, then either a verdict (deny; or allow after the guards)
     /// or a [`Pending`] ask. See [`Chain`] for the order.
+    ///
+    /// The chain itself never panics. A stage that panics outside a
+    /// [`CatchPanics`](crate::chain::CatchPanics) wrapper unwinds out of this call; an embedder
+    /// that catches the panic here has no verdict and must not dispatch the call.
     pub fn evaluate<'a>(&'a self, call: &'a ToolCall) -> Evaluation<'a> {
         self.evaluate_reusing(call, Trace::default())
     }
