@@ -1007,3 +1007,79 @@ fn error_message_snapshot() {
     ];
     insta::assert_snapshot!("messages", messages.join("\n"));
 }
+
+#[test]
+fn small_accessors_say_what_they_promise() {
+    assert!(Scope::everywhere().is_everywhere());
+    assert!(!Scope::everywhere().tool("Bash").is_everywhere());
+    assert!(!Scope::everywhere().session("s").is_everywhere());
+    assert!(!Scope::everywhere().agent("a").is_everywhere());
+
+    assert!(Decision::Allow.is_allow());
+    assert!(!Decision::deny("x").is_allow());
+    assert!(!Decision::Ask(None).is_allow());
+    assert_eq!(Decision::Allow.reason(), None);
+    assert_eq!(Decision::Ask(None).reason(), None);
+    assert_eq!(
+        Decision::ask("why").reason().map(Reason::as_str),
+        Some("why")
+    );
+    assert_eq!(
+        Decision::deny("no").reason().map(Reason::as_str),
+        Some("no")
+    );
+    assert_eq!(
+        [Decision::Allow, Decision::deny("x"), Decision::Ask(None)].map(|d| d.kind()),
+        ["allow", "deny", "ask"]
+    );
+    assert_eq!(Reason::new(String::from("owned")), Reason::from("owned"));
+    assert_eq!(Because::rule("Read").form(), None);
+    assert_eq!(
+        Ruling::ask_without_reason().decision(),
+        &Decision::Ask(None)
+    );
+    assert_eq!(
+        Ruling::deny("x").because(Because::rule("r")).explanation(),
+        Some(&Because::rule("r"))
+    );
+    assert_eq!(
+        Check::deny("x"),
+        Check::Deny {
+            reason: Reason::from("x"),
+            because: None
+        }
+    );
+
+    let mut chain = Chain::new(Decision::Allow);
+    chain.add_global_guard("veto", veto("vetoed")).unwrap();
+    let call = bash("ls");
+    let verdict = decided(chain.evaluate(&call));
+    let denied = verdict.denied().unwrap();
+    assert_eq!(denied.reason().as_str(), "vetoed");
+    assert_eq!(verdict.trace().decided_by_index(), Some(1));
+    assert_eq!(verdict.clone().into_trace(), *verdict.trace());
+    let allowed = decided(Chain::new(Decision::Allow).evaluate(&call));
+    assert_eq!(allowed.denied(), None);
+    assert_eq!(allowed.trace().decided_by_index(), Some(0));
+    let Verdict::Allow(witness) = &allowed else {
+        panic!("expected allow");
+    };
+    assert_eq!(witness.trace().steps().len(), 1);
+    assert_eq!(
+        [
+            StageKind::Listener,
+            StageKind::EndOfChain,
+            StageKind::Approval,
+            StageKind::GlobalGuard,
+            StageKind::ScopedGuard
+        ]
+        .map(StageKind::as_str),
+        [
+            "listener",
+            "end-of-chain",
+            "approval",
+            "global-guard",
+            "scoped-guard"
+        ]
+    );
+}
