@@ -14,9 +14,10 @@ use std::fmt;
 use seal_parse::json::{JsonLimits, Number, Object, Value, MAX_EXACT_INTEGER};
 use seal_record::{ApprovalAsked, Outcome};
 
-use super::answerer::Reply;
+use super::answerer::{Answer, Reply};
 use super::ids::is_id;
 use super::machine::Event;
+use super::request::Question;
 use super::response::{MalformedResponse, WireResponse};
 
 /// The `method` of a request sent to clients.
@@ -198,6 +199,23 @@ impl WireRegistry {
         };
         self.pending.insert(rpc_id, request.clone());
         Ok(request)
+    }
+
+    /// The waterfall step of a web answerer: registers `question` and claims it
+    /// ([`Answer::Pending`]), or delegates ([`Answer::Delegate`]) when it cannot be registered
+    /// (invalid session id, the same approval pending already, a limit reached), so an
+    /// unanswerable request is never claimed.
+    pub fn claim(&mut self, question: &Question<'_>) -> Answer {
+        let asked = ApprovalAsked::new(
+            question.approval_id,
+            question.tool,
+            question.call_id,
+            question.reason,
+        );
+        match asked {
+            Ok(asked) if self.register(question.session, &asked).is_ok() => Answer::Pending,
+            Ok(_) | Err(_) => Answer::Delegate,
+        }
     }
 
     /// Handles one client response. The first valid one settles its request and removes it;
