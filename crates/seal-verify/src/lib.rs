@@ -1,6 +1,7 @@
 //! Signed envelopes for seal: HMAC-SHA256 and Ed25519 keys bound to their algorithm and tag
-//! length, strict base64url tags, per-conversation subkeys, and a fail-closed trust store with
-//! versioned, threshold-signed documents.
+//! length, strict base64url tags, per-conversation subkeys, a fail-closed trust store with
+//! versioned, threshold-signed documents, frame signing and verification over submitted text
+//! (with the footer form), and manifest verification before spawn with optional signed approval.
 //!
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
 //!
@@ -14,6 +15,43 @@
 //! assert!(key.verify_text(b"massage", &sig).is_err());
 //! assert!(key.verify_text(b"message", &sig[..21]).is_err());
 //! # Ok::<(), seal_verify::KeyError>(())
+//! ```
+//!
+//! Frames are signed with [`FrameSigner`] and verified over submitted text with
+//! [`FrameVerifier`], which returns a [`Report`] (an outcome per frame for the operator) and the
+//! alarm text to append; the message itself is never changed (spec/frame-v1.md):
+//!
+//! ```
+//! use std::collections::HashSet;
+//! use seal_parse::frame::ScanConfig;
+//! use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
+//! use seal_verify::{
+//!     FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey, TagLength, UnixTime,
+//!     VerifyConfig, VerifyingKey,
+//! };
+//!
+//! let key = || HmacKey::new(HmacSecret::from_bytes(&[7; 32]).unwrap(), TagLength::STANDARD);
+//! let mut store = MemoryTrustStore::new(UnixTime(2_000_000_000));
+//! let scopes = Scopes { frames: vec![FrameScope::new("channel", vec![])?], ..Scopes::default() };
+//! let window = Validity { not_before: UnixTime(0), not_after: UnixTime(2_000_000_000) };
+//! store.insert(KeyRecord::new("k1", VerifyingKey::Hmac(key()), window, KeyStatus::Active, scopes)?)?;
+//!
+//! let master = key();
+//! let signer = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1")?;
+//! let frame = signer.sign("channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
+//!
+//! let config = VerifyConfig::new(ScanConfig::new("channel")?.with_rewrite());
+//! let seen = HashSet::new();
+//! let verifier = FrameVerifier::new(&config, &store, "conversation-1", UnixTime(1_800_000_000), &seen);
+//! let report = verifier.verify(&frame);
+//! assert_eq!(report.verified().count(), 1);
+//! assert_eq!(report.alarm_text(), "");
+//!
+//! let forged = frame.replace("telegram", "slack");
+//! let report = verifier.verify(&forged);
+//! assert!(report.is_tainted());
+//! assert!(report.alarm_text().contains("reason=\"bad_signature\""));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
