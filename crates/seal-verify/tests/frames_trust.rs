@@ -442,3 +442,100 @@ fn the_alarm_names_reason_and_escaped_source_and_no_detailed_cause() {
     let with_lf = verify(&format!("{text}\n"));
     assert!(with_lf.alarm_text().starts_with("<seal-alarm"));
 }
+
+#[test]
+fn a_compact_key_verifies_only_in_its_conversation_and_replays_are_caught() {
+    use seal_verify::store::{
+        FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity,
+    };
+    use seal_verify::{
+        CompensatingControls, HmacKey, HmacSecret, TagConfig, TagProfile, UnixTime, VerifyingKey,
+    };
+    let compact = TagConfig {
+        profile: TagProfile::Compact,
+        controls: CompensatingControls {
+            per_conversation_subkeys: true,
+            replay_set: true,
+        },
+    }
+    .tag_length()
+    .unwrap();
+    let key = || HmacKey::new(HmacSecret::from_bytes(&hmac_secret()).unwrap(), compact);
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(
+            KeyRecord::new(
+                "c1",
+                VerifyingKey::Hmac(key()),
+                Validity {
+                    not_before: UnixTime(0),
+                    not_after: UnixTime(1_900_000_000),
+                },
+                KeyStatus::Active,
+                Scopes {
+                    frames: vec![FrameScope::new(ELEMENT, vec![]).unwrap()],
+                    ..Scopes::default()
+                },
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let master = key();
+    let text = FrameSigner::new("c1", SigningKey::Hmac(&master), CONVERSATION)
+        .unwrap()
+        .sign(ELEMENT, &[("id", "m1")], "hi")
+        .unwrap();
+    let sig = text
+        .split("sig=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(sig.len(), 5);
+    let config = config();
+    let none = HashSet::<String>::new();
+    let here = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none).verify(&text);
+    assert_eq!(here.verified().count(), 1);
+    let there = FrameVerifier::new(&config, &store, "conversation-2", NOW, &none).verify(&text);
+    assert_eq!(reasons(&there), ["bad_signature"]);
+    let seen: HashSet<String> = here.new_ids().iter().cloned().collect();
+    let again = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(&text);
+    assert_eq!(reasons(&again), ["replayed_frame"]);
+}
+
+#[test]
+fn signer_refuses_reserved_attributes_bad_names_and_bad_ids() {
+    use seal_verify::SignError;
+    let key = master();
+    let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION).unwrap();
+    for name in ["kid", "sig"] {
+        assert_eq!(
+            signer.sign(ELEMENT, &[(name, "x")], "b"),
+            Err(SignError::ReservedAttribute {
+                name: name.to_owned()
+            })
+        );
+    }
+    assert!(matches!(
+        signer.sign("Channel", &[], "b"),
+        Err(SignError::Render(_))
+    ));
+    assert!(matches!(
+        signer.sign(ELEMENT, &[("a", "1"), ("a", "2")], "b"),
+        Err(SignError::Render(_))
+    ));
+    assert!(matches!(
+        FrameSigner::new("bad id", SigningKey::Hmac(&key), CONVERSATION),
+        Err(SignError::InvalidKeyId { .. })
+    ));
+    assert!(matches!(
+        FrameSigner::new("k1", SigningKey::Hmac(&key), ""),
+        Err(SignError::Conversation(_))
+    ));
+    let ed = ed_signer();
+    assert!(matches!(
+        FrameSigner::new("ed1", SigningKey::Ed25519(&ed), ""),
+        Err(SignError::Conversation(_))
+    ));
+}
