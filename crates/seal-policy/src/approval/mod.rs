@@ -40,6 +40,7 @@ mod registry;
 mod request;
 mod response;
 mod service;
+mod wire_error;
 
 pub use answerer::{answer_with, Answer, Answerer, Reply};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
@@ -51,10 +52,10 @@ pub use machine_answerer::{
 pub use policy::{ApprovalPolicy, Unanswered};
 pub use refusal::{Refusal, TooManyAnswerers};
 pub use registry::{
-    RegisterError, RegistryLimits, ResponseError, RpcId, WireRegistry, WireRequest, WireSettlement,
-    APPROVAL_REQUESTED_METHOD,
+    RegistryLimits, RpcId, WireRegistry, WireRequest, WireSettlement, APPROVAL_REQUESTED_METHOD,
 };
 pub use request::{ApprovalRequest, Caller, Question};
 pub use response::{MalformedResponse, WireResponse};
 pub use seal_record::Outcome;
 pub use service::{request_approval, ApprovalService, Asking, ServiceLimits};
+pub use wire_error::{RegisterError, ResponseError};
