@@ -7,7 +7,9 @@ use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 use seal_record::FooterSigningInput;
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
-use super::verify::{attribute, source_of, split_sig, suspect_outcome, untrusted, FrameVerifier};
+use super::verify::{
+    attribute, source_of, split_sig, suspect_outcome, untrusted, FrameVerifier, Tally,
+};
 use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE};
 use crate::store::TrustStore;
 
@@ -27,17 +29,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let (scanned, stats) = scan_with_stats(text, &scan);
         let findings = match scanned {
             Ok(findings) => findings,
-            Err(error) => {
-                return self.finish(
-                    text,
-                    FOOTER_ELEMENT,
-                    Vec::new(),
-                    Some(error),
-                    stats,
-                    0,
-                    Vec::new(),
-                )
-            }
+            Err(error) => return self.finish(text, FOOTER_ELEMENT, Tally::stopped(error, stats)),
         };
         let last = footer_position(text, &findings);
         let mut checks = 0;
@@ -84,7 +76,17 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
             });
         }
         let new_ids = ids_here.into_iter().collect();
-        self.finish(text, FOOTER_ELEMENT, frames, None, stats, checks, new_ids)
+        self.finish(
+            text,
+            FOOTER_ELEMENT,
+            Tally {
+                frames,
+                scan_error: None,
+                stats,
+                checks,
+                new_ids,
+            },
+        )
     }
 
     fn check_footer(

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanStats, Suspect, TagKind};
+use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanError, ScanStats, Suspect, TagKind};
 use seal_record::{FrameSigningInput, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
@@ -27,6 +27,16 @@ pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
     pub(crate) conversation_id: &'a str,
     pub(crate) now: UnixTime,
     pub(crate) seen: &'a dyn SeenIds,
+}
+
+impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FrameVerifier")
+            .field("config", self.config)
+            .field("conversation_id", &self.conversation_id)
+            .field("now", &self.now)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
@@ -68,9 +78,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let element = self.config.scan().element();
         let findings = match scanned {
             Ok(findings) => findings,
-            Err(error) => {
-                return self.finish(text, element, Vec::new(), Some(error), stats, 0, Vec::new())
-            }
+            Err(error) => return self.finish(text, element, Tally::stopped(error, stats)),
         };
         let mut checks = 0;
         let mut ids_here = BTreeSet::new();
@@ -89,20 +97,28 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             });
         }
         let new_ids = ids_here.into_iter().collect();
-        self.finish(text, element, frames, None, stats, checks, new_ids)
+        self.finish(
+            text,
+            element,
+            Tally {
+                frames,
+                scan_error: None,
+                stats,
+                checks,
+                new_ids,
+            },
+        )
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn finish(
-        &self,
-        text: &str,
-        element: &str,
-        frames: Vec<FrameReport>,
-        scan_error: Option<seal_parse::frame::ScanError>,
-        stats: ScanStats,
-        signature_checks: usize,
-        new_ids: Vec<String>,
-    ) -> Report {
+    /// The report of a tally: taint, alarm text and ids to record.
+    pub(crate) fn finish(&self, text: &str, element: &str, tally: Tally) -> Report {
+        let Tally {
+            frames,
+            scan_error,
+            stats,
+            checks: signature_checks,
+            new_ids,
+        } = tally;
         let off = !self.config.is_enabled();
         let (alarm, omitted) = if off {
             (off_notice(text, element), 0)
@@ -266,6 +282,28 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             sig,
         )
         .map_err(failure)
+    }
+}
+
+/// What one pass over a text found, before the report is finished.
+pub(crate) struct Tally {
+    pub(crate) frames: Vec<FrameReport>,
+    pub(crate) scan_error: Option<ScanError>,
+    pub(crate) stats: ScanStats,
+    pub(crate) checks: usize,
+    pub(crate) new_ids: Vec<String>,
+}
+
+impl Tally {
+    /// A scan stopped by a limit: no finding, the error.
+    pub(crate) fn stopped(error: ScanError, stats: ScanStats) -> Tally {
+        Tally {
+            frames: Vec::new(),
+            scan_error: Some(error),
+            stats,
+            checks: 0,
+            new_ids: Vec::new(),
+        }
     }
 }
 

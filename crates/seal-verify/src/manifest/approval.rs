@@ -75,6 +75,14 @@ pub struct ApprovalCheck<'a, S: TrustStore + ?Sized> {
     pub used_ids: &'a dyn SeenIds,
 }
 
+impl<S: TrustStore + ?Sized> fmt::Debug for ApprovalCheck<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApprovalCheck")
+            .field("now", &self.now)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Why an approval was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -66,6 +66,16 @@ pub struct LiveState<'a> {
     pub files: &'a dyn FileDigests,
 }
 
+impl fmt::Debug for LiveState<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LiveState")
+            .field("policy_sha256", &self.policy_sha256)
+            .field("model", &self.model)
+            .field("payload", &self.payload.digest())
+            .finish_non_exhaustive()
+    }
+}
+
 /// What changed since the approval, inside the manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
