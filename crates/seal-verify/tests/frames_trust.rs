@@ -539,3 +539,49 @@ fn signer_refuses_reserved_attributes_bad_names_and_bad_ids() {
         Err(SignError::Conversation(_))
     ));
 }
+
+#[test]
+fn megabytes_of_adversarial_text_take_linear_work_with_unlimited_scan_limits() {
+    let limits = ScanLimits {
+        max_frames: usize::MAX,
+        max_depth: usize::MAX,
+        max_attributes: usize::MAX,
+        max_header_bytes: usize::MAX,
+    };
+    let config = VerifyConfig::new(
+        ScanConfig::new(ELEMENT)
+            .unwrap()
+            .with_rewrite()
+            .with_limits(limits),
+    );
+    let signed = sign(&[("id", "m")], "x");
+    let units = [
+        signed.as_str(),
+        "<channel id=\"a\" kid=\"k1\" sig=\"AAAAAAAAAAAAAAAAAAAAAA\">",
+        "<channel kid=\"nobody\" id=\"b\" sig=\"AAAAAAAAAAAAAAAAAAAAAA\">y</channel>",
+        "<\\/channel>",
+        "\u{ff1c}channel\u{ff1e}",
+        "<<<<",
+        "</CHANNEL>",
+        "plain prose ",
+    ];
+    let mut text = String::new();
+    let mut index = 0usize;
+    while text.len() < 2 << 20 {
+        text.push_str(units[index % units.len()]);
+        index = index.wrapping_mul(31).wrapping_add(7) % 1009;
+    }
+    let store = store();
+    let seen = HashSet::<String>::new();
+    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(&text);
+    assert!(report.is_tainted());
+    assert!(report.scan_error().is_none());
+    assert!(
+        report.stats().steps() <= 4 * text.len() + 64,
+        "{:?}",
+        report.stats()
+    );
+    assert!(report.signature_checks() <= report.frames().len());
+    let limit = VerifyLimits::default().max_frame_alarms;
+    assert!(alarm_count(report.alarm_text()) <= limit + 1);
+}
