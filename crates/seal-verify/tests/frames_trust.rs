@@ -438,6 +438,8 @@ fn the_alarm_names_reason_and_escaped_source_and_no_detailed_cause() {
     );
     assert!(alarm.is_ascii());
     assert!(!alarm.contains("revoked") && !alarm.contains("kid"));
+    // The operator's report names the key id the frame claimed.
+    assert_eq!(report.frames()[0].key_id.as_deref(), Some("revoked"));
     // The alarm text starts on its own line only when the message does not end with LF.
     let with_lf = verify(&format!("{text}\n"));
     assert!(with_lf.alarm_text().starts_with("<seal-alarm"));

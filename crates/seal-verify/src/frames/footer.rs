@@ -8,9 +8,9 @@ use seal_record::FooterSigningInput;
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
-    attribute, source_of, split_sig, suspect_outcome, untrusted, FrameVerifier, Tally,
+    attribute, attribute_of, split_sig, suspect_outcome, untrusted, FrameVerifier, Tally,
 };
-use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE};
+use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
 
 impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
@@ -55,7 +55,8 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
             frames.push(FrameReport {
                 tag: finding.tag(),
                 depth: finding.depth(),
-                source: source_of(finding),
+                source: attribute_of(finding, SOURCE_ATTRIBUTE),
+                key_id: attribute_of(finding, KEY_ID_ATTRIBUTE),
                 outcome,
             });
         }
@@ -72,6 +73,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 },
                 depth: 0,
                 source: None,
+                key_id: None,
                 outcome: untrusted(reason, Cause::NoFooter),
             });
         }

@@ -214,6 +214,9 @@ pub struct FrameReport {
     pub depth: usize,
     /// The decoded `source` attribute of a strictly accepted frame, if any.
     pub source: Option<String>,
+    /// The decoded `kid` attribute of a strictly accepted frame, if any (for the operator: it
+    /// is never written into an alarm).
+    pub key_id: Option<String>,
     /// Verified, or untrusted with reason and cause.
     pub outcome: Outcome,
 }

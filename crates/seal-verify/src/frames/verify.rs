@@ -92,7 +92,8 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             frames.push(FrameReport {
                 tag: finding.tag(),
                 depth: finding.depth(),
-                source: source_of(finding),
+                source: attribute_of(finding, SOURCE_ATTRIBUTE),
+                key_id: attribute_of(finding, KEY_ID_ATTRIBUTE),
                 outcome,
             });
         }
@@ -342,12 +343,13 @@ pub(crate) fn suspect_outcome(suspect: &Suspect) -> Outcome {
     )
 }
 
-pub(crate) fn source_of(finding: &Finding) -> Option<String> {
+/// The decoded value of attribute `name` of a strictly accepted frame.
+pub(crate) fn attribute_of(finding: &Finding, name: &str) -> Option<String> {
     match finding {
         Finding::Frame(frame) => frame
             .attributes
             .iter()
-            .find(|attribute| attribute.name == SOURCE_ATTRIBUTE)
+            .find(|attribute| attribute.name == name)
             .map(|attribute| attribute.value.clone()),
         Finding::Suspect(_) => None,
     }
