@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use seal_parse::json::Value;
 use seal_policy::chain::{url_domain, CallError, Subject, ToolCall};
+use seal_policy::rules::url_host;
 use seal_record::SealedCall;
 
 /// Control, format, bidi, tag, variation-selector, fullwidth and lookalike characters, and
@@ -80,7 +81,8 @@ impl UrlParts {
         let web =
             self.scheme.eq_ignore_ascii_case("http") || self.scheme.eq_ignore_ascii_case("https");
         let host = self.host.strip_suffix('.').unwrap_or(&self.host);
-        (web && self.clean && self.port != Some(false)).then(|| host.to_ascii_lowercase())
+        let plain = self.userinfo.is_none() && !self.tail.contains('\\');
+        (web && plain && self.clean && self.port != Some(false)).then(|| host.to_ascii_lowercase())
     }
 }
 
@@ -196,7 +198,8 @@ fn domain_matches_parts(
 }
 
 /// The kind of reader the domain rule must not be: authority up to the first `/`, user
-/// information cut at the last `@`, port cut at the last `:`, anything else accepted.
+/// information cut at the last `@` (where browsers would cut at `\\` first), port cut at the
+/// last `:`, anything else accepted.
 fn naive_domain(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
     let authority = rest.split('/').next()?;
@@ -252,6 +255,15 @@ proptest! {
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-'));
             prop_assert!(!domain.starts_with('.') && !domain.ends_with('.') && !domain.contains(".."));
         }
+    }
+
+    /// The chain's domain (shown in traces) and the rules' host (matched by `domain:` rules)
+    /// are one reading.
+    #[test]
+    fn the_chain_and_the_rules_read_the_same_domain(
+        text in prop_oneof![hostile_text(), url_parts().prop_map(|parts| parts.url())]
+    ) {
+        prop_assert_eq!(url_domain(&text), url_host(&text).ok(), "{:?}", text);
     }
 
     #[test]

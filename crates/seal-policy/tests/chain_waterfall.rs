@@ -831,10 +831,7 @@ fn subjects_follow_the_per_tool_mapping() {
         (call.command(), call.path(), call.url(), call.domain()),
         (None, None, Some("http://a.b/"), Some("a.b"))
     );
-    assert_eq!(
-        url_domain("https://evil.com\\@good.com/"),
-        Some("evil.com".into())
-    );
+    assert_eq!(url_domain("https://evil.com\\@good.com/"), None);
 }
 
 // ------------------------------------------------------------------ trace snapshots

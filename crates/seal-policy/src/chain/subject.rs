@@ -27,12 +27,13 @@ pub enum Subject {
     /// The URL, exactly as given, and its domain when it could be read.
     ///
     /// `domain` is the host of an `http` or `https` URL (scheme in any case), lowercased, with
-    /// one trailing dot removed. The authority ends at the first `/`, `\`, `?` or `#` (as
-    /// browsers read it), user information before the last `@` in it is dropped, and so is a
-    /// port. It is `None` whenever that reading is in doubt: another scheme, an empty host, a
-    /// host with any byte other than ASCII letters, digits, `.` and `-` (so percent-encoding,
-    /// non-ASCII, whitespace and control characters all give `None`), or a bracketed IP
-    /// literal. A rule may allow by domain only when `domain` is `Some`.
+    /// one trailing dot removed: the authority ends at the first `/`, `?` or `#`, and a numeric
+    /// port is dropped. It is `None` whenever parsers could disagree on the host: another
+    /// scheme, a backslash anywhere in the URL (browsers read it as `/`), user information (an
+    /// `@` in the authority), a port that is not a number, an empty host or label, a host with
+    /// any byte other than ASCII letters, digits, `.` and `-` (so percent-encoding, non-ASCII,
+    /// whitespace and control characters all give `None`), or a bracketed IP literal. A rule may
+    /// allow by domain only when `domain` is `Some`.
     Url {
         /// The URL as given.
         url: String,
@@ -76,30 +77,30 @@ pub fn url_domain(url: &str) -> Option<String> {
     if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
         return None;
     }
-    let authority_end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    if rest.contains('\\') {
+        return None;
+    }
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = rest.get(..authority_end)?;
-    let host_port = match authority.rfind('@') {
-        Some(at) => authority.get(at + 1..)?,
+    if authority.contains('@') {
+        return None;
+    }
+    let host = match authority.rsplit_once(':') {
+        Some((host, port)) => port
+            .bytes()
+            .all(|byte| byte.is_ascii_digit())
+            .then_some(host)?,
         None => authority,
     };
-    let host = match host_port.rfind(':') {
-        Some(colon) => {
-            let port = host_port.get(colon + 1..)?;
-            if !port.bytes().all(|byte| byte.is_ascii_digit()) {
-                return None;
-            }
-            host_port.get(..colon)?
-        }
-        None => host_port,
-    };
     let host = host.strip_suffix('.').unwrap_or(host);
-    let readable = !host.is_empty()
-        && host
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'.' || byte == b'-')
-        && !host.starts_with('.')
-        && !host.contains("..");
-    readable.then(|| host.to_ascii_lowercase())
+    let dns_name = !host.is_empty()
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-')
+        });
+    dns_name.then(|| host.to_ascii_lowercase())
 }
 
 pub(crate) fn subject_of(tool: &str, arguments: &Value<'_>) -> Subject {
@@ -132,9 +133,12 @@ mod tests {
         let cases: &[(&str, Option<&str>)] = &[
             ("https://Example.COM/x", Some("example.com")),
             ("HTTP://example.com.:8080?q", Some("example.com")),
-            ("https://user:pw@example.com/", Some("example.com")),
-            ("http://evil.com\\@good.com/", Some("evil.com")),
+            ("https://example.com:/", Some("example.com")),
+            ("https://user:pw@example.com/", None),
+            ("http://evil.com\\@good.com/", None),
+            ("http://good.com/a\\b", None),
             ("http://good.com#@evil.com", Some("good.com")),
+            ("http://good.com/@evil.com", Some("good.com")),
             ("https://exam%70le.com/", None),
             ("https://ex\tample.com/", None),
             ("https://[::1]/", None),
@@ -148,6 +152,9 @@ mod tests {
             ("https:///path", None),
             ("https://example.com:80x/", None),
             ("https://a..b/", None),
+            ("https://a../", None),
+            ("https://.a/", None),
+            ("https://./", None),
         ];
         for (url, want) in cases {
             assert_eq!(url_domain(url).as_deref(), *want, "{url}");
