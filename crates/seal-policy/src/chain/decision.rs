@@ -43,7 +43,9 @@ pub struct Because {
 /// it: returning it unchanged *keeps* the downstream decision (the trace then names the
 /// downstream stage as the one that decided); building a new ruling *replaces* it. No public
 /// method can carry that memory over to a different decision or explanation. Equality compares
-/// the decision and the explanation only.
+/// the decision and the explanation only. (A listener that stores a ruling and returns it in a
+/// later evaluation returns its decision all the same; only which step the trace names as the
+/// decider is then unspecified.)
 #[derive(Debug, Clone)]
 pub struct Ruling {
     decision: Decision,
