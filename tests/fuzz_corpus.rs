@@ -25,6 +25,8 @@ const TARGETS: &[(&str, Check)] = &[
     ("manifest_json", seal_record::fuzz::manifest_json),
     ("store_document", seal_verify::fuzz::store_document),
     ("store_envelope", seal_verify::fuzz::store_envelope),
+    ("frame_verify", seal_verify::fuzz::frame_verification),
+    ("manifest_verify", seal_verify::fuzz::manifest_verification),
     ("rules_load", seal_policy::rules::fuzz_check::rules_load),
 ];
 
