@@ -1,5 +1,7 @@
 //! A rule set and its evaluation on one call: deny beats ask beats allow, commands per segment.
 
+use std::sync::Arc;
+
 use seal_parse::shell::{segment, Form, Segment, Segments};
 
 use super::domain::url_host;
@@ -363,17 +365,25 @@ fn first_hit(
                         ));
                     }
                 }
-                for launcher in seg.launchers() {
-                    for words in launcher_suffixes(launcher) {
-                        if let Some((index, entry)) = of_effect().find(|(_, e)| {
-                            command_matches_words(e, words.iter().map(String::as_str))
-                        }) {
+            }
+            for (at, launcher) in distinct_launchers(segments) {
+                for start in 0..launcher.len() {
+                    let Some(words) = launcher.get(start..) else {
+                        continue;
+                    };
+                    for based in [false, true] {
+                        let Some(form) = suffix_words(words, based) else {
+                            continue;
+                        };
+                        let found =
+                            of_effect().find(|(_, e)| command_matches_words(e, form.clone()));
+                        if let Some((index, entry)) = found {
                             return Some(hit(
                                 *index,
                                 entry,
                                 Site::Launcher {
                                     segment: at,
-                                    form: words.join(" "),
+                                    form: form.collect::<Vec<_>>().join(" "),
                                 },
                             ));
                         }
@@ -500,29 +510,41 @@ fn labelled_forms(seg: &Segment) -> impl Iterator<Item = (FormKind, Form<'_>)> {
     forms.all().map(move |form| {
         let kind = named
             .iter()
-            .find(|(_, named)| *named == form)
+            // Forms are suffixes of the same words: equal argument counts and programs mean
+            // the same form, without comparing every word.
+            .find(|(_, named)| {
+                named.args().len() == form.args().len() && named.program() == form.program()
+            })
             .map_or(FormKind::Intermediate, |(kind, _)| *kind);
         (kind, form)
     })
 }
 
-/// Every suffix of a launcher's words, each also with its first word reduced to its basename.
-fn launcher_suffixes(launcher: &[String]) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    for start in 0..launcher.len() {
-        let Some(words) = launcher.get(start..) else {
-            continue;
-        };
-        out.push(words.to_vec());
-        if let Some((first, rest)) = words.split_first() {
-            if let Some((_, base)) = first.rsplit_once('/') {
-                if !base.is_empty() {
-                    let mut based = vec![base.to_owned()];
-                    based.extend(rest.iter().cloned());
-                    out.push(based);
-                }
+/// Each distinct launcher (launchers are shared between the segments of one payload) with the
+/// index of the first segment it launched.
+fn distinct_launchers(segments: &Segments) -> Vec<(usize, &Arc<[String]>)> {
+    let mut out: Vec<(usize, &Arc<[String]>)> = Vec::new();
+    for (at, seg) in segments.iter().enumerate() {
+        for launcher in seg.launchers() {
+            if !out.iter().any(|(_, seen)| Arc::ptr_eq(seen, launcher)) {
+                out.push((at, launcher));
             }
         }
     }
     out
+}
+
+/// The words of a launcher suffix, with the first one reduced to its basename when `based`
+/// (`None` when that changes nothing, so each distinct form is tried once).
+fn suffix_words(words: &[String], based: bool) -> Option<impl Iterator<Item = &str> + Clone + '_> {
+    let (first, rest) = words.split_first()?;
+    let program = if based {
+        match first.rsplit_once('/') {
+            Some((_, base)) if !base.is_empty() => base,
+            _ => return None,
+        }
+    } else {
+        first.as_str()
+    };
+    Some(std::iter::once(program).chain(rest.iter().map(String::as_str)))
 }
