@@ -1,0 +1,194 @@
+//! Frame verification and manifest sealing: seal against jsonwebtoken 12 (pure-Rust backend)
+//! HS256 decode + verify, and against the floor of SHA-256 of the body plus one HMAC-SHA256 of
+//! 64 bytes (ring), on the same inputs in the same run.
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use seal::parse::frame::ScanConfig;
+use seal_record::{LineRange, Manifest, ManifestLimits, Sha256Digest};
+use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
+use seal_verify::{
+    FrameSigner, FrameVerifier, HmacKey, HmacSecret, NoneSeen, SigningKey, TagLength, UnixTime,
+    VerifyConfig, VerifyingKey,
+};
+use sha2::{Digest, Sha256};
+
+const NOW: UnixTime = UnixTime(1_800_000_000);
+const CONVERSATION: &str = "conversation-1";
+const SECRET: [u8; 32] = [7; 32];
+
+fn key() -> HmacKey {
+    HmacKey::new(
+        HmacSecret::from_bytes(&SECRET).unwrap(),
+        TagLength::STANDARD,
+    )
+}
+
+fn store() -> MemoryTrustStore {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    let scopes = Scopes {
+        frames: vec![FrameScope::new("channel", vec![]).unwrap()],
+        ..Scopes::default()
+    };
+    let validity = Validity {
+        not_before: UnixTime(1_700_000_000),
+        not_after: UnixTime(1_850_000_000),
+    };
+    let record = KeyRecord::new(
+        "k1",
+        VerifyingKey::Hmac(key()),
+        validity,
+        KeyStatus::Active,
+        scopes,
+    )
+    .unwrap();
+    store.insert(record).unwrap();
+    store
+}
+
+/// Printable prose of exactly `len` bytes (nothing the Block escape rewrites).
+fn body(len: usize) -> String {
+    "The operator asks the agent to run the tests and report back. "
+        .chars()
+        .cycle()
+        .take(len)
+        .collect()
+}
+
+fn signed_frame(id: &str, body: &str) -> String {
+    let key = key();
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+        .unwrap()
+        .sign("channel", &[("source", "telegram"), ("id", id)], body)
+        .unwrap()
+}
+
+fn jwt_token(payload_len: usize) -> (String, jsonwebtoken::DecodingKey, jsonwebtoken::Validation) {
+    use jsonwebtoken::{encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
+    // `{"body":"..."}` of exactly `payload_len` bytes.
+    let claims = serde_json::json!({ "body": body(payload_len - 11) });
+    assert_eq!(serde_json::to_vec(&claims).unwrap().len(), payload_len);
+    let token = encode(
+        &Header::new(Algorithm::HS256),
+        &claims,
+        &EncodingKey::from_secret(&SECRET).unwrap(),
+    )
+    .unwrap();
+    let mut validation = Validation::new(Algorithm::HS256);
+    validation.required_spec_claims.clear();
+    validation.validate_exp = false;
+    (
+        token,
+        DecodingKey::from_secret(&SECRET).unwrap(),
+        validation,
+    )
+}
+
+fn floor(body: &[u8], mac_key: &ring::hmac::Key) -> usize {
+    let digest = Sha256::digest(body);
+    let mut input = [0u8; 64];
+    input[..32].copy_from_slice(&digest);
+    ring::hmac::sign(mac_key, &input).as_ref().len()
+}
+
+fn bench_verify(c: &mut Criterion) {
+    let config = VerifyConfig::new(ScanConfig::new("channel").unwrap());
+    let store = store();
+    let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &NoneSeen);
+
+    // One frame, 280-byte body, against jsonwebtoken HS256 with a 280-byte payload.
+    let message = signed_frame("m1", &body(280));
+    assert_eq!(verifier.verify(&message).verified().count(), 1);
+    let (token, decoding_key, validation) = jwt_token(280);
+    let mut group = c.benchmark_group("verify/one_frame_280B");
+    group.bench_function("seal", |b| {
+        b.iter(|| verifier.verify(black_box(&message)).is_tainted())
+    });
+    group.bench_function("jsonwebtoken_12_hs256", |b| {
+        b.iter(|| {
+            jsonwebtoken::decode::<serde_json::Value>(black_box(&token), &decoding_key, &validation)
+                .unwrap()
+                .claims
+                .is_object()
+        })
+    });
+    group.finish();
+
+    // One frame, 4 KiB body, against SHA-256 of the body plus one HMAC of 64 bytes.
+    let body_4k = body(4096);
+    let message = signed_frame("m2", &body_4k);
+    assert_eq!(verifier.verify(&message).verified().count(), 1);
+    let mac_key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &SECRET);
+    let mut group = c.benchmark_group("verify/one_frame_4KiB");
+    group.throughput(Throughput::Bytes(4096));
+    group.bench_function("seal", |b| {
+        b.iter(|| verifier.verify(black_box(&message)).is_tainted())
+    });
+    group.bench_function("floor_sha256_plus_hmac64", |b| {
+        b.iter(|| floor(black_box(body_4k.as_bytes()), &mac_key))
+    });
+    group.finish();
+
+    // Scan + verify 1 MiB with a signed frame every 4 KiB.
+    let filler = body(4096 - 200);
+    let mut text = String::new();
+    let mut n = 0;
+    while text.len() < (1 << 20) {
+        text.push_str(&signed_frame(&format!("m{n}"), "hello from the operator"));
+        text.push_str(&filler);
+        n += 1;
+    }
+    let config_1m = VerifyConfig::new(ScanConfig::new("channel").unwrap());
+    let verifier_1m = FrameVerifier::new(&config_1m, &store, CONVERSATION, NOW, &NoneSeen);
+    assert!(!verifier_1m.verify(&text).is_tainted());
+    let mut group = c.benchmark_group("verify/scan_verify_1MiB_frame_every_4KiB");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_with_input(BenchmarkId::new("seal", n), &text, |b, t| {
+        b.iter(|| verifier_1m.verify(black_box(t)).is_tainted())
+    });
+    group.finish();
+
+    // Manifest build + disclosure hash for 10 files.
+    let limits = ManifestLimits::default();
+    let files: Vec<(String, Sha256Digest, Vec<LineRange>)> = (0..10)
+        .map(|i| {
+            let path = format!("src/module_{i}/file_{i}.rs");
+            let range = LineRange {
+                start: 1,
+                end: 40 + i,
+                sha256: Sha256Digest::of(path.as_bytes()),
+            };
+            (path.clone(), Sha256Digest::of(&[i as u8; 64]), vec![range])
+        })
+        .collect();
+    let build = || {
+        let mut builder = Manifest::builder()
+            .run_id("run-42")
+            .provider("provider")
+            .model("model-large")
+            .purpose("Summarize the parser changes for review")
+            .estimated_tokens(5120)
+            .redaction("api_key", 2)
+            .external_tool("web-search")
+            .payload_sha256(Sha256Digest::of(b"payload"))
+            .policy_sha256(Sha256Digest::of(b"policy"));
+        for (path, digest, ranges) in &files {
+            builder = builder.file(path, *digest, ranges);
+        }
+        builder.build(&limits).unwrap().disclosure_hash()
+    };
+    build();
+    c.bench_function("verify/manifest_build_hash_10_files/seal", |b| {
+        b.iter(|| black_box(build()))
+    });
+}
+
+criterion_group!(benches, bench_verify);
+criterion_main!(benches);
