@@ -9,4 +9,7 @@
 
 pub mod approval;
 pub mod chain;
+pub mod delegation;
+pub mod escalation;
+pub mod preset;
 pub mod rules;
