@@ -19,7 +19,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::{
-    ask_escalation, check_escalation, EscalationFields, EscalationLimits,
+    ask_escalation, check_escalation, plan_session_call, EscalationFields, EscalationLimits,
 };
 use seal_policy::preset::{Executor, Knobs, PermissionState, SandboxMode, SeededFacts, Session};
 
@@ -221,6 +221,26 @@ fn i10(spawn: Spawn, scenario: &Scenario) -> Result<(), TestCaseError> {
         prop_assert_eq!(child.approval_policy(), ApprovalPolicy::Never);
     }
     prop_assert_eq!(&parent, &parent_before);
+    if let Some(asked) = scenario.grant {
+        // The child's own per-call escalation never goes above the parent's standing mode.
+        let fields = EscalationFields {
+            sandbox_permissions: Some(asked.as_str()),
+            justification: Some("the child's own call"),
+        };
+        if let Ok(plan) = plan_session_call(
+            &child,
+            &fields,
+            Executor::CONFINING,
+            EscalationLimits::DEFAULT,
+        ) {
+            if let Some(escalation) = plan.escalation {
+                prop_assert!(
+                    escalation.target() <= standing,
+                    "child escalation above parent"
+                );
+            }
+        }
+    }
     if let Some(mode) = scenario.child_sets {
         child.set_sandbox(mode);
         prop_assert!(child.standing_mode() <= standing);

@@ -16,7 +16,8 @@ use std::rc::Rc;
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::delegation::{spawn_child, ChildRequest, CHILD_APPROVAL_NOTICE};
 use seal_policy::escalation::{
-    ask_escalation, check_escalation, plan_call, EscalationFields, EscalationLimits, NotGranted,
+    ask_escalation, check_escalation, plan_call, plan_session_call, EscalationError,
+    EscalationFields, EscalationLimits, NotGranted,
 };
 use seal_policy::preset::{
     Executor, Knobs, PermissionState, PresetConfig, PresetTable, SandboxMode, Session, Settings,
@@ -242,4 +243,48 @@ fn a_grandchild_stays_within_every_ancestor() {
         &settings(DangerFullAccess),
     );
     assert_eq!(grandchild.standing_mode(), WorkspaceWrite);
+}
+
+#[test]
+fn a_child_cannot_escalate_above_its_parent_whatever_the_answerer() {
+    let parent = Session::fresh(&settings(WorkspaceWrite));
+    let child = spawn_child(&parent, request(Some(ReadOnly)), &settings(WorkspaceWrite));
+    let wide = EscalationFields {
+        sandbox_permissions: Some("danger-full-access"),
+        justification: Some("install"),
+    };
+    assert_eq!(
+        plan_session_call(
+            &child,
+            &wide,
+            Executor::CONFINING,
+            EscalationLimits::DEFAULT
+        ),
+        Err(EscalationError::AboveCeiling {
+            requested: DangerFullAccess,
+            ceiling: WorkspaceWrite
+        })
+    );
+    // Up to the ceiling is a valid escalation (and then needs approval, which `never` rejects).
+    let to_parent = EscalationFields {
+        sandbox_permissions: Some("workspace-write"),
+        justification: Some("write"),
+    };
+    let plan = plan_session_call(
+        &child,
+        &to_parent,
+        Executor::CONFINING,
+        EscalationLimits::DEFAULT,
+    )
+    .unwrap();
+    assert_eq!(plan.escalation.unwrap().target(), WorkspaceWrite);
+    // A root session has no ceiling.
+    assert!(plan_session_call(
+        &parent,
+        &wide,
+        Executor::CONFINING,
+        EscalationLimits::DEFAULT
+    )
+    .unwrap()
+    .needs_prompt());
 }

@@ -160,6 +160,7 @@ fn escalation_examples() {
                     EscalationError::ForbiddenCharacter { .. } => "forbidden-character",
                     EscalationError::JustificationTooLong { .. } => "justification-too-long",
                     EscalationError::NotWider { .. } => "not-wider",
+                    EscalationError::AboveCeiling { .. } => "above-ceiling",
                     other => panic!("{other}"),
                 }
                 .to_owned(),

@@ -84,6 +84,14 @@ pub enum EscalationError {
         /// The call's effective standing mode.
         standing: SandboxMode,
     },
+    /// The requested mode is wider than the ceiling of a delegated child (its parent's
+    /// standing mode): no answer can grant it.
+    AboveCeiling {
+        /// The mode asked for.
+        requested: SandboxMode,
+        /// The child's ceiling.
+        ceiling: SandboxMode,
+    },
 }
 
 impl EscalationLimits {
@@ -274,6 +282,10 @@ impl fmt::Display for EscalationError {
             } => write!(
                 f,
                 "escalation to `{requested}` is not wider than the standing mode `{standing}`"
+            ),
+            EscalationError::AboveCeiling { requested, ceiling } => write!(
+                f,
+                "escalation to `{requested}` is wider than `{ceiling}`, the most this delegated session may hold"
             ),
         }
     }

@@ -42,4 +42,4 @@ pub use fields::{
     EscalationLimits, JUSTIFICATION_KEY, SANDBOX_PERMISSIONS_KEY,
 };
 pub use grant::{ask_escalation, EscalationAsk, Grant, NotGranted};
-pub use stamp::{plan_call, CallPlan, Stamp};
+pub use stamp::{plan_call, plan_session_call, CallPlan, Stamp};

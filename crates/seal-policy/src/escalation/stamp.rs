@@ -1,7 +1,7 @@
 //! What a call runs with (its mode, sandboxed or not) and, separately, whether it needs a prompt.
 
 use crate::approval::ApprovalPolicy;
-use crate::preset::{Executor, SandboxMode};
+use crate::preset::{Executor, SandboxMode, Session};
 
 use super::fields::{
     check_escalation, Escalation, EscalationError, EscalationFields, EscalationLimits,
@@ -55,6 +55,34 @@ pub fn plan_call(
         escalation,
         approval,
     })
+}
+
+/// Plans one call of `session`: [`plan_call`] with the session's standing mode and approval
+/// policy, and, for a delegated child, an escalation above its ceiling (the parent's standing
+/// mode) is refused with [`EscalationError::AboveCeiling`] before any prompt, so no answer can
+/// lift a child above its parent.
+pub fn plan_session_call(
+    session: &Session,
+    fields: &EscalationFields<'_>,
+    executor: Executor,
+    limits: EscalationLimits,
+) -> Result<CallPlan, EscalationError> {
+    let plan = plan_call(
+        fields,
+        session.standing_mode(),
+        session.approval_policy(),
+        executor,
+        limits,
+    )?;
+    if let (Some(escalation), Some(ceiling)) = (&plan.escalation, session.ceiling()) {
+        if escalation.target() > ceiling {
+            return Err(EscalationError::AboveCeiling {
+                requested: escalation.target(),
+                ceiling,
+            });
+        }
+    }
+    Ok(plan)
 }
 
 impl CallPlan {
