@@ -16,8 +16,8 @@ use std::rc::Rc;
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::delegation::{spawn_child, ChildRequest, CHILD_APPROVAL_NOTICE};
 use seal_policy::escalation::{
-    ask_escalation, check_escalation, plan_call, plan_session_call, EscalationError,
-    EscalationFields, EscalationLimits, NotGranted,
+    ask_escalation, ask_session_escalation, check_escalation, plan_call, plan_session_call,
+    EscalationError, EscalationFields, EscalationLimits, NotGranted, SessionAskError,
 };
 use seal_policy::preset::{
     Executor, Knobs, PermissionState, PresetConfig, PresetTable, SandboxMode, Session, Settings,
@@ -287,4 +287,93 @@ fn a_child_cannot_escalate_above_its_parent_whatever_the_answerer() {
     )
     .unwrap()
     .needs_prompt());
+}
+
+#[test]
+fn a_childs_escalation_is_never_put_to_a_service_that_could_prompt() {
+    let parent = Session::fresh(&settings(WorkspaceWrite));
+    let child = spawn_child(&parent, request(Some(ReadOnly)), &settings(WorkspaceWrite));
+    let plan = plan_session_call(
+        &child,
+        &EscalationFields {
+            sandbox_permissions: Some("workspace-write"),
+            justification: Some("write"),
+        },
+        Executor::CONFINING,
+        EscalationLimits::DEFAULT,
+    )
+    .unwrap();
+    let escalation = plan.escalation.unwrap();
+    let caller = Caller::in_turn("child-session", "child-agent");
+
+    // The parent's service prompts; the child's escalation is not put to it.
+    let consulted = Rc::new(Cell::new(0));
+    let seen = Rc::clone(&consulted);
+    let mut shared = ApprovalService::new(OnRequest);
+    shared
+        .register(answer_with(move |_| {
+            seen.set(seen.get() + 1);
+            Answer::AllowOnce
+        }))
+        .unwrap();
+    assert_eq!(
+        ask_session_escalation(
+            Some(&mut shared),
+            &child,
+            &caller,
+            "Write",
+            "c1",
+            &escalation,
+            false
+        ),
+        Err(SessionAskError::PolicyMismatch {
+            session: Never,
+            service: OnRequest
+        })
+    );
+    assert_eq!(consulted.get(), 0);
+
+    // A `never` service records the audit pair and rejects without consulting anyone.
+    let mut never = ApprovalService::new(Never);
+    never.register(answer_with(|_| Answer::AllowOnce)).unwrap();
+    let asked = ask_session_escalation(
+        Some(&mut never),
+        &child,
+        &caller,
+        "Write",
+        "c1",
+        &escalation,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        asked.grant(),
+        Err(NotGranted::Settled(
+            seal_policy::approval::Outcome::Rejected
+        ))
+    );
+    assert!(!asked.asking.consulted_answerers());
+
+    // The parent itself (policy `on-request`) may use the prompting service.
+    let parent_plan = plan_session_call(
+        &parent,
+        &EscalationFields {
+            sandbox_permissions: Some("danger-full-access"),
+            justification: Some("install"),
+        },
+        Executor::CONFINING,
+        EscalationLimits::DEFAULT,
+    )
+    .unwrap();
+    let asked = ask_session_escalation(
+        Some(&mut shared),
+        &parent,
+        &Caller::in_turn("s1", "a1"),
+        "Bash",
+        "c2",
+        parent_plan.escalation.as_ref().unwrap(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(asked.grant().unwrap().mode(), DangerFullAccess);
 }

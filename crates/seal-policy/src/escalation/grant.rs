@@ -5,9 +5,9 @@ use std::fmt;
 use seal_record::Outcome;
 
 use crate::approval::{
-    request_approval, ApprovalRequest, ApprovalService, Asking, Caller, Refusal,
+    request_approval, ApprovalPolicy, ApprovalRequest, ApprovalService, Asking, Caller, Refusal,
 };
-use crate::preset::{Executor, SandboxMode};
+use crate::preset::{Executor, SandboxMode, Session};
 
 use super::fields::Escalation;
 use super::stamp::Stamp;
@@ -66,6 +66,55 @@ pub fn ask_escalation(
     })
 }
 
+/// Why an escalation of a session could not be asked. Every case denies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SessionAskError {
+    /// The approval service refused the request (no service, session, agent or open turn...).
+    Refused(Refusal),
+    /// The session's approval policy is `never` (for instance a delegated child's) but the
+    /// service would consult answerers: the request is not put to a service that could prompt.
+    PolicyMismatch {
+        /// The session's policy.
+        session: ApprovalPolicy,
+        /// The service's policy.
+        service: ApprovalPolicy,
+    },
+}
+
+/// [`ask_escalation`] for a call of `session`: when the session's approval policy is `never`,
+/// the service must be one with policy `never` too (which rejects without consulting any
+/// answerer, and records the audit pair); a service that could prompt is not asked.
+pub fn ask_session_escalation(
+    service: Option<&mut ApprovalService>,
+    session: &Session,
+    caller: &Caller<'_>,
+    tool: &str,
+    call_id: &str,
+    escalation: &Escalation,
+    already_cancelled: bool,
+) -> Result<EscalationAsk, SessionAskError> {
+    if let Some(service) = service.as_deref() {
+        if session.approval_policy() == ApprovalPolicy::Never
+            && service.policy() != ApprovalPolicy::Never
+        {
+            return Err(SessionAskError::PolicyMismatch {
+                session: session.approval_policy(),
+                service: service.policy(),
+            });
+        }
+    }
+    ask_escalation(
+        service,
+        caller,
+        tool,
+        call_id,
+        escalation,
+        already_cancelled,
+    )
+    .map_err(SessionAskError::Refused)
+}
+
 impl EscalationAsk {
     /// The escalation asked for.
     pub fn escalation(&self) -> &Escalation {
@@ -114,3 +163,17 @@ impl fmt::Display for NotGranted {
 }
 
 impl std::error::Error for NotGranted {}
+
+impl fmt::Display for SessionAskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionAskError::Refused(refusal) => write!(f, "{refusal}"),
+            SessionAskError::PolicyMismatch { session, service } => write!(
+                f,
+                "the session's approval policy is `{session}` but the approval service's is `{service}`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SessionAskError {}

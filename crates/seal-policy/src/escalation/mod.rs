@@ -41,5 +41,7 @@ pub use fields::{
     check_escalation, is_blank_justification, Escalation, EscalationError, EscalationFields,
     EscalationLimits, JUSTIFICATION_KEY, SANDBOX_PERMISSIONS_KEY,
 };
-pub use grant::{ask_escalation, EscalationAsk, Grant, NotGranted};
+pub use grant::{
+    ask_escalation, ask_session_escalation, EscalationAsk, Grant, NotGranted, SessionAskError,
+};
 pub use stamp::{plan_call, plan_session_call, CallPlan, Stamp};
