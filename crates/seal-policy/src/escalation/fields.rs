@@ -222,11 +222,11 @@ pub fn is_blank_justification(text: &str) -> bool {
 
 impl Escalation {
     /// The standing mode the request was checked against.
-    pub fn from(&self) -> SandboxMode {
+    pub fn standing(&self) -> SandboxMode {
         self.from
     }
 
-    /// The mode asked for (strictly wider than [`Escalation::from`]).
+    /// The mode asked for (strictly wider than [`Escalation::standing`]).
     pub fn target(&self) -> SandboxMode {
         self.target
     }

@@ -79,7 +79,7 @@ pub enum LoadError {
         /// The repeated key.
         key: String,
     },
-    /// A label is blank, holds a control, bidi or invisible character, or is too long.
+    /// A label is blank or holds a control, bidi or invisible character.
     InvalidLabel {
         /// The row's key.
         key: String,
