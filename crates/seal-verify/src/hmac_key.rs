@@ -3,6 +3,7 @@
 use std::fmt;
 
 use ring::{hkdf, hmac};
+use subtle::ConstantTimeEq;
 
 use crate::base64url::{self, Base64Error};
 use crate::error::SignatureError;
@@ -17,16 +18,14 @@ pub const SUBKEY_SALT: &[u8] = b"seal/subkey/v1";
 /// conversation id's UTF-8 bytes.
 pub const CONVERSATION_INFO_PREFIX: &[u8] = b"conversation:";
 
-/// HKDF info of the key used to compare tags: ASCII `tag-compare`.
-pub const TAG_COMPARE_INFO: &[u8] = b"tag-compare";
-
 /// Longest accepted conversation id, in bytes: 1024.
 pub const MAX_CONVERSATION_ID_BYTES: usize = 1024;
 
 /// An HMAC-SHA256 key bound to the tag length its tags have.
 ///
 /// The length is fixed when the key is built; [`HmacKey::verify`] and [`HmacKey::verify_text`]
-/// refuse a tag of any other length before comparing anything, and compare in constant time.
+/// refuse a tag of any other length before comparing anything, and compare the tag bytes in
+/// constant time (`subtle::ConstantTimeEq`: the time does not depend on where they differ).
 /// `Debug` shows the fingerprint and the length, never the secret.
 pub struct HmacKey {
     keys: Box<RingKeys>,
@@ -37,8 +36,14 @@ pub struct HmacKey {
 /// The ring state of one key, boxed so that keys stay small to move.
 struct RingKeys {
     key: hmac::Key,
-    compare: hmac::Key,
     prk: hkdf::Prk,
+}
+
+/// The MAC key of one conversation subkey, and nothing else: what a verifier keeps to check the
+/// tags of one master key in the conversation it is verifying. Derived exactly as
+/// [`HmacKey::conversation_subkey`] derives its secret; it checks tags of the master key's length.
+pub(crate) struct ConversationKey {
+    key: hmac::Key,
 }
 
 /// Why a conversation subkey could not be derived.
@@ -74,11 +79,9 @@ impl HmacKey {
     pub fn new(secret: HmacSecret, tag_length: TagLength) -> HmacKey {
         let bytes = secret.expose();
         let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, SUBKEY_SALT).extract(bytes);
-        let compare = hmac::Key::new(hmac::HMAC_SHA256, &expand(&prk, &[TAG_COMPARE_INFO]));
         HmacKey {
             keys: Box::new(RingKeys {
                 key: hmac::Key::new(hmac::HMAC_SHA256, bytes),
-                compare,
                 prk,
             }),
             fingerprint: secret.fingerprint(),
@@ -107,19 +110,7 @@ impl HmacKey {
     /// [`SignatureError::Length`] before any comparison), unused low bits zero, then a
     /// constant-time comparison with the expected tag.
     pub fn verify(&self, message: &[u8], tag: &[u8]) -> Result<(), SignatureError> {
-        let expected_len = self.tag_length.byte_len();
-        if tag.len() != expected_len {
-            return Err(SignatureError::Length {
-                expected: expected_len,
-                found: tag.len(),
-            });
-        }
-        let bits = self.tag_length.bits();
-        if truncate(tag, bits).as_slice() != tag {
-            return Err(SignatureError::TrailingBits);
-        }
-        let expected = self.sign(message);
-        self.compare_constant_time(expected.as_bytes(), tag)
+        check_tag(&self.keys.key, self.tag_length, message, tag)
     }
 
     /// Checks the text form of a tag (a frame's `sig`): exactly [`TagLength::text_len`]
@@ -143,16 +134,35 @@ impl HmacKey {
         Ok(HmacKey::new(HmacSecret::from_derived(okm), self.tag_length))
     }
 
-    /// Equal-length comparison through ring: HMAC both tags under a comparison key derived from
-    /// this key, then let `ring::hmac::verify` compare the two full outputs in constant time.
-    fn compare_constant_time(
+    /// The MAC key of the subkey for `conversation_id`, derived as by
+    /// [`HmacKey::conversation_subkey`] but without the fingerprint and derivation state a full
+    /// key carries (one HKDF expansion and one ring key).
+    pub(crate) fn conversation_key(
         &self,
-        expected: &[u8],
-        presented: &[u8],
+        conversation_id: &str,
+    ) -> Result<ConversationKey, SubkeyError> {
+        check_conversation_id(conversation_id)?;
+        let okm = expand(
+            &self.keys.prk,
+            &[CONVERSATION_INFO_PREFIX, conversation_id.as_bytes()],
+        );
+        Ok(ConversationKey {
+            key: hmac::Key::new(hmac::HMAC_SHA256, &okm),
+        })
+    }
+}
+
+impl ConversationKey {
+    /// Checks the text form of a tag of `tag_length` (the master key's) as
+    /// [`HmacKey::verify_text`] does with the subkey.
+    pub(crate) fn verify_text(
+        &self,
+        tag_length: TagLength,
+        message: &[u8],
+        sig: &str,
     ) -> Result<(), SignatureError> {
-        let expected_mac = hmac::sign(&self.keys.compare, expected);
-        hmac::verify(&self.keys.compare, presented, expected_mac.as_ref())
-            .map_err(|_| SignatureError::Mismatch)
+        let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
+        check_tag(&self.key, tag_length, message, &packed)
     }
 }
 
@@ -178,6 +188,55 @@ pub(crate) fn check_conversation_id(conversation_id: &str) -> Result<(), SubkeyE
         });
     }
     Ok(())
+}
+
+/// The check behind every HMAC verification: the length first (public, so it may fail fast),
+/// then the unused low bits of the presented tag, then the expected tag's first
+/// `tag_length` bits against the presented bytes with `subtle`'s constant-time equality.
+fn check_tag(
+    key: &hmac::Key,
+    tag_length: TagLength,
+    message: &[u8],
+    tag: &[u8],
+) -> Result<(), SignatureError> {
+    let expected_len = tag_length.byte_len();
+    if tag.len() != expected_len {
+        return Err(SignatureError::Length {
+            expected: expected_len,
+            found: tag.len(),
+        });
+    }
+    let spare = unused_bits(tag_length);
+    if tag
+        .last()
+        .is_some_and(|last| last & !(0xffu8 << spare) != 0)
+    {
+        return Err(SignatureError::TrailingBits);
+    }
+    let full = hmac::sign(key, message);
+    let mut expected = [0u8; 32];
+    for (slot, byte) in expected.iter_mut().zip(full.as_ref()) {
+        *slot = *byte;
+    }
+    if let Some(last) = expected_len
+        .checked_sub(1)
+        .and_then(|index| expected.get_mut(index))
+    {
+        *last &= 0xffu8 << spare;
+    }
+    // Lengths are public and equal here; a slice that cannot be taken compares unequal.
+    let expected = expected.get(..expected_len).unwrap_or_default();
+    if bool::from(expected.ct_eq(tag)) {
+        Ok(())
+    } else {
+        Err(SignatureError::Mismatch)
+    }
+}
+
+/// Bits of the last tag byte past the tag length (0 to 7).
+fn unused_bits(tag_length: TagLength) -> u32 {
+    let bits = u32::from(tag_length.bits());
+    (8 - bits % 8) % 8
 }
 
 /// Decodes a `sig` of `bits` bits, mapping a wrong length to [`SignatureError::Length`].

@@ -77,10 +77,10 @@ pub use fingerprint::Fingerprint;
 pub use frames::{
     AlarmReason, Cause, FrameReport, FrameVerifier, NoneSeen, Outcome, Report, SeenIds,
     VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
+    SUBKEY_CACHE_CAPACITY,
 };
 pub use hmac_key::{
     HmacKey, SubkeyError, CONVERSATION_INFO_PREFIX, MAX_CONVERSATION_ID_BYTES, SUBKEY_SALT,
-    TAG_COMPARE_INFO,
 };
 pub use key::{Algorithm, VerifyingKey};
 pub use manifest::{

@@ -113,7 +113,6 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
             checks,
             |key_id, algorithm, tag_len| {
                 FooterSigningInput::new(key_id, algorithm, tag_len, fields, message.as_bytes())
-                    .map(|input| input.bytes().to_vec())
             },
         )?;
         Ok(VerifiedFrame {

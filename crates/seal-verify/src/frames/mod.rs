@@ -6,9 +6,11 @@ mod config;
 mod footer;
 mod report;
 mod seen;
+mod subkeys;
 mod verify;
 
 pub use config::{VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT};
 pub use report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 pub use seen::{NoneSeen, SeenIds};
+pub use subkeys::SUBKEY_CACHE_CAPACITY;
 pub use verify::FrameVerifier;

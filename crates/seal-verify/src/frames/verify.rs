@@ -4,16 +4,16 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanError, ScanStats, Suspect, TagKind};
-use seal_record::{FrameSigningInput, SIG_ATTRIBUTE};
+use seal_record::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 use super::seen::SeenIds;
+use super::subkeys::SubkeyCache;
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
-    verify_signature_in_conversation, IntendedUse, Operation, Purpose, ResolveError, TrustStore,
-    Verified, VerifyFailure,
+    IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
 };
 use crate::time::UnixTime;
 
@@ -21,12 +21,18 @@ use crate::time::UnixTime;
 ///
 /// The verifier reads the message and never changes it: [`FrameVerifier::verify`] returns a
 /// [`Report`] with the outcome of every finding and the alarm text to append.
+///
+/// Every key is resolved in the store for every frame (once per frame); the conversation
+/// subkey of an HMAC master key is derived the first time the verifier checks a tag of that key
+/// and kept for the verifier's life (up to [`SUBKEY_CACHE_CAPACITY`](crate::SUBKEY_CACHE_CAPACITY)
+/// keys), so a verifier reused for many messages of its conversation derives each subkey once.
 pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
     pub(crate) config: &'a VerifyConfig,
     pub(crate) store: &'a S,
     pub(crate) conversation_id: &'a str,
     pub(crate) now: UnixTime,
     pub(crate) seen: &'a dyn SeenIds,
+    subkeys: SubkeyCache,
 }
 
 impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
@@ -56,6 +62,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             conversation_id,
             now,
             seen,
+            subkeys: SubkeyCache::default(),
         }
     }
 
@@ -224,7 +231,6 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                     attributes,
                     hashed.as_bytes(),
                 )
-                .map(|input| input.bytes().to_vec())
             },
         )?;
         Ok(VerifiedFrame {
@@ -244,13 +250,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// The check shared by frames and footers: key id present, frame id present when required,
     /// key resolved for verifying this element and these attributes now, signing input built
     /// with the key's algorithm and tag length, tag checked with the conversation subkey.
-    pub(crate) fn check_signed(
+    pub(crate) fn check_signed<T: SignedBytes>(
         &self,
         element: &str,
         attributes: &[(&str, &str)],
         sig: &str,
         checks: &mut usize,
-        input: impl Fn(&str, &str, usize) -> Result<Vec<u8>, seal_record::SigningInputError>,
+        input: impl Fn(&str, &str, usize) -> Result<T, SigningInputError>,
     ) -> Result<Verified, (AlarmReason, Cause)> {
         let key_id = attribute(attributes, KEY_ID_ATTRIBUTE)
             .ok_or((AlarmReason::UnknownKey, Cause::NoKeyId))?;
@@ -270,19 +276,31 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             .resolve(key_id, &intended, self.now)
             .map_err(|error| failure(VerifyFailure::Key(error)))?;
         let key = resolved.record.key();
-        let bytes = input(key_id, key.algorithm().name(), key.tag_text_len())
+        let signed = input(key_id, key.algorithm().name(), key.tag_text_len())
             .map_err(|error| (AlarmReason::MalformedFrame, Cause::SigningInput(error)))?;
         *checks = checks.saturating_add(1);
-        verify_signature_in_conversation(
-            self.store,
-            key_id,
-            purpose,
-            self.now,
-            self.conversation_id,
-            &bytes,
-            sig,
-        )
-        .map_err(failure)
+        self.subkeys
+            .verify_text(key, self.conversation_id, signed.signed_bytes(), sig)
+            .map_err(failure)?;
+        Ok(Verified::new(&resolved))
+    }
+}
+
+/// A signing input whose bytes a tag covers (frames and footers).
+pub(crate) trait SignedBytes {
+    /// The bytes the tag covers.
+    fn signed_bytes(&self) -> &[u8];
+}
+
+impl SignedBytes for FrameSigningInput {
+    fn signed_bytes(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+impl SignedBytes for FooterSigningInput {
+    fn signed_bytes(&self) -> &[u8] {
+        self.bytes()
     }
 }
 

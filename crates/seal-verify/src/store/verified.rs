@@ -117,9 +117,9 @@ pub fn verify_signature_in_conversation<S: TrustStore + ?Sized>(
     let resolved = resolve_for_verify(store, key_id, purpose, now)?;
     match resolved.record.key() {
         VerifyingKey::Hmac(master) => master
-            .conversation_subkey(conversation_id)
+            .conversation_key(conversation_id)
             .map_err(VerifyFailure::Conversation)?
-            .verify_text(message, sig),
+            .verify_text(master.tag_length(), message, sig),
         other => other.verify_text(message, sig),
     }
     .map_err(VerifyFailure::Signature)?;
