@@ -1,0 +1,246 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+//! The verifier's conversation subkeys are derived once and kept, and keeping them changes no
+//! outcome: conversations stay apart, tag lengths come from the key resolved for each frame,
+//! keys are resolved (validity, revocation, scope) for every frame, and more keys than the
+//! cache holds still verify.
+
+use std::cell::Cell;
+
+use seal_parse::frame::ScanConfig;
+use seal_verify::store::{
+    check_record, FrameScope, IntendedUse, KeyRecord, KeyStatus, MemoryTrustStore, ResolveError,
+    Resolved, Scopes, TrustStore, Validity,
+};
+use seal_verify::{
+    AlarmReason, FrameSigner, FrameVerifier, HmacKey, HmacSecret, NoneSeen, SigningKey, TagLength,
+    UnixTime, VerifyConfig, VerifyingKey, SUBKEY_CACHE_CAPACITY,
+};
+
+const NOW: UnixTime = UnixTime(1_800_000_000);
+const ELEMENT: &str = "channel";
+
+fn key(secret: u8, length: TagLength) -> HmacKey {
+    HmacKey::new(HmacSecret::from_bytes(&[secret; 32]).unwrap(), length)
+}
+
+fn record(id: &str, key: HmacKey, status: KeyStatus) -> KeyRecord {
+    let scopes = Scopes {
+        frames: vec![FrameScope::new(ELEMENT, vec![]).unwrap()],
+        ..Scopes::default()
+    };
+    let validity = Validity {
+        not_before: UnixTime(1_700_000_000),
+        not_after: UnixTime(1_850_000_000),
+    };
+    KeyRecord::new(id, VerifyingKey::Hmac(key), validity, status, scopes).unwrap()
+}
+
+fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
+    FrameSigner::new(key_id, SigningKey::Hmac(key), conversation)
+        .unwrap()
+        .sign(ELEMENT, &[("source", "telegram"), ("id", id)], "hello")
+        .unwrap()
+}
+
+fn config() -> VerifyConfig {
+    VerifyConfig::new(ScanConfig::new(ELEMENT).unwrap())
+}
+
+fn reasons(report: &seal_verify::Report) -> Vec<Option<AlarmReason>> {
+    report
+        .frames()
+        .iter()
+        .map(seal_verify::FrameReport::alarm_reason)
+        .collect()
+}
+
+#[test]
+fn a_reused_verifier_gives_the_outcomes_of_a_fresh_one() {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record("k1", key(1, TagLength::STANDARD), KeyStatus::Active))
+        .unwrap();
+    let config = config();
+    let master = key(1, TagLength::STANDARD);
+    let good = frame("k1", &master, "conv-a", "m1");
+    let foreign = frame("k1", &master, "conv-b", "m2");
+    let forged = good.replace("telegram", "slack");
+    let reused = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    for _ in 0..3 {
+        for message in [&good, &foreign, &forged] {
+            let fresh = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+            assert_eq!(
+                reasons(&reused.verify(message)),
+                reasons(&fresh.verify(message))
+            );
+        }
+    }
+    assert_eq!(reasons(&reused.verify(&good)), vec![None]);
+    assert_eq!(
+        reasons(&reused.verify(&foreign)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+    assert_eq!(
+        reasons(&reused.verify(&forged)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+}
+
+#[test]
+fn verifiers_of_different_conversations_never_share_subkeys() {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record("k1", key(1, TagLength::STANDARD), KeyStatus::Active))
+        .unwrap();
+    let config = config();
+    let master = key(1, TagLength::STANDARD);
+    let in_a = frame("k1", &master, "conv-a", "m1");
+    let in_b = frame("k1", &master, "conv-b", "m1");
+    let a = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    let b = FrameVerifier::new(&config, &store, "conv-b", NOW, &NoneSeen);
+    // Each verifier derives on its first frame; the other conversation's frame fails after.
+    assert!(!a.verify(&in_a).is_tainted());
+    assert!(!b.verify(&in_b).is_tainted());
+    assert_eq!(
+        reasons(&a.verify(&in_b)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+    assert_eq!(
+        reasons(&b.verify(&in_a)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+    assert!(!a.verify(&in_a).is_tainted());
+}
+
+#[test]
+fn one_secret_at_two_lengths_checks_each_frame_at_its_own_key_length() {
+    // Same secret (same fingerprint) under two ids with different tag lengths: the cached
+    // subkey is shared, the length is always the resolved key's.
+    let long = TagLength::from_chars(30).unwrap();
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record(
+            "short",
+            key(1, TagLength::STANDARD),
+            KeyStatus::Active,
+        ))
+        .unwrap();
+    store
+        .insert(record("long", key(1, long), KeyStatus::Active))
+        .unwrap();
+    let config = config();
+    let standard_frame = frame("short", &key(1, TagLength::STANDARD), "conv-a", "m1");
+    let long_frame = frame("long", &key(1, long), "conv-a", "m2");
+    for order in [
+        [&standard_frame, &long_frame],
+        [&long_frame, &standard_frame],
+    ] {
+        let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+        for message in order {
+            assert!(!verifier.verify(message).is_tainted(), "{message}");
+        }
+        // A frame naming the other id with the other length's tag fails on its length.
+        let swapped = standard_frame.replace("kid=\"short\"", "kid=\"long\"");
+        assert_eq!(
+            reasons(&verifier.verify(&swapped)),
+            vec![Some(AlarmReason::BadSignature)]
+        );
+        let swapped = long_frame.replace("kid=\"long\"", "kid=\"short\"");
+        assert_eq!(
+            reasons(&verifier.verify(&swapped)),
+            vec![Some(AlarmReason::BadSignature)]
+        );
+    }
+}
+
+#[test]
+fn more_keys_than_the_cache_holds_all_verify_in_one_message() {
+    let count = SUBKEY_CACHE_CAPACITY + 4;
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    let mut message = String::new();
+    for index in 0..count {
+        let secret = u8::try_from(index + 10).unwrap();
+        let id = format!("k{index}");
+        store
+            .insert(record(
+                &id,
+                key(secret, TagLength::STANDARD),
+                KeyStatus::Active,
+            ))
+            .unwrap();
+        message.push_str(&frame(
+            &id,
+            &key(secret, TagLength::STANDARD),
+            "conv-a",
+            &format!("m{index}"),
+        ));
+        message.push('\n');
+    }
+    let config = config();
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    for _ in 0..2 {
+        let report = verifier.verify(&message);
+        assert_eq!(report.verified().count(), count);
+        assert!(!report.is_tainted());
+    }
+    // A wrong secret under the last id (past the cache) still fails.
+    let forged = frame(
+        &format!("k{}", count - 1),
+        &key(200, TagLength::STANDARD),
+        "conv-a",
+        "x",
+    );
+    assert_eq!(
+        reasons(&verifier.verify(&forged)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+}
+
+/// A store whose single key can be revoked while a verifier holds its subkey.
+struct Switchable {
+    record: KeyRecord,
+    revoked: Cell<bool>,
+}
+
+impl TrustStore for Switchable {
+    fn resolve(
+        &self,
+        key_id: &str,
+        intended: &IntendedUse<'_>,
+        now: UnixTime,
+    ) -> Result<Resolved<'_>, ResolveError> {
+        if key_id != self.record.id() {
+            return Err(ResolveError::UnknownKey {
+                key_id: key_id.to_owned(),
+            });
+        }
+        if self.revoked.get() {
+            return Err(ResolveError::Revoked { at: UnixTime(0) });
+        }
+        check_record(&self.record, intended, now)
+    }
+}
+
+#[test]
+fn a_held_subkey_does_not_outlive_its_key_in_the_store() {
+    let store = Switchable {
+        record: record("k1", key(1, TagLength::STANDARD), KeyStatus::Active),
+        revoked: Cell::new(false),
+    };
+    let config = config();
+    let message = frame("k1", &key(1, TagLength::STANDARD), "conv-a", "m1");
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    assert!(!verifier.verify(&message).is_tainted());
+    store.revoked.set(true);
+    assert_eq!(
+        reasons(&verifier.verify(&message)),
+        vec![Some(AlarmReason::KeyNotValid)]
+    );
+    store.revoked.set(false);
+    assert!(!verifier.verify(&message).is_tainted());
+}
