@@ -90,17 +90,21 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let mut checks = 0;
         let mut ids_here = BTreeSet::new();
         let mut frames = Vec::with_capacity(findings.len());
-        for finding in &findings {
+        for finding in findings {
+            let tag = finding.tag();
+            let depth = finding.depth();
+            let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
+            let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
             let outcome = if self.config.is_enabled() {
                 self.outcome(text, finding, &mut checks, &mut ids_here)
             } else {
                 untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
             };
             frames.push(FrameReport {
-                tag: finding.tag(),
-                depth: finding.depth(),
-                source: attribute_of(finding, SOURCE_ATTRIBUTE),
-                key_id: attribute_of(finding, KEY_ID_ATTRIBUTE),
+                tag,
+                depth,
+                source,
+                key_id,
                 outcome,
             });
         }
@@ -158,12 +162,12 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     fn outcome(
         &self,
         text: &str,
-        finding: &Finding,
+        finding: Finding,
         checks: &mut usize,
         ids_here: &mut BTreeSet<String>,
     ) -> Outcome {
         match finding {
-            Finding::Suspect(suspect) => suspect_outcome(suspect),
+            Finding::Suspect(suspect) => suspect_outcome(&suspect),
             Finding::Frame(frame) if frame.is_nested() => untrusted(
                 AlarmReason::NestedFrame,
                 Cause::Nested { depth: frame.depth },
@@ -194,12 +198,50 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         Outcome::Verified(verified)
     }
 
+    /// Checks a frame and, when it verifies, moves its element and attributes (without `sig`)
+    /// into the witness instead of copying them.
     fn check_frame(
+        &self,
+        text: &str,
+        frame: Frame,
+        checks: &mut usize,
+    ) -> Result<VerifiedFrame, (AlarmReason, Cause)> {
+        let verified = self.check_frame_tag(text, &frame, checks)?;
+        let Frame {
+            element,
+            mut attributes,
+            header,
+            body,
+            close,
+            ..
+        } = frame;
+        // The tag checked, so the last attribute is `sig` (split_sig found it there).
+        attributes.pop();
+        let attributes: Vec<(String, String)> = attributes
+            .into_iter()
+            .map(|attribute| (attribute.name, attribute.value))
+            .collect();
+        let frame_id = attributes
+            .iter()
+            .find(|(name, _)| name == FRAME_ID_ATTRIBUTE)
+            .map(|(_, value)| value.clone());
+        Ok(VerifiedFrame {
+            verified,
+            element,
+            attributes,
+            frame_id,
+            header,
+            body,
+            close,
+        })
+    }
+
+    fn check_frame_tag(
         &self,
         text: &str,
         frame: &Frame,
         checks: &mut usize,
-    ) -> Result<VerifiedFrame, (AlarmReason, Cause)> {
+    ) -> Result<Verified, (AlarmReason, Cause)> {
         let all: Vec<(&str, &str)> = frame
             .attributes
             .iter()
@@ -217,7 +259,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             (BodyHashing::BeforeRewrite, Some(rewrite)) => rewrite.undo(body),
             _ => Cow::Borrowed(body),
         };
-        let verified = self.check_signed(
+        self.check_signed(
             &frame.element,
             attributes,
             sig,
@@ -232,19 +274,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                     hashed.as_bytes(),
                 )
             },
-        )?;
-        Ok(VerifiedFrame {
-            verified,
-            element: frame.element.clone(),
-            attributes: attributes
-                .iter()
-                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-                .collect(),
-            frame_id: attribute(attributes, FRAME_ID_ATTRIBUTE).map(str::to_owned),
-            header: frame.header,
-            body: frame.body,
-            close: frame.close,
-        })
+        )
     }
 
     /// The check shared by frames and footers: key id present, frame id present when required,
