@@ -2,7 +2,7 @@
 
 use crate::chain::{self, Because, Listener, Next, Ruling, StageError, ToolCall};
 
-use super::evaluation::{AskCause, Evaluation, Site};
+use super::evaluation::{AskCause, Evaluation, Match, Site};
 use super::set::{RuleSet, Subject};
 
 /// A [`Listener`] that evaluates a [`RuleSet`] on the call's typed subject.
@@ -44,26 +44,33 @@ impl RulesListener {
 
 impl Listener for RulesListener {
     fn decide(&self, call: &ToolCall, next: Next<'_>) -> Result<Ruling, StageError> {
-        let evaluation = self.evaluate(call);
-        let because = evaluation.decisive().map(|m| match &m.site {
-            Site::Tool => Because::rule(m.text.clone()),
-            Site::Segment { form, .. } | Site::Launcher { form, .. } => {
-                Because::rule_and_form(m.text.clone(), form.clone())
+        // The evaluation is owned here: its decisive match moves into the explanation.
+        let (ruling, decisive) = match self.evaluate(call) {
+            Evaluation::Deny(m) => (
+                Ruling::deny(format!("denied by rule `{}`", m.text)),
+                Some(m),
+            ),
+            Evaluation::Ask(AskCause::Rule(m)) => {
+                (Ruling::ask(format!("rule `{}` asks", m.text)), Some(m))
             }
-            Site::Path(form) | Site::Host(form) => {
-                Because::rule_and_form(m.text.clone(), form.clone())
-            }
-        });
-        let ruling = match &evaluation {
-            Evaluation::Deny(m) => Ruling::deny(format!("denied by rule `{}`", m.text)),
-            Evaluation::Ask(AskCause::Rule(m)) => Ruling::ask(format!("rule `{}` asks", m.text)),
-            Evaluation::Ask(AskCause::Unanalysed(u)) => Ruling::ask(u.to_string()),
-            Evaluation::Allow(_) => Ruling::allow(),
+            Evaluation::Ask(AskCause::Unanalysed(u)) => (Ruling::ask(u.to_string()), None),
+            Evaluation::Allow(matches) => (Ruling::allow(), matches.into_iter().next()),
             Evaluation::NoMatch(_) => return Ok(next.run()),
         };
-        Ok(match because {
-            Some(because) => ruling.because(because),
+        Ok(match decisive {
+            Some(m) => ruling.because(because_of(m)),
             None => ruling,
         })
+    }
+}
+
+/// The rule and the form it matched, as the chain's explanation.
+fn because_of(m: Match) -> Because {
+    match m.site {
+        Site::Tool => Because::rule(m.text),
+        Site::Segment { form, .. }
+        | Site::Launcher { form, .. }
+        | Site::Path(form)
+        | Site::Host(form) => Because::rule_and_form(m.text, form),
     }
 }

@@ -207,25 +207,23 @@ impl RuleSet {
     }
 
     fn scan(&self, tool: &str, subject: Subject<'_>, input: Input) -> Scan {
-        let rules: Vec<(usize, &RuleEntry)> = self
-            .rules
-            .iter()
-            .enumerate()
-            .filter(|(_, entry)| entry.rule.tool().matches(tool))
-            .collect();
+        let rules = Applicable {
+            entries: &self.rules,
+            tool,
+        };
         let mut scan = Scan::default();
-        let field = self.field(tool, subject, &rules, input);
+        let field = self.field(tool, subject, rules, input);
         if let Field::Unanalysed(u) = &field {
             scan.unanalysed = Some(u.clone());
         }
         for effect in [Effect::Deny, Effect::Ask] {
-            let found = first_hit(&rules, effect, &field, input);
+            let found = first_hit(rules, effect, &field, input);
             match effect {
                 Effect::Deny => scan.deny = found,
                 _ => scan.ask = found,
             }
         }
-        scan.allow = allow_cover(&rules, &field, input);
+        scan.allow = allow_cover(rules, &field, input);
         scan
     }
 
@@ -233,7 +231,7 @@ impl RuleSet {
         &self,
         tool: &str,
         subject: Subject<'_>,
-        rules: &[(usize, &RuleEntry)],
+        rules: Applicable<'_>,
         input: Input,
     ) -> Field {
         let kind = FieldKind::of(tool);
@@ -285,6 +283,23 @@ impl RuleSet {
     }
 }
 
+/// The rules that name the tool, in set order, with their indices: a view, so that selecting
+/// them allocates nothing.
+#[derive(Clone, Copy)]
+struct Applicable<'a> {
+    entries: &'a [RuleEntry],
+    tool: &'a str,
+}
+
+impl<'a> Applicable<'a> {
+    fn iter(self) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(move |(_, entry)| entry.rule.tool().matches(self.tool))
+    }
+}
+
 /// The typed field, ready for matching.
 enum Field {
     Command(Segments),
@@ -329,12 +344,7 @@ fn combine(main: Scan, other: Option<Scan>) -> Evaluation {
 
 /// The first rule of `effect` matching anything in the field (segments in order, forms
 /// canonical first, then launchers; rules in set order within one site).
-fn first_hit(
-    rules: &[(usize, &RuleEntry)],
-    effect: Effect,
-    field: &Field,
-    input: Input,
-) -> Option<Match> {
+fn first_hit(rules: Applicable<'_>, effect: Effect, field: &Field, input: Input) -> Option<Match> {
     let of_effect = || rules.iter().filter(move |(_, e)| e.effect == effect);
     let hit = |index: usize, entry: &RuleEntry, site: Site| Match {
         rule: index,
@@ -345,7 +355,7 @@ fn first_hit(
     };
     // Rules without a specifier match every call of the tool, whatever its field.
     if let Some((index, entry)) = of_effect().find(|(_, e)| *e.rule.specifier() == Specifier::Any) {
-        return Some(hit(*index, entry, Site::Tool));
+        return Some(hit(index, entry, Site::Tool));
     }
     match field {
         Field::Command(segments) => {
@@ -355,12 +365,12 @@ fn first_hit(
                         of_effect().find(|(_, e)| command_matches(e, &form))
                     {
                         return Some(hit(
-                            *index,
+                            index,
                             entry,
                             Site::Segment {
                                 index: at,
                                 kind,
-                                form: form.to_string(),
+                                form: joined(&form),
                             },
                         ));
                     }
@@ -379,7 +389,7 @@ fn first_hit(
                             of_effect().find(|(_, e)| command_matches_words(e, form.clone()));
                         if let Some((index, entry)) = found {
                             return Some(hit(
-                                *index,
+                                index,
                                 entry,
                                 Site::Launcher {
                                     segment: at,
@@ -394,28 +404,23 @@ fn first_hit(
         }
         Field::Path(path) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)))
-            .map(|(index, entry)| hit(*index, entry, Site::Path(path.clone()))),
+            .map(|(index, entry)| hit(index, entry, Site::Path(path.clone()))),
         Field::Host(host) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)))
-            .map(|(index, entry)| hit(*index, entry, Site::Host(host.clone()))),
+            .map(|(index, entry)| hit(index, entry, Site::Host(host.clone()))),
         Field::Opaque | Field::Unanalysed(_) => None,
     }
 }
 
 /// Whether allow rules cover the field: `None` when no allow rule names the tool.
 fn allow_cover(
-    rules: &[(usize, &RuleEntry)],
+    rules: Applicable<'_>,
     field: &Field,
     input: Input,
 ) -> Option<Result<Vec<Match>, Option<Site>>> {
-    let allows: Vec<(usize, &RuleEntry)> = rules
-        .iter()
-        .filter(|(_, e)| e.effect == Effect::Allow)
-        .copied()
-        .collect();
-    if allows.is_empty() {
-        return None;
-    }
+    let allows = || rules.iter().filter(|(_, e)| e.effect == Effect::Allow);
+    // No allow rule names the tool: nothing to cover.
+    allows().next()?;
     let hit = |index: usize, entry: &RuleEntry, site: Site| Match {
         rule: index,
         effect: Effect::Allow,
@@ -423,14 +428,12 @@ fn allow_cover(
         site,
         input,
     };
-    let any = allows
-        .iter()
-        .find(|(_, e)| *e.rule.specifier() == Specifier::Any);
+    let any = allows().find(|(_, e)| *e.rule.specifier() == Specifier::Any);
     match field {
         Field::Unanalysed(_) => Some(Err(None)),
         Field::Command(segments) => {
             if let Some((index, entry)) = any {
-                return Some(Ok(vec![hit(*index, entry, Site::Tool)]));
+                return Some(Ok(vec![hit(index, entry, Site::Tool)]));
             }
             let mut matches = Vec::new();
             for (at, seg) in segments.iter().enumerate() {
@@ -438,10 +441,10 @@ fn allow_cover(
                 let site = Site::Segment {
                     index: at,
                     kind: FormKind::Canonical,
-                    form: canonical.to_string(),
+                    form: joined(&canonical),
                 };
-                match allows.iter().find(|(_, e)| command_matches(e, &canonical)) {
-                    Some((index, entry)) => matches.push(hit(*index, entry, site)),
+                match allows().find(|(_, e)| command_matches(e, &canonical)) {
+                    Some((index, entry)) => matches.push(hit(index, entry, site)),
                     None => return Some(Err(Some(site))),
                 }
                 for launcher in seg.launchers() {
@@ -449,10 +452,10 @@ fn allow_cover(
                         segment: at,
                         form: launcher.join(" "),
                     };
-                    match allows.iter().find(|(_, e)| {
+                    match allows().find(|(_, e)| {
                         command_matches_words(e, launcher.iter().map(String::as_str))
                     }) {
-                        Some((index, entry)) => matches.push(hit(*index, entry, site)),
+                        Some((index, entry)) => matches.push(hit(index, entry, site)),
                         None => return Some(Err(Some(site))),
                     }
                 }
@@ -462,31 +465,45 @@ fn allow_cover(
         Field::Path(path) => {
             let site = Site::Path(path.clone());
             let found = any.or_else(|| {
-                allows.iter().find(
+                allows().find(
                     |(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)),
                 )
             });
             Some(
                 found
-                    .map(|(i, e)| vec![hit(*i, e, site.clone())])
+                    .map(|(i, e)| vec![hit(i, e, site.clone())])
                     .ok_or(Some(site)),
             )
         }
         Field::Host(host) => {
             let site = Site::Host(host.clone());
             let found = any.or_else(|| {
-                allows.iter().find(
+                allows().find(
                     |(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)),
                 )
             });
             Some(
                 found
-                    .map(|(i, e)| vec![hit(*i, e, site.clone())])
+                    .map(|(i, e)| vec![hit(i, e, site.clone())])
                     .ok_or(Some(site)),
             )
         }
-        Field::Opaque => Some(any.map(|(i, e)| vec![hit(*i, e, Site::Tool)]).ok_or(None)),
+        Field::Opaque => Some(any.map(|(i, e)| vec![hit(i, e, Site::Tool)]).ok_or(None)),
     }
+}
+
+/// The form's words joined by single spaces (its `Display`), sized up front so that it is one
+/// allocation.
+fn joined(form: &Form<'_>) -> String {
+    let len = form.words().map(|word| word.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(len.saturating_sub(1));
+    for (at, word) in form.words().enumerate() {
+        if at > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 fn command_matches(entry: &RuleEntry, form: &Form<'_>) -> bool {
