@@ -112,23 +112,35 @@ pub fn decode_bits(text: &str, bits: usize) -> Result<Vec<u8>, Base64Error> {
         return Err(Base64Error::Length { expected, found });
     }
     let mut out = vec![0u8; packed_len(bits)];
+    // Bits of the last character past `bits` (0 to 5): they must be zero.
+    let spare = expected.saturating_mul(6).saturating_sub(bits);
+    let mut held: u32 = 0;
+    let mut held_bits: u32 = 0;
+    let mut written = 0usize;
+    let mut last = 0u8;
     for (index, byte) in text.bytes().enumerate() {
         let value = value_of(byte).ok_or(Base64Error::Alphabet {
             offset: index,
             found: byte,
         })?;
-        for bit in 0..6 {
-            let position = index * 6 + bit;
-            let set = value & (0x20 >> bit) != 0;
-            if !set {
-                continue;
+        last = value;
+        held = (held << 6) | u32::from(value);
+        held_bits += 6;
+        if held_bits >= 8 {
+            held_bits -= 8;
+            if let Some(target) = out.get_mut(written) {
+                *target = (held >> held_bits) as u8;
             }
-            if position >= bits {
-                return Err(Base64Error::TrailingBits);
-            }
-            if let Some(target) = out.get_mut(position / 8) {
-                *target |= 0x80 >> (position % 8);
-            }
+            written += 1;
+            held &= (1u32 << held_bits) - 1;
+        }
+    }
+    if spare > 0 && u32::from(last) & ((1u32 << spare) - 1) != 0 {
+        return Err(Base64Error::TrailingBits);
+    }
+    if held_bits > 0 {
+        if let Some(target) = out.get_mut(written) {
+            *target = (held << (8 - held_bits)) as u8;
         }
     }
     Ok(out)
