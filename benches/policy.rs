@@ -25,6 +25,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use policy_setup::{Setup, COMMAND, COMMAND_200};
 use seal_parse::shell::{segment, ShellLimits};
 use seal_policy::chain::{Evaluation, Trace};
+use seal_policy::rules::Subject;
 
 /// The 20 rules of `policy_setup::RULES_JSON` in Cedar.
 ///
@@ -158,6 +159,20 @@ fn decision(c: &mut Criterion) {
             );
             black_box(answer.decision())
         });
+    });
+    // The parts of the seal decision, alone: rule evaluation (segmentation included) and
+    // segmentation of the same command.
+    let rules = policy_setup::rules();
+    group.bench_function("seal_rules_evaluate_3_segments", |b| {
+        b.iter(|| {
+            black_box(rules.evaluate("Bash", Subject::Command(black_box(COMMAND))))
+                .effect()
+                .is_some()
+        });
+    });
+    let limits = ShellLimits::default();
+    group.bench_function("seal_segment_3_segments", |b| {
+        b.iter(|| black_box(segment(black_box(COMMAND), &limits).map(|s| s.len())));
     });
     group.finish();
 }

@@ -127,7 +127,9 @@ impl<'a> NormalizedForms<'a> {
     /// Every distinct form, canonical first, normalized last.
     pub fn all(&self) -> impl Iterator<Item = Form<'a>> + 'a {
         let words = self.words;
-        self.set.all.iter().map(move |&form| form_of(words, form))
+        std::iter::once(FormRef::CANONICAL)
+            .chain(self.set.after_canonical.iter().copied())
+            .map(move |form| form_of(words, form))
     }
 
     fn form(&self, form: FormRef) -> Form<'a> {
@@ -156,7 +158,9 @@ pub(super) struct FormSet {
     pub basename: FormRef,
     pub wrapper_stripped: FormRef,
     pub normalized: FormRef,
-    pub all: Vec<FormRef>,
+    /// The distinct forms after the canonical one, in the order met (empty, so without an
+    /// allocation, for a segment with no assignment, path or wrapper to strip).
+    pub after_canonical: Vec<FormRef>,
 }
 
 /// The part of `word` after its last `/`, or `word` itself when that part is empty.

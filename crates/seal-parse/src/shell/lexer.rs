@@ -220,8 +220,9 @@ impl Lexer<'_> {
 
     fn builder(&mut self) -> &mut Builder {
         let start = self.pos;
+        let bytes = self.bytes;
         self.word.get_or_insert_with(|| Builder {
-            value: String::new(),
+            value: String::with_capacity(word_capacity(bytes, start)),
             start,
             name: NameState::Start,
             glob: false,
@@ -430,3 +431,18 @@ impl Lexer<'_> {
         }
     }
 }
+
+/// A capacity for the value of a word starting at `start`: the bytes up to the next blank or
+/// operator byte, at most [`WORD_CAPACITY_HINT`] (so that a word is usually one allocation, and
+/// the hints of many short words never add up to more than that per word).
+fn word_capacity(bytes: &[u8], start: usize) -> usize {
+    let rest = bytes.get(start..).unwrap_or_default();
+    let window = rest.get(..WORD_CAPACITY_HINT).unwrap_or(rest);
+    window
+        .iter()
+        .position(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|'))
+        .unwrap_or(window.len())
+}
+
+/// Most bytes reserved up front for one word's value.
+const WORD_CAPACITY_HINT: usize = 64;

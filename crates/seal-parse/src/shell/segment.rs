@@ -385,7 +385,7 @@ fn analyse(words: &[LexWord], steps: &mut usize) -> Result<Analysis, (Reason, us
         start,
         basename: false,
     };
-    let mut all = vec![FormRef::CANONICAL];
+    let mut all = Vec::new();
     record(env_stripped, &mut all);
     let basename_form = FormRef {
         start,
@@ -455,15 +455,15 @@ fn analyse(words: &[LexWord], steps: &mut usize) -> Result<Analysis, (Reason, us
             basename: basename_form,
             wrapper_stripped,
             normalized,
-            all,
+            after_canonical: all,
         },
         payload,
     })
 }
 
-/// Appends `form` unless it is the last one already.
+/// Appends `form` to the forms after the canonical one unless it is the last form already.
 fn record(form: FormRef, all: &mut Vec<FormRef>) {
-    if all.last() != Some(&form) {
+    if *all.last().unwrap_or(&FormRef::CANONICAL) != form {
         all.push(form);
     }
 }
