@@ -7,7 +7,7 @@ use seal_parse::frame::Frame;
 use sha2::{Digest, Sha256};
 
 use crate::names::{is_attribute_name, is_element_name};
-use crate::pae::append_pae;
+use crate::pae::{piece_len, put_count, put_piece};
 use crate::signing_input::{count_piece, SigningInput, FOOTER_DOMAIN, FRAME_DOMAIN};
 
 /// The attribute that carries the tag; it is never part of what the tag covers.
@@ -79,27 +79,14 @@ impl FrameSigningInput {
         attributes: &[(&str, &str)],
         body: &[u8],
     ) -> Result<FrameSigningInput, SigningInputError> {
-        check_common(key_id, algorithm, tag_len, attributes)?;
-        if !is_element_name(element) {
-            return Err(SigningInputError::InvalidElement {
-                name: element.to_owned(),
-            });
-        }
-        let tag_len = count_piece(tag_len);
-        let pairs = attribute_pairs(attributes);
-        let body_hash: [u8; 32] = Sha256::digest(body).into();
-        let input = SigningInput::new(
-            FRAME_DOMAIN,
-            &[
-                key_id.as_bytes(),
-                algorithm.as_bytes(),
-                &tag_len,
-                element.as_bytes(),
-                &pairs,
-                &body_hash,
-            ],
-        );
-        Ok(FrameSigningInput { input })
+        frame_input(
+            key_id,
+            algorithm,
+            tag_len,
+            element,
+            attributes.iter().copied(),
+            body,
+        )
     }
 
     /// Builds the signing input of a frame that the scanner accepted in `text`: its element,
@@ -115,25 +102,22 @@ impl FrameSigningInput {
         frame: &Frame,
         text: &str,
     ) -> Result<FrameSigningInput, SigningInputError> {
-        let attributes: Vec<(&str, &str)> = frame
-            .attributes
-            .iter()
-            .map(|attribute| (attribute.name.as_str(), attribute.value.as_str()))
-            .collect();
-        let attributes = match attributes.split_last() {
-            Some(((name, _), rest)) if *name == SIG_ATTRIBUTE => rest,
-            _ => attributes.as_slice(),
+        let attributes = match frame.attributes.split_last() {
+            Some((last, rest)) if last.name == SIG_ATTRIBUTE => rest,
+            _ => frame.attributes.as_slice(),
         };
         let body = frame
             .body
             .of(text)
             .ok_or(SigningInputError::BodyOutOfRange)?;
-        FrameSigningInput::new(
+        frame_input(
             key_id,
             algorithm,
             tag_len,
             &frame.element,
-            attributes,
+            attributes
+                .iter()
+                .map(|attribute| (attribute.name.as_str(), attribute.value.as_str())),
             body.as_bytes(),
         )
     }
@@ -160,21 +144,22 @@ impl FooterSigningInput {
         fields: &[(&str, &str)],
         message: &[u8],
     ) -> Result<FooterSigningInput, SigningInputError> {
-        check_common(key_id, algorithm, tag_len, fields)?;
-        let tag_len = count_piece(tag_len);
-        let pairs = attribute_pairs(fields);
+        let fields = fields.iter().copied();
+        check_common(key_id, algorithm, tag_len, fields.clone())?;
         let message_hash: [u8; 32] = Sha256::digest(message).into();
-        let input = SigningInput::new(
+        let bytes = encode(
             FOOTER_DOMAIN,
             &[
                 key_id.as_bytes(),
                 algorithm.as_bytes(),
-                &tag_len,
-                &pairs,
-                &message_hash,
+                &count_piece(tag_len),
             ],
+            fields,
+            &message_hash,
         );
-        Ok(FooterSigningInput { input })
+        Ok(FooterSigningInput {
+            input: SigningInput::from_encoded(bytes),
+        })
     }
 
     /// The bytes the tag is computed over.
@@ -215,11 +200,92 @@ impl fmt::Display for SigningInputError {
 
 impl std::error::Error for SigningInputError {}
 
-fn check_common(
+/// Up to this many attributes the duplicate check compares names pairwise without allocating;
+/// above it, it collects the names into a set (linear in the names' total length times log).
+const PAIRWISE_DUPLICATE_CHECK_LIMIT: usize = 32;
+
+/// The frame signing input over attributes given as an iterator of (name, value) pairs.
+fn frame_input<'a>(
     key_id: &str,
     algorithm: &str,
     tag_len: usize,
-    attributes: &[(&str, &str)],
+    element: &str,
+    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    body: &[u8],
+) -> Result<FrameSigningInput, SigningInputError> {
+    check_common(key_id, algorithm, tag_len, attributes.clone())?;
+    if !is_element_name(element) {
+        return Err(SigningInputError::InvalidElement {
+            name: element.to_owned(),
+        });
+    }
+    let body_hash: [u8; 32] = Sha256::digest(body).into();
+    let bytes = encode(
+        FRAME_DOMAIN,
+        &[
+            key_id.as_bytes(),
+            algorithm.as_bytes(),
+            &count_piece(tag_len),
+            element.as_bytes(),
+        ],
+        attributes,
+        &body_hash,
+    );
+    Ok(FrameSigningInput {
+        input: SigningInput::from_encoded(bytes),
+    })
+}
+
+/// `PAE(domain, head.., PAE(PAE(name_1, value_1), .., PAE(name_k, value_k)), hash)`, written
+/// into one buffer of exactly the encoded size.
+fn encode<'a>(
+    domain: &str,
+    head: &[&[u8]],
+    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    hash: &[u8; 32],
+) -> Vec<u8> {
+    let pair_len = |name: &str, value: &str| 8 + piece_len(name.len()) + piece_len(value.len());
+    let (count, pairs_len) =
+        attributes
+            .clone()
+            .fold((0usize, 8usize), |(count, len), (name, value)| {
+                (
+                    count + 1,
+                    len.saturating_add(piece_len(pair_len(name, value))),
+                )
+            });
+    let total = 8usize
+        .saturating_add(piece_len(domain.len()))
+        .saturating_add(
+            head.iter()
+                .map(|piece| piece_len(piece.len()))
+                .sum::<usize>(),
+        )
+        .saturating_add(piece_len(pairs_len))
+        .saturating_add(piece_len(hash.len()));
+    let mut out = Vec::with_capacity(total);
+    put_count(&mut out, head.len() + 3);
+    put_piece(&mut out, domain.as_bytes());
+    for piece in head {
+        put_piece(&mut out, piece);
+    }
+    put_count(&mut out, pairs_len);
+    put_count(&mut out, count);
+    for (name, value) in attributes {
+        put_count(&mut out, pair_len(name, value));
+        put_count(&mut out, 2);
+        put_piece(&mut out, name.as_bytes());
+        put_piece(&mut out, value.as_bytes());
+    }
+    put_piece(&mut out, hash);
+    out
+}
+
+fn check_common<'a>(
+    key_id: &str,
+    algorithm: &str,
+    tag_len: usize,
+    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
 ) -> Result<(), SigningInputError> {
     if key_id.is_empty() {
         return Err(SigningInputError::EmptyKeyId);
@@ -230,39 +296,32 @@ fn check_common(
     if tag_len == 0 {
         return Err(SigningInputError::ZeroTagLength);
     }
+    let pairwise = attributes.clone().count() <= PAIRWISE_DUPLICATE_CHECK_LIMIT;
     let mut seen = BTreeSet::new();
-    for (name, _) in attributes {
-        if *name == SIG_ATTRIBUTE {
+    for (index, (name, _)) in attributes.clone().enumerate() {
+        if name == SIG_ATTRIBUTE {
             return Err(SigningInputError::SigAttribute);
         }
         if !is_attribute_name(name) {
             return Err(SigningInputError::InvalidAttributeName {
-                name: (*name).to_owned(),
+                name: name.to_owned(),
             });
         }
-        if !seen.insert(*name) {
+        let repeated = if pairwise {
+            attributes
+                .clone()
+                .take(index)
+                .any(|(earlier, _)| earlier == name)
+        } else {
+            !seen.insert(name)
+        };
+        if repeated {
             return Err(SigningInputError::DuplicateAttribute {
-                name: (*name).to_owned(),
+                name: name.to_owned(),
             });
         }
     }
     Ok(())
-}
-
-/// `PAE(PAE(name_1, value_1), .., PAE(name_k, value_k))`.
-fn attribute_pairs(attributes: &[(&str, &str)]) -> Vec<u8> {
-    let encoded: Vec<Vec<u8>> = attributes
-        .iter()
-        .map(|(name, value)| {
-            let mut pair = Vec::with_capacity(16 + name.len() + value.len());
-            append_pae(&mut pair, &[name.as_bytes(), value.as_bytes()]);
-            pair
-        })
-        .collect();
-    let pieces: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-    let mut out = Vec::new();
-    append_pae(&mut out, &pieces);
-    out
 }
 
 #[cfg(test)]
@@ -284,6 +343,73 @@ mod tests {
         assert_eq!(pieces[4], b"channel");
         assert_eq!(pieces[5], pae(&[&pae(&[b"id", b"7"])]));
         assert_eq!(pieces[6], Sha256::digest(b"hi").as_slice());
+    }
+
+    /// The one-buffer encoding equals the nested PAE of the documented layout, at every size.
+    #[test]
+    fn one_buffer_encoding_equals_nested_pae() {
+        let names: Vec<String> = (0..40).map(|i| format!("a{i}")).collect();
+        for count in [0, 1, 2, 5, 32, 33, 40] {
+            let attributes: Vec<(&str, &str)> = names
+                .iter()
+                .take(count)
+                .map(|name| (name.as_str(), "v\u{e9}"))
+                .collect();
+            let pairs: Vec<Vec<u8>> = attributes
+                .iter()
+                .map(|(n, v)| pae(&[n.as_bytes(), v.as_bytes()]))
+                .collect();
+            let pairs: Vec<&[u8]> = pairs.iter().map(Vec::as_slice).collect();
+            let pairs = pae(&pairs);
+            let hash = Sha256::digest(b"body");
+            let frame =
+                FrameSigningInput::new("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
+                    .unwrap();
+            let expected = pae(&[
+                FRAME_DOMAIN.as_bytes(),
+                b"k1",
+                b"hmac-sha256",
+                &22u64.to_le_bytes(),
+                b"channel",
+                &pairs,
+                &hash,
+            ]);
+            assert_eq!(frame.bytes(), expected.as_slice());
+            assert_eq!(frame.signing_input().domain(), FRAME_DOMAIN);
+            let footer =
+                FooterSigningInput::new("k1", "ed25519", 86, &attributes, b"body").unwrap();
+            let expected = pae(&[
+                FOOTER_DOMAIN.as_bytes(),
+                b"k1",
+                b"ed25519",
+                &86u64.to_le_bytes(),
+                &pairs,
+                &hash,
+            ]);
+            assert_eq!(footer.bytes(), expected.as_slice());
+            assert_eq!(footer.signing_input().domain(), FOOTER_DOMAIN);
+        }
+    }
+
+    /// The duplicate check finds the same first repeat below and above the pairwise limit.
+    #[test]
+    fn duplicates_found_on_both_sides_of_the_pairwise_limit() {
+        for count in [
+            2,
+            PAIRWISE_DUPLICATE_CHECK_LIMIT,
+            PAIRWISE_DUPLICATE_CHECK_LIMIT + 5,
+        ] {
+            let mut names: Vec<String> = (0..count - 1).map(|i| format!("a{i}")).collect();
+            names.push("a0".to_owned());
+            let attributes: Vec<(&str, &str)> =
+                names.iter().map(|name| (name.as_str(), "")).collect();
+            assert_eq!(
+                FrameSigningInput::new("k", "a", 1, "e", &attributes, b"").unwrap_err(),
+                SigningInputError::DuplicateAttribute { name: "a0".into() },
+                "{count} attributes"
+            );
+            assert!(FrameSigningInput::new("k", "a", 1, "e", &attributes[1..], b"").is_ok());
+        }
     }
 
     #[test]

@@ -41,6 +41,22 @@ pub fn append_pae(out: &mut Vec<u8>, pieces: &[&[u8]]) {
     }
 }
 
+/// The encoded size of one piece of `len` bytes: its length prefix and its bytes.
+pub(crate) fn piece_len(len: usize) -> usize {
+    8usize.saturating_add(len)
+}
+
+/// Appends a count (of pieces) as [`le64`].
+pub(crate) fn put_count(out: &mut Vec<u8>, count: usize) {
+    out.extend_from_slice(&le64(usize_to_u64(count)));
+}
+
+/// Appends one piece: its length as [`le64`], then its bytes.
+pub(crate) fn put_piece(out: &mut Vec<u8>, piece: &[u8]) {
+    put_count(out, piece.len());
+    out.extend_from_slice(piece);
+}
+
 /// Splits PAE bytes back into their pieces, or `None` if `bytes` is not exactly one PAE.
 ///
 /// The inverse of [`pae`]: `unpae(&pae(p)) == Some(p)` for every piece list `p`, and any byte

@@ -1,6 +1,6 @@
 //! A signing input: a domain string followed by pieces, encoded once with PAE.
 
-use crate::pae::{append_pae, le64, usize_to_u64};
+use crate::pae::{le64, piece_len, put_count, put_piece, usize_to_u64};
 
 /// Domain string of the frame signing input.
 pub const FRAME_DOMAIN: &str = "seal/frame/v1";
@@ -12,30 +12,46 @@ pub const LOG_DOMAIN: &str = "seal/log/v1";
 /// The bytes a signature or tag is computed over: `PAE(domain, piece_1, .., piece_n)`.
 ///
 /// The domain string is always the first piece, so inputs built for different purposes can never
-/// be confused, and the encoding is injective in (domain, pieces).
+/// be confused, and the encoding is injective in (domain, pieces). The domain is read back from
+/// the encoded bytes; the input holds one allocation, the bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SigningInput {
-    domain: String,
     bytes: Vec<u8>,
 }
 
 impl SigningInput {
     /// Encodes `PAE(domain, pieces..)`.
     pub fn new(domain: &str, pieces: &[&[u8]]) -> SigningInput {
-        let mut all: Vec<&[u8]> = Vec::with_capacity(pieces.len() + 1);
-        all.push(domain.as_bytes());
-        all.extend_from_slice(pieces);
-        let mut bytes = Vec::new();
-        append_pae(&mut bytes, &all);
-        SigningInput {
-            domain: domain.to_owned(),
-            bytes,
+        let total =
+            8 + piece_len(domain.len()) + pieces.iter().map(|p| piece_len(p.len())).sum::<usize>();
+        let mut bytes = Vec::with_capacity(total);
+        put_count(&mut bytes, pieces.len() + 1);
+        put_piece(&mut bytes, domain.as_bytes());
+        for piece in pieces {
+            put_piece(&mut bytes, piece);
         }
+        SigningInput { bytes }
+    }
+
+    /// Wraps bytes that already are `PAE(domain, ..)` with a UTF-8 domain as the first piece.
+    pub(crate) fn from_encoded(bytes: Vec<u8>) -> SigningInput {
+        SigningInput { bytes }
     }
 
     /// The domain string this input was built for.
     pub fn domain(&self) -> &str {
-        &self.domain
+        // Layout: LE64(count) || LE64(len(domain)) || domain || ..
+        let len = self
+            .bytes
+            .get(8..16)
+            .and_then(|len| <[u8; 8]>::try_from(len).ok())
+            .map(u64::from_le_bytes)
+            .and_then(|len| usize::try_from(len).ok())
+            .unwrap_or(0);
+        self.bytes
+            .get(16..16usize.saturating_add(len))
+            .and_then(|domain| std::str::from_utf8(domain).ok())
+            .unwrap_or_default()
     }
 
     /// The encoded bytes to sign or verify.
