@@ -21,9 +21,9 @@
 //! effect looks at, deny > ask > allow, the waterfall, approval and guards) is written here
 //! again from the spec, as plainly as possible.
 //!
-//! Two deliberately broken references (allow by whole-string prefix; guards skipped when a
-//! listener short-circuits) run the same property through a fixed-seed `TestRunner`, which
-//! must find a counterexample for each.
+//! Three deliberately broken references (allow by whole-string prefix; allow on the normalized
+//! form instead of the canonical one; guards skipped when a listener short-circuits) run the
+//! same property through a fixed-seed `TestRunner`, which must find a counterexample for each.
 
 use std::collections::VecDeque;
 
@@ -152,7 +152,10 @@ const CURATED_PATTERNS: &[&str] = &[
     "sh -c:*",
     "bash -c:*",
     "bash -c *",
+    "/bin/bash -c:*",
+    "bash:*",
     "sudo:*",
+    "nohup:*",
     "env:*",
     "timeout:*",
     "nice:*",
@@ -194,6 +197,7 @@ const SIMPLE_COMMANDS: &[&str] = &[
     "git logx",
     "git status",
     "git push -f",
+    "git log \"--format=%h %s\"",
     "rm -rf t",
     "/usr/bin/rm -rf t",
     "npm test",
@@ -213,6 +217,8 @@ const WRAPPERS: &[&str] = &[
     "/usr/bin/env ",
     "timeout 5 ",
     "nice -n 5 ",
+    "nohup ",
+    "sudo -u root ",
 ];
 
 const ASSIGNMENTS: &[&str] = &["", "", "", "X=1 ", "PATH=. "];
@@ -276,7 +282,15 @@ fn unit() -> impl Strategy<Value = String> {
     )
         .prop_map(|(assign, wrapper, simple)| format!("{assign}{wrapper}{simple}"));
     let payload = (
-        proptest::sample::select(&["bash -c", "sh -c", "sudo bash -c"][..]),
+        proptest::sample::select(
+            &[
+                "bash -c",
+                "sh -c",
+                "sudo bash -c",
+                "/bin/bash -c",
+                "env X=1 sh -c",
+            ][..],
+        ),
         proptest::sample::select(SIMPLE_COMMANDS),
         proptest::sample::select(&["; ", " && ", " | "][..]),
         proptest::sample::select(SIMPLE_COMMANDS),
@@ -564,6 +578,9 @@ enum Flaw {
     WholeStringAllow,
     /// Guards consulted only when no listener decided, as if they were listeners at the end.
     SkippableGuards,
+    /// Allow rules matched against each segment's fully normalized form instead of its
+    /// canonical one (so `sudo git log` and `PATH=. git log` pass as `git log`).
+    AllowNormalized,
 }
 
 /// A command pattern: `None` for one that names every command, else its words and whether it
@@ -733,10 +750,14 @@ fn deny_targets(segments: &[RefSegment]) -> Vec<Vec<String>> {
 }
 
 /// Allow looks at each segment's canonical form and each launcher's full words.
-fn allow_targets(segments: &[RefSegment]) -> Vec<Vec<String>> {
+fn allow_targets(flaw: Flaw, segments: &[RefSegment]) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     for seg in segments {
-        out.push(seg.forms[0].clone());
+        if flaw == Flaw::AllowNormalized {
+            out.extend(seg.forms.last().cloned());
+        } else {
+            out.push(seg.forms[0].clone());
+        }
         out.extend(seg.launchers.iter().cloned());
     }
     out
@@ -771,7 +792,7 @@ fn reference_rules(flaw: Flaw, rules: &[GenRule], command: &str) -> Option<Dec> 
             Some((words, _)) => command.starts_with(&words.join(" ")),
         })
     } else {
-        allow_targets(&segments)
+        allow_targets(flaw, &segments)
             .iter()
             .all(|words| with(Effect::Allow).any(|rule| fires(rule, words)))
     };
@@ -934,6 +955,12 @@ fn engine_agrees_with_the_reference() {
 fn the_property_catches_whole_string_allow() {
     let result = seeded(2000).run(&case(), |case| agrees(Flaw::WholeStringAllow, &case));
     assert_finds_counterexample(result, "whole-string allow");
+}
+
+#[test]
+fn the_property_catches_allow_on_normalized_forms() {
+    let result = seeded(2000).run(&case(), |case| agrees(Flaw::AllowNormalized, &case));
+    assert_finds_counterexample(result, "allow on normalized forms");
 }
 
 #[test]
