@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use seal_parse::shell::{segment, Form, Segment, Segments};
+use seal_parse::shell::{segment, Form, NormalizedForms, Segment, Segments};
 
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
@@ -298,6 +298,13 @@ impl<'a> Applicable<'a> {
             .enumerate()
             .filter(move |(_, entry)| entry.rule.tool().matches(self.tool))
     }
+
+    /// The rules of one effect (the effect is compared first: it is the cheaper test).
+    fn of(self, effect: Effect) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
+        self.entries.iter().enumerate().filter(move |(_, entry)| {
+            entry.effect == effect && entry.rule.tool().matches(self.tool)
+        })
+    }
 }
 
 /// The typed field, ready for matching.
@@ -345,7 +352,7 @@ fn combine(main: Scan, other: Option<Scan>) -> Evaluation {
 /// The first rule of `effect` matching anything in the field (segments in order, forms
 /// canonical first, then launchers; rules in set order within one site).
 fn first_hit(rules: Applicable<'_>, effect: Effect, field: &Field, input: Input) -> Option<Match> {
-    let of_effect = || rules.iter().filter(move |(_, e)| e.effect == effect);
+    let of_effect = || rules.of(effect);
     let hit = |index: usize, entry: &RuleEntry, site: Site| Match {
         rule: index,
         effect,
@@ -418,7 +425,7 @@ fn allow_cover(
     field: &Field,
     input: Input,
 ) -> Option<Result<Vec<Match>, Option<Site>>> {
-    let allows = || rules.iter().filter(|(_, e)| e.effect == Effect::Allow);
+    let allows = || rules.of(Effect::Allow);
     // No allow rule names the tool: nothing to cover.
     allows().next()?;
     let hit = |index: usize, entry: &RuleEntry, site: Site| Match {
@@ -517,24 +524,40 @@ fn command_matches_words<'a>(entry: &RuleEntry, words: impl IntoIterator<Item = 
 /// Every form of the segment with the name of the first named form it equals.
 fn labelled_forms(seg: &Segment) -> impl Iterator<Item = (FormKind, Form<'_>)> {
     let forms = seg.forms();
-    let named = [
-        (FormKind::Canonical, forms.canonical()),
-        (FormKind::EnvStripped, forms.env_stripped()),
-        (FormKind::Basename, forms.basename()),
-        (FormKind::WrapperStripped, forms.wrapper_stripped()),
-        (FormKind::Normalized, forms.normalized()),
-    ];
     forms.all().map(move |form| {
-        let kind = named
-            .iter()
+        let kind = NAMED_KINDS
+            .into_iter()
             // Forms are suffixes of the same words: equal argument counts and programs mean
-            // the same form, without comparing every word.
-            .find(|(_, named)| {
+            // the same form, without comparing every word. Named forms are built only as far
+            // as the search goes (most segments stop at the canonical form).
+            .find(|kind| {
+                let named = named_form(&forms, *kind);
                 named.args().len() == form.args().len() && named.program() == form.program()
             })
-            .map_or(FormKind::Intermediate, |(kind, _)| *kind);
+            .unwrap_or(FormKind::Intermediate);
         (kind, form)
     })
+}
+
+/// The named forms, in the order a form takes the first name it equals.
+const NAMED_KINDS: [FormKind; 5] = [
+    FormKind::Canonical,
+    FormKind::EnvStripped,
+    FormKind::Basename,
+    FormKind::WrapperStripped,
+    FormKind::Normalized,
+];
+
+/// The form of a segment that a named kind stands for (an intermediate form has no name: it
+/// is never asked for).
+fn named_form<'a>(forms: &NormalizedForms<'a>, kind: FormKind) -> Form<'a> {
+    match kind {
+        FormKind::Canonical | FormKind::Intermediate => forms.canonical(),
+        FormKind::EnvStripped => forms.env_stripped(),
+        FormKind::Basename => forms.basename(),
+        FormKind::WrapperStripped => forms.wrapper_stripped(),
+        FormKind::Normalized => forms.normalized(),
+    }
 }
 
 /// Each distinct launcher (launchers are shared between the segments of one payload) with the
