@@ -35,11 +35,17 @@ pub(crate) fn is_open_bracket(c: char) -> bool {
 
 /// Whether `c` reads as a closing bracket.
 pub(crate) fn is_close_bracket(c: char) -> bool {
+    if c.is_ascii() {
+        return c == '>';
+    }
     CLOSE_BRACKETS.contains(&c)
 }
 
 /// Whether `c` reads as a slash.
 pub(crate) fn is_slash(c: char) -> bool {
+    if c.is_ascii() {
+        return c == '/';
+    }
     SLASHES.contains(&c)
 }
 
@@ -47,6 +53,9 @@ pub(crate) fn is_slash(c: char) -> bool {
 /// controls, variation selectors, the tags block, the combining grapheme joiner, Hangul fillers,
 /// invisible operators and Mongolian free variation selectors.
 pub(crate) fn is_ignorable(c: char) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
     matches!(
         c,
         '\u{ad}'
@@ -109,6 +118,9 @@ pub(crate) fn match_name_char(c: char, expected: u8) -> Option<NameMatch> {
 
 /// Whether `c` would continue a name for a reader (so `<channels>` is not `<channel>`).
 pub(crate) fn continues_name(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':');
+    }
     let bracket = is_open_bracket(c) || is_close_bracket(c) || is_slash(c);
     !bracket
         && (c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '\u{ff0d}' | '\u{ff3f}'))
@@ -154,6 +166,23 @@ mod tests {
             assert_eq!(
                 is_tag_space(c),
                 c.is_whitespace() || is_ignorable(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn ascii_fast_paths_match_the_definitions() {
+        for c in '\0'..='\u{7f}' {
+            assert_eq!(is_close_bracket(c), CLOSE_BRACKETS.contains(&c), "{c:?}");
+            assert_eq!(is_slash(c), SLASHES.contains(&c), "{c:?}");
+            assert!(!is_ignorable(c), "{c:?}");
+            let bracket = is_open_bracket(c) || is_close_bracket(c) || is_slash(c);
+            assert_eq!(
+                continues_name(c),
+                !bracket
+                    && (c.is_alphanumeric()
+                        || matches!(c, '_' | '-' | '.' | ':' | '\u{ff0d}' | '\u{ff3f}')),
                 "{c:?}"
             );
         }

@@ -131,6 +131,10 @@ impl Cursor<'_> {
         if self.pos >= self.limit {
             return None;
         }
+        let byte = *self.text.as_bytes().get(self.pos)?;
+        if byte.is_ascii() {
+            return Some(char::from(byte));
+        }
         self.text
             .get(self.pos..)
             .and_then(|rest| rest.chars().next())
@@ -173,7 +177,7 @@ struct Detector<'c, 't> {
     reasons: Reasons,
 }
 
-impl Detector<'_, '_> {
+impl<'t> Detector<'_, 't> {
     fn run(&mut self, bracket: char) -> Detection {
         if bracket != '<' {
             self.reasons.add(Reason::LookalikeBracket);
@@ -311,7 +315,7 @@ impl Detector<'_, '_> {
 
     fn open_rest(&mut self) -> Detection {
         let mut attributes = Vec::new();
-        let mut names: BTreeSet<String> = BTreeSet::new();
+        let mut names = SeenNames::default();
         let mut count = 0usize;
         let mut sig_seen = false;
         loop {
@@ -369,18 +373,21 @@ impl Detector<'_, '_> {
                 self.reasons.add(Reason::SigNotLast);
             }
             sig_seen |= name == "sig";
-            if !name.is_empty() && !names.insert(name.clone()) {
+            if !name.is_empty() && !names.insert(name) {
                 self.reasons.add(Reason::DuplicateAttribute);
             }
             if let Some(value) = value {
-                attributes.push(Attribute { name, value });
+                attributes.push(Attribute {
+                    name: name.to_owned(),
+                    value,
+                });
             }
         }
     }
 
     /// Reads one attribute; `None` when the tag ends unterminated inside it. The value is `None`
     /// unless the attribute is strictly well formed.
-    fn attribute(&mut self) -> Option<(String, Option<String>)> {
+    fn attribute(&mut self) -> Option<(&'t str, Option<String>)> {
         let text = self.cursor.text;
         let name_start = self.cursor.pos;
         while let Some(c) = self.cursor.peek() {
@@ -453,7 +460,7 @@ impl Detector<'_, '_> {
                 self.cursor.bump(c);
             }
         }
-        Some((name.to_owned(), value))
+        Some((name, value))
     }
 
     fn unterminated(&mut self, kind: TagKind, attributes: Vec<Attribute>) -> Detection {
@@ -486,6 +493,39 @@ impl Detector<'_, '_> {
     }
 }
 
+/// The attribute names of one tag seen so far, for the duplicate check: held inline up to
+/// [`INLINE_NAMES`] names (no allocation for ordinary tags), in a set beyond that (so a tag with
+/// many attributes is still checked in time linear in its length up to a log factor).
+#[derive(Default)]
+struct SeenNames<'t> {
+    inline: [&'t str; INLINE_NAMES],
+    len: usize,
+    spilled: BTreeSet<&'t str>,
+}
+
+/// How many attribute names of one tag are compared pairwise before a set takes over.
+const INLINE_NAMES: usize = 8;
+
+impl<'t> SeenNames<'t> {
+    /// Records `name`; `false` when it was already seen.
+    fn insert(&mut self, name: &'t str) -> bool {
+        let held = self.inline.get(..self.len).unwrap_or_default();
+        if held.contains(&name) || self.spilled.contains(name) {
+            return false;
+        }
+        match self.inline.get_mut(self.len) {
+            Some(slot) => {
+                *slot = name;
+                self.len += 1;
+            }
+            None => {
+                self.spilled.insert(name);
+            }
+        }
+        true
+    }
+}
+
 enum NameOutcome {
     Matched,
     Mismatch,
@@ -515,6 +555,19 @@ mod tests {
         Reason::SelfClosing,
         Reason::CloseSyntax,
     ];
+
+    #[test]
+    fn seen_names_find_repeats_inline_and_spilled() {
+        let names: Vec<String> = (0..3 * INLINE_NAMES).map(|i| format!("a{i}")).collect();
+        let mut seen = SeenNames::default();
+        for name in &names {
+            assert!(seen.insert(name), "{name}");
+        }
+        for name in &names {
+            assert!(!seen.insert(name), "{name}");
+        }
+        assert!(seen.insert("b"));
+    }
 
     #[test]
     fn reasons_keep_every_variant_once_in_order() {
