@@ -15,6 +15,8 @@ use super::wildcard::chars_match;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandPattern {
     words: Vec<String>,
+    /// For each word, whether it holds a `*` (the others compare as plain strings).
+    wildcards: Vec<bool>,
     prefix: bool,
 }
 
@@ -36,7 +38,12 @@ impl CommandPattern {
             words.pop();
             prefix = true;
         }
-        CommandPattern { words, prefix }
+        let wildcards = words.iter().map(|w| w.contains('*')).collect();
+        CommandPattern {
+            words,
+            wildcards,
+            prefix,
+        }
     }
 
     /// The pattern's words (without the trailing `:*` or `*`).
@@ -60,9 +67,10 @@ impl CommandPattern {
     /// Whether `words` (a form's words, program first) match the pattern.
     pub fn matches_words<'a>(&self, words: impl IntoIterator<Item = &'a str>) -> bool {
         let mut words = words.into_iter();
-        for want in &self.words {
+        for (want, &wildcard) in self.words.iter().zip(&self.wildcards) {
             match words.next() {
-                Some(word) if chars_match(want, word, false) => {}
+                Some(word) if wildcard && chars_match(want, word, false) => {}
+                Some(word) if !wildcard && want == word => {}
                 _ => return false,
             }
         }
