@@ -32,7 +32,7 @@ use seal_policy::rules::{Effect, Subject};
 /// listener still allocates in `seal_parse::shell::segment` (owned words, per-segment vectors)
 /// and in rule evaluation (the match texts and forms of the explanation). This bound only goes
 /// down; the target is 0.
-const FULL_DECISION_CEILING: u64 = 22;
+const FULL_DECISION_CEILING: u64 = 18;
 
 fn decide(setup: &policy_setup::Setup, trace: Trace) -> Trace {
     match setup.chain.evaluate_reusing(&setup.call, trace) {

@@ -32,20 +32,14 @@ impl RulesListener {
     /// What the rules say about `call`, without the chain.
     #[must_use]
     pub fn evaluate(&self, call: &ToolCall) -> Evaluation {
-        let subject = match call.subject() {
-            chain::Subject::Command(command) => Subject::Command(command),
-            chain::Subject::Path(path) => Subject::Path(path),
-            chain::Subject::Url { url, .. } => Subject::Url(url),
-            _ => Subject::None,
-        };
-        self.rules.evaluate(call.tool(), subject)
+        self.rules.evaluate(call.tool(), subject_of(call))
     }
 }
 
 impl Listener for RulesListener {
     fn decide(&self, call: &ToolCall, next: Next<'_>) -> Result<Ruling, StageError> {
         // The evaluation is owned here: its decisive match moves into the explanation.
-        let (ruling, decisive) = match self.evaluate(call) {
+        let (ruling, decisive) = match self.rules.evaluate_decisive(call.tool(), subject_of(call)) {
             Evaluation::Deny(m) => (
                 Ruling::deny(format!("denied by rule `{}`", m.text)),
                 Some(m),
@@ -72,5 +66,15 @@ fn because_of(m: Match) -> Because {
         | Site::Launcher { form, .. }
         | Site::Path(form)
         | Site::Host(form) => Because::rule_and_form(m.text, form),
+    }
+}
+
+/// The typed field of the call that rules bind to.
+fn subject_of(call: &ToolCall) -> Subject<'_> {
+    match call.subject() {
+        chain::Subject::Command(command) => Subject::Command(command),
+        chain::Subject::Path(path) => Subject::Path(path),
+        chain::Subject::Url { url, .. } => Subject::Url(url),
+        _ => Subject::None,
     }
 }

@@ -186,7 +186,14 @@ impl RuleSet {
     /// ```
     #[must_use]
     pub fn evaluate(&self, tool: &str, subject: Subject<'_>) -> Evaluation {
-        let scan = self.scan(tool, subject, Input::Submitted);
+        let scan = self.scan(tool, subject, Input::Submitted, Detail::Every);
+        combine(scan, None)
+    }
+
+    /// [`RuleSet::evaluate`], except that an allow carries only its first match (the decisive
+    /// one): the chain's rules listener needs no more, and the others are not built.
+    pub(crate) fn evaluate_decisive(&self, tool: &str, subject: Subject<'_>) -> Evaluation {
+        let scan = self.scan(tool, subject, Input::Submitted, Detail::Decisive);
         combine(scan, None)
     }
 
@@ -201,12 +208,12 @@ impl RuleSet {
         submitted: Subject<'_>,
         rewritten: Subject<'_>,
     ) -> Evaluation {
-        let first = self.scan(tool, submitted, Input::Submitted);
-        let second = self.scan(tool, rewritten, Input::Rewritten);
+        let first = self.scan(tool, submitted, Input::Submitted, Detail::Every);
+        let second = self.scan(tool, rewritten, Input::Rewritten, Detail::Every);
         combine(second, Some(first))
     }
 
-    fn scan(&self, tool: &str, subject: Subject<'_>, input: Input) -> Scan {
+    fn scan(&self, tool: &str, subject: Subject<'_>, input: Input, detail: Detail) -> Scan {
         let rules = Applicable {
             entries: &self.rules,
             tool,
@@ -223,7 +230,7 @@ impl RuleSet {
                 _ => scan.ask = found,
             }
         }
-        scan.allow = allow_cover(rules, &field, input);
+        scan.allow = allow_cover(rules, &field, input, detail);
         scan
     }
 
@@ -305,6 +312,15 @@ impl<'a> Applicable<'a> {
             entry.effect == effect && entry.rule.tool().matches(self.tool)
         })
     }
+}
+
+/// How many matches an allow keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    /// One per segment, then per launcher ([`Evaluation::Allow`] as documented).
+    Every,
+    /// The first only.
+    Decisive,
 }
 
 /// The typed field, ready for matching.
@@ -424,6 +440,7 @@ fn allow_cover(
     rules: Applicable<'_>,
     field: &Field,
     input: Input,
+    detail: Detail,
 ) -> Option<Result<Vec<Match>, Option<Site>>> {
     let allows = || rules.of(Effect::Allow);
     // No allow rule names the tool: nothing to cover.
@@ -443,27 +460,35 @@ fn allow_cover(
                 return Some(Ok(vec![hit(index, entry, Site::Tool)]));
             }
             let mut matches = Vec::new();
+            // Sites are written out only for a match that is kept, or for the uncovered one.
+            let keep = |matches: &Vec<Match>| detail == Detail::Every || matches.is_empty();
             for (at, seg) in segments.iter().enumerate() {
                 let canonical = seg.forms().canonical();
-                let site = Site::Segment {
+                let site = || Site::Segment {
                     index: at,
                     kind: FormKind::Canonical,
                     form: joined(&canonical),
                 };
                 match allows().find(|(_, e)| command_matches(e, &canonical)) {
-                    Some((index, entry)) => matches.push(hit(index, entry, site)),
-                    None => return Some(Err(Some(site))),
+                    Some((index, entry)) if keep(&matches) => {
+                        matches.push(hit(index, entry, site()));
+                    }
+                    Some(_) => {}
+                    None => return Some(Err(Some(site()))),
                 }
                 for launcher in seg.launchers() {
-                    let site = Site::Launcher {
+                    let site = || Site::Launcher {
                         segment: at,
                         form: launcher.join(" "),
                     };
                     match allows().find(|(_, e)| {
                         command_matches_words(e, launcher.iter().map(String::as_str))
                     }) {
-                        Some((index, entry)) => matches.push(hit(index, entry, site)),
-                        None => return Some(Err(Some(site))),
+                        Some((index, entry)) if keep(&matches) => {
+                            matches.push(hit(index, entry, site()));
+                        }
+                        Some(_) => {}
+                        None => return Some(Err(Some(site()))),
                     }
                 }
             }
