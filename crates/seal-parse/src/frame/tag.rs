@@ -145,6 +145,21 @@ impl Cursor<'_> {
         self.pos += c.len_utf8();
     }
 
+    /// Consumes the run of ASCII characters other than `a` and `b` (one step each), stopping at
+    /// the header limit: the same as peeking and bumping them one by one.
+    fn skip_ascii_except(&mut self, a: char, b: char) {
+        let run = self
+            .text
+            .as_bytes()
+            .get(self.pos..self.limit)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&byte| byte.is_ascii() && char::from(byte) != a && char::from(byte) != b)
+            .count();
+        self.pos += run;
+        self.steps += run;
+    }
+
     /// Whether reading stopped at the header limit rather than at the end of the text.
     fn at_limit(&self) -> bool {
         self.pos >= self.limit && self.limit < self.text.len()
@@ -423,6 +438,7 @@ impl<'t> Detector<'_, 't> {
                         self.cursor.bump(quote);
                         let value_start = self.cursor.pos;
                         loop {
+                            self.cursor.skip_ascii_except(quote, '<');
                             match self.cursor.peek() {
                                 Some(c) if c == quote => break,
                                 Some(c) if !is_open_bracket(c) => self.cursor.bump(c),
