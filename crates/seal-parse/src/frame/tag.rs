@@ -148,16 +148,36 @@ impl Cursor<'_> {
     /// Consumes the run of ASCII characters other than `a` and `b` (one step each), stopping at
     /// the header limit: the same as peeking and bumping them one by one.
     fn skip_ascii_except(&mut self, a: char, b: char) {
+        self.skip_ascii_while(|byte| char::from(byte) != a && char::from(byte) != b);
+    }
+
+    /// Consumes the run of ASCII bytes satisfying `keep` (one step each), stopping at the header
+    /// limit: the same as peeking and bumping them one by one.
+    fn skip_ascii_while(&mut self, keep: impl Fn(u8) -> bool) {
         let run = self
             .text
             .as_bytes()
             .get(self.pos..self.limit)
             .unwrap_or_default()
             .iter()
-            .take_while(|&&byte| byte.is_ascii() && char::from(byte) != a && char::from(byte) != b)
+            .take_while(|&&byte| byte.is_ascii() && keep(byte))
             .count();
         self.pos += run;
         self.steps += run;
+    }
+
+    /// Consumes `expected` if the text continues with exactly those bytes within the header
+    /// limit (one step per byte, `expected` being ASCII); `false` (nothing consumed) otherwise.
+    fn eat_ascii(&mut self, expected: &[u8]) -> bool {
+        let end = self.pos.saturating_add(expected.len());
+        let matches = end <= self.limit
+            && expected.is_ascii()
+            && self.text.as_bytes().get(self.pos..end) == Some(expected);
+        if matches {
+            self.pos = end;
+            self.steps += expected.len();
+        }
+        matches
     }
 
     /// Whether reading stopped at the header limit rather than at the end of the text.
@@ -167,6 +187,14 @@ impl Cursor<'_> {
 
     fn skip_space(&mut self) -> Space {
         let mut space = Space::default();
+        if self
+            .text
+            .as_bytes()
+            .get(self.pos)
+            .is_some_and(|&byte| byte.is_ascii() && !is_tag_space(char::from(byte)))
+        {
+            return space;
+        }
         let mut count = 0usize;
         while let Some(c) = self.peek() {
             if !is_tag_space(c) {
@@ -256,7 +284,14 @@ impl<'t> Detector<'_, 't> {
     }
 
     fn name(&mut self) -> NameOutcome {
-        for &expected in self.config.element().as_bytes() {
+        // The exact name, read at once; otherwise (or for a lenient spelling) byte by byte.
+        let element = self.config.element().as_bytes();
+        let rest = if self.cursor.eat_ascii(element) {
+            &[]
+        } else {
+            element
+        };
+        for &expected in rest {
             self.skip_ignorables();
             let Some(c) = self.cursor.peek() else {
                 return self.limit_or_mismatch();
@@ -405,6 +440,9 @@ impl<'t> Detector<'_, 't> {
     fn attribute(&mut self) -> Option<(&'t str, Option<String>)> {
         let text = self.cursor.text;
         let name_start = self.cursor.pos;
+        // Letters, digits, `_` and `-` never stop a name: read their run at once.
+        self.cursor
+            .skip_ascii_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-'));
         while let Some(c) = self.cursor.peek() {
             if is_tag_space(c)
                 || matches!(c, '=' | '"' | '\'')
