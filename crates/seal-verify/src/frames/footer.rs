@@ -7,10 +7,8 @@ use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 use seal_record::FooterSigningInput;
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
-use super::verify::{
-    attribute, attribute_of, split_sig, suspect_outcome, untrusted, FrameVerifier, Tally,
-};
-use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
+use super::verify::{attribute_of, split_sig, suspect_outcome, untrusted, FrameVerifier, Tally};
+use crate::sign::{FOOTER_ELEMENT, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
 
 impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
@@ -122,7 +120,6 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 .iter()
                 .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
                 .collect(),
-            frame_id: attribute(fields, FRAME_ID_ATTRIBUTE).map(str::to_owned),
             header: frame.header,
             body: Span {
                 start: 0,

@@ -6,6 +6,7 @@ use std::fmt;
 use seal_parse::frame::{Reason, ScanError, ScanStats, Span};
 use seal_record::SigningInputError;
 
+use crate::sign::FRAME_ID_ATTRIBUTE;
 use crate::store::{MatchedScope, Verified, VerifyFailure};
 
 /// The closed vocabulary of alarm reasons (spec/frame-v1.md, "Alarms").
@@ -130,7 +131,6 @@ pub struct VerifiedFrame {
     pub(crate) verified: Verified,
     pub(crate) element: String,
     pub(crate) attributes: Vec<(String, String)>,
-    pub(crate) frame_id: Option<String>,
     pub(crate) header: Span,
     pub(crate) body: Span,
     pub(crate) close: Span,
@@ -172,7 +172,7 @@ impl VerifiedFrame {
 
     /// The frame id (`id` attribute), if present.
     pub fn frame_id(&self) -> Option<&str> {
-        self.frame_id.as_deref()
+        self.attribute(FRAME_ID_ATTRIBUTE)
     }
 
     /// The opening tag's span in the verified text (for a footer: the footer line's tag).

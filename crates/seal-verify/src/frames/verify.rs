@@ -221,15 +221,10 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             .into_iter()
             .map(|attribute| (attribute.name, attribute.value))
             .collect();
-        let frame_id = attributes
-            .iter()
-            .find(|(name, _)| name == FRAME_ID_ATTRIBUTE)
-            .map(|(_, value)| value.clone());
         Ok(VerifiedFrame {
             verified,
             element,
             attributes,
-            frame_id,
             header,
             body,
             close,
