@@ -32,7 +32,8 @@ pub fn scan_with_stats(
     let mut pairing = Pairing {
         config,
         entries: Vec::new(),
-        stack: Vec::new(),
+        top: None,
+        open: 0,
     };
     let mut search = CandidateSearch::new(text);
     let mut from = 0;
@@ -58,13 +59,18 @@ struct Entry {
     tag: Tag,
     depth: usize,
     close: Option<Tag>,
+    /// For a frame open now: the index of the frame open around it (the next one down the
+    /// stack of open frames), so the stack lives in `entries` and needs no allocation of its own.
+    below: Option<usize>,
 }
 
 struct Pairing<'c> {
     config: &'c ScanConfig,
     entries: Vec<Entry>,
-    /// Indices into `entries` of the frames open now, outermost first.
-    stack: Vec<usize>,
+    /// Index into `entries` of the innermost frame open now; the others follow `below`.
+    top: Option<usize>,
+    /// How many frames are open now.
+    open: usize,
 }
 
 impl Pairing<'_> {
@@ -73,37 +79,44 @@ impl Pairing<'_> {
         let closes = tag.kind != TagKind::Open && tag.terminated;
         if opens {
             let limit = self.config.limits().max_depth;
-            if self.stack.len() >= limit {
+            if self.open >= limit {
                 return Err(ScanError::TooDeep {
                     limit,
                     at: tag.span.start,
                 });
             }
             let index = self.entries.len();
-            self.push(tag, self.stack.len() + 1)?;
-            self.stack.push(index);
+            self.push(tag, self.open + 1)?;
+            if let Some(entry) = self.entries.get_mut(index) {
+                entry.below = self.top;
+            }
+            self.top = Some(index);
+            self.open += 1;
             return Ok(());
         }
         if !closes {
             // Unterminated or self-closing: reported where it stands, pairs with nothing.
             let depth = match tag.kind {
-                TagKind::Open => self.stack.len() + 1,
-                _ => self.stack.len(),
+                TagKind::Open => self.open + 1,
+                _ => self.open,
             };
             return self.push(tag, depth);
         }
         let target = match (tag.kind, self.config.rewrite().is_some()) {
-            (TagKind::RewrittenClose, _) => match self.stack.len() {
+            (TagKind::RewrittenClose, _) => match self.open {
                 0 => None,
                 1 => return Ok(()), // ordinary body text of the top-level frame
-                _ => self.stack.pop(),
+                _ => self.pop(),
             },
             (_, true) => {
-                let outermost = self.stack.first().copied();
-                self.stack.clear();
+                // Each open frame is walked past once before the stack empties: linear overall.
+                let mut outermost = None;
+                while let Some(index) = self.pop() {
+                    outermost = Some(index);
+                }
                 outermost
             }
-            (_, false) => self.stack.pop(),
+            (_, false) => self.pop(),
         };
         match target.and_then(|index| self.entries.get_mut(index)) {
             Some(entry) => {
@@ -118,6 +131,14 @@ impl Pairing<'_> {
         }
     }
 
+    /// Closes the innermost open frame: its index.
+    fn pop(&mut self) -> Option<usize> {
+        let top = self.top?;
+        self.top = self.entries.get(top).and_then(|entry| entry.below);
+        self.open = self.open.saturating_sub(1);
+        Some(top)
+    }
+
     fn push(&mut self, tag: Tag, depth: usize) -> Result<(), ScanError> {
         let limit = self.config.limits().max_frames;
         if self.entries.len() >= limit {
@@ -130,6 +151,7 @@ impl Pairing<'_> {
             tag,
             depth,
             close: None,
+            below: None,
         });
         Ok(())
     }
@@ -144,7 +166,9 @@ impl Pairing<'_> {
 }
 
 fn finding(entry: Entry, element: &str) -> Finding {
-    let Entry { tag, depth, close } = entry;
+    let Entry {
+        tag, depth, close, ..
+    } = entry;
     let mut reasons = tag.reasons;
     let opens = tag.kind == TagKind::Open && tag.terminated && !tag.self_closing;
     let mut body = None;
