@@ -1,8 +1,6 @@
 //! The footer form: a signed footer line after a message, for lanes that cannot carry
 //! attributes, verified by the same checks as frames.
 
-use std::collections::BTreeSet;
-
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 use seal_record::FooterSigningInput;
 
@@ -31,7 +29,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         };
         let last = footer_position(text, &findings);
         let mut checks = 0;
-        let mut ids_here = BTreeSet::new();
+        let mut ids_here = Vec::new();
         let mut frames = Vec::with_capacity(findings.len().saturating_add(1));
         for (index, finding) in findings.iter().enumerate() {
             let outcome = if !self.config.is_enabled() {
@@ -75,7 +73,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 outcome: untrusted(reason, Cause::NoFooter),
             });
         }
-        let new_ids = ids_here.into_iter().collect();
+        let new_ids = ids_here;
         self.finish(
             text,
             FOOTER_ELEMENT,

@@ -1,7 +1,6 @@
 //! Frame verification over submitted text: an outcome for every finding of the scan.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanError, ScanStats, Suspect, TagKind};
 use seal_record::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_ATTRIBUTE};
@@ -88,7 +87,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             Err(error) => return self.finish(text, element, Tally::stopped(error, stats)),
         };
         let mut checks = 0;
-        let mut ids_here = BTreeSet::new();
+        let mut ids_here = Vec::new();
         let mut frames = Vec::with_capacity(findings.len());
         for finding in findings {
             let tag = finding.tag();
@@ -108,7 +107,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 outcome,
             });
         }
-        let new_ids = ids_here.into_iter().collect();
+        let new_ids = ids_here;
         self.finish(
             text,
             element,
@@ -164,7 +163,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         text: &str,
         finding: Finding,
         checks: &mut usize,
-        ids_here: &mut BTreeSet<String>,
+        ids_here: &mut Vec<String>,
     ) -> Outcome {
         match finding {
             Finding::Suspect(suspect) => suspect_outcome(&suspect),
@@ -181,19 +180,19 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
 
     /// The replay check, after the signature: an id seen before (or earlier in this message)
     /// alarms; a fresh id is recorded for the embedder.
-    pub(crate) fn admit(
-        &self,
-        verified: VerifiedFrame,
-        ids_here: &mut BTreeSet<String>,
-    ) -> Outcome {
+    pub(crate) fn admit(&self, verified: VerifiedFrame, ids_here: &mut Vec<String>) -> Outcome {
         if let Some(id) = verified.frame_id() {
-            if self.seen.contains_id(id) || ids_here.contains(id) {
-                return untrusted(
-                    AlarmReason::ReplayedFrame,
-                    Cause::Replayed { id: id.to_owned() },
-                );
+            // `ids_here` is kept sorted and without repeats (the order the report gives).
+            let slot = ids_here.binary_search_by(|held| held.as_str().cmp(id));
+            match slot {
+                Err(slot) if !self.seen.contains_id(id) => ids_here.insert(slot, id.to_owned()),
+                _ => {
+                    return untrusted(
+                        AlarmReason::ReplayedFrame,
+                        Cause::Replayed { id: id.to_owned() },
+                    )
+                }
             }
-            ids_here.insert(id.to_owned());
         }
         Outcome::Verified(verified)
     }
