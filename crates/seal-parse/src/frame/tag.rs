@@ -187,13 +187,24 @@ impl Cursor<'_> {
 
     fn skip_space(&mut self) -> Space {
         let mut space = Space::default();
-        if self
-            .text
-            .as_bytes()
-            .get(self.pos)
-            .is_some_and(|&byte| byte.is_ascii() && !is_tag_space(char::from(byte)))
-        {
-            return space;
+        // The usual cases at once: no space, or one ASCII space before a non-space ASCII
+        // character (or the limit); anything else is read character by character below.
+        let bytes = self.text.as_bytes();
+        let ends_run = |at: usize| {
+            at >= self.limit || bytes.get(at).is_some_and(|&byte| ascii_not_space(byte))
+        };
+        match bytes.get(self.pos) {
+            Some(&byte) if ascii_not_space(byte) => return space,
+            Some(b' ') if self.pos < self.limit && ends_run(self.pos + 1) => {
+                self.pos += 1;
+                self.steps += 1;
+                return Space {
+                    whitespace: true,
+                    ignorable: false,
+                    one_ascii_space: true,
+                };
+            }
+            _ => {}
         }
         let mut count = 0usize;
         while let Some(c) = self.peek() {
@@ -211,6 +222,11 @@ impl Cursor<'_> {
         }
         space
     }
+}
+
+/// Whether `byte` is an ASCII character that is not tag space.
+fn ascii_not_space(byte: u8) -> bool {
+    byte.is_ascii() && !is_tag_space(char::from(byte))
 }
 
 struct Detector<'c, 't> {
