@@ -244,7 +244,7 @@ fn generate() -> Value {
 fn golden_vectors_match_the_code() {
     let generated = generate();
     if std::env::var_os("SEAL_REGENERATE").is_some() {
-        let mut text = serde_json::to_string_pretty(&generated).unwrap();
+        let mut text = serde_json::to_string_pretty(&sorted_keys(&generated)).unwrap();
         text.push('\n');
         std::fs::write(VECTORS, text).unwrap();
     }
@@ -261,7 +261,7 @@ fn golden_vectors_match_the_code() {
 
 #[test]
 fn every_reason_appears_in_the_vectors() {
-    let text = serde_json::to_string(&generate()).unwrap();
+    let text = serde_json::to_string(&sorted_keys(&generate())).unwrap();
     for code in [
         "lookalike_bracket",
         "name_case",
@@ -281,5 +281,27 @@ fn every_reason_appears_in_the_vectors() {
         "close_syntax",
     ] {
         assert!(text.contains(&format!("\"{code}\"")), "{code}");
+    }
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }

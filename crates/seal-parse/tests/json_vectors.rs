@@ -134,7 +134,7 @@ fn generate() -> String {
         "accepted": accepted,
         "rejected": rejected,
     });
-    serde_json::to_string_pretty(&document).unwrap() + "\n"
+    serde_json::to_string_pretty(&sorted_keys(&document)).unwrap() + "\n"
 }
 
 #[test]
@@ -168,3 +168,25 @@ fn stored_vectors_verify_independently() {
 }
 
 use sha2::Digest as _;
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
+    }
+}

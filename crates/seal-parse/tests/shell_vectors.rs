@@ -198,7 +198,7 @@ fn generate() -> Value {
 fn golden_vectors_match_the_code() {
     let generated = generate();
     if std::env::var_os("SEAL_REGENERATE").is_some() {
-        let mut text = serde_json::to_string_pretty(&generated).unwrap();
+        let mut text = serde_json::to_string_pretty(&sorted_keys(&generated)).unwrap();
         text.push('\n');
         std::fs::write(VECTORS, text).unwrap();
     }
@@ -219,4 +219,26 @@ fn case_names_are_unique() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), CASES.len());
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
+    }
 }

@@ -425,7 +425,7 @@ fn generate() -> Value {
 
 /// Pretty JSON with every non-ASCII character as `\u` escapes (UTF-16 for astral ones).
 fn ascii_json(value: &Value) -> String {
-    let text = serde_json::to_string_pretty(value).unwrap();
+    let text = serde_json::to_string_pretty(&sorted_keys(value)).unwrap();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_ascii() {
@@ -487,5 +487,27 @@ fn no_vector_of_a_bypass_shape_is_allowed() {
         if bypass.contains(&name) {
             assert!(effect == "deny" || effect == "ask", "{name}: {effect}");
         }
+    }
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 const SPEC_VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors/");
 
 fn check_or_write(name: &str, value: &Value) {
-    let mut text = ascii_only(&serde_json::to_string_pretty(value).unwrap());
+    let mut text = ascii_only(&serde_json::to_string_pretty(&sorted_keys(value)).unwrap());
     text.push('\n');
     let path = format!("{SPEC_VECTORS}{name}");
     if regenerating() {
@@ -376,7 +376,7 @@ fn manifest_vectors() -> Value {
     let edit = |f: &dyn Fn(&mut Value)| {
         let mut v = value.clone();
         f(&mut v);
-        serde_json::to_string(&v).unwrap()
+        serde_json::to_string(&sorted_keys(&v)).unwrap()
     };
     let invalid: Vec<(&str, String)> = vec![
         ("unknown top-level field", edit(&|v| v["note"] = json!("x"))),
@@ -606,5 +606,27 @@ fn stored_frame_vectors_verify() {
             hex::encode(input.bytes()),
             case["signing_input_hex"].as_str().unwrap()
         );
+    }
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }

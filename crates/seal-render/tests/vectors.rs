@@ -132,7 +132,7 @@ fn generate() -> String {
         "escape": escapes,
         "reject": rejects,
     });
-    let pretty = serde_json::to_string_pretty(&doc).unwrap();
+    let pretty = serde_json::to_string_pretty(&sorted_keys(&doc)).unwrap();
     // Keep the file printable ASCII: DEL and non-ASCII can only occur inside JSON strings, where \uXXXX is valid.
     let mut ascii = String::with_capacity(pretty.len());
     for c in pretty.chars() {
@@ -195,5 +195,27 @@ fn committed_vectors_parse_and_hold() {
         };
         assert_eq!(kind_name(&error.kind), v["error"].as_str().unwrap());
         assert_eq!(error.offset as u64, v["offset"].as_u64().unwrap());
+    }
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }

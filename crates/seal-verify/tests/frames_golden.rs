@@ -233,7 +233,7 @@ fn ascii_json(text: &str) -> String {
 fn golden_vectors_match_the_code() {
     let generated = generate();
     if std::env::var_os("SEAL_REGENERATE").is_some() {
-        let mut text = ascii_json(&serde_json::to_string_pretty(&generated).unwrap());
+        let mut text = ascii_json(&serde_json::to_string_pretty(&sorted_keys(&generated)).unwrap());
         text.push('\n');
         std::fs::write(VECTORS, text).unwrap();
     }
@@ -278,5 +278,27 @@ fn the_committed_vectors_are_ascii_and_every_text_verifies() {
             *pieces.last().unwrap(),
             sha2::Sha256::digest(body.as_bytes()).as_slice()
         );
+    }
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }

@@ -238,7 +238,9 @@ fn next_value(version: u64) -> Value {
 
 fn parse(value: &Value) -> StoreDocument {
     StoreDocument::parse(
-        serde_json::to_string_pretty(value).unwrap().as_bytes(),
+        serde_json::to_string_pretty(&sorted_keys(value))
+            .unwrap()
+            .as_bytes(),
         &StoreLimits::default(),
     )
     .unwrap()
@@ -269,7 +271,7 @@ fn documents() -> Value {
     json!({
         "signer_seeds_hex": {"root-1": hex::encode([1u8; 32]), "root-2": hex::encode([2u8; 32]), "root-3": hex::encode([3u8; 32]), "root-4": hex::encode([4u8; 32]), "approver": hex::encode([5u8; 32])},
         "hmac_secret_hex": hex::encode(secret_bytes()),
-        "input": serde_json::to_string_pretty(&genesis_value()).unwrap(),
+        "input": serde_json::to_string_pretty(&sorted_keys(&genesis_value())).unwrap(),
         "canonical": String::from_utf8(document.canonical_bytes().to_vec()).unwrap(),
         "sha256": hex::encode(document.digest()),
         "signing_input_hex": hex::encode(document.signing_input().bytes()),
@@ -319,7 +321,7 @@ fn rejections() -> Value {
         .map(|(name, mutate)| {
             let mut value = genesis_value();
             mutate(&mut value);
-            let input = value.to_string();
+            let input = sorted_keys(&value).to_string();
             let error =
                 StoreDocument::parse(input.as_bytes(), &StoreLimits::default()).unwrap_err();
             json!({"name": name, "input": input, "path": error.path, "error": error.kind.name()})
@@ -545,7 +547,7 @@ fn generate() -> Value {
 fn golden_vectors_match_the_code() {
     let generated = generate();
     if std::env::var_os("SEAL_REGENERATE").is_some() {
-        let mut text = serde_json::to_string_pretty(&generated).unwrap();
+        let mut text = serde_json::to_string_pretty(&sorted_keys(&generated)).unwrap();
         text.push('\n');
         std::fs::write(VECTORS, text).unwrap();
     }
@@ -600,5 +602,27 @@ fn committed_envelopes_verify_from_their_text() {
             key.verify_text(&message, case["tag_text"].as_str().unwrap()),
             Ok(())
         );
+    }
+}
+
+/// `value` with every object's keys in byte order, so the text written does not depend on
+/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
+/// the workspace may enable).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }
