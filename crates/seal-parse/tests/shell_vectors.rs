@@ -9,6 +9,10 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
+#[path = "../../../tests/support/sorted_keys.rs"]
+mod support;
+use support::sorted_keys;
+
 use serde_json::{json, Value};
 
 use seal_parse::shell::{segment, wrapper_names, Form, Segment, ShellLimits};
@@ -219,26 +223,4 @@ fn case_names_are_unique() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), CASES.len());
-}
-
-/// `value` with every object's keys in byte order, so the text written does not depend on
-/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
-/// the workspace may enable).
-fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
-        }
-        other => other.clone(),
-    }
 }

@@ -11,6 +11,10 @@
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 //! Non-ASCII characters are written as `\u` escapes so the file is ASCII.
 
+#[path = "../../../tests/support/sorted_keys.rs"]
+mod support;
+use support::sorted_keys;
+
 use serde_json::{json, Value};
 
 use seal_policy::rules::{AskCause, Evaluation, Match, RuleLimits, RuleSet, Site, Subject};
@@ -487,27 +491,5 @@ fn no_vector_of_a_bypass_shape_is_allowed() {
         if bypass.contains(&name) {
             assert!(effect == "deny" || effect == "ask", "{name}: {effect}");
         }
-    }
-}
-
-/// `value` with every object's keys in byte order, so the text written does not depend on
-/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
-/// the workspace may enable).
-fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
-        }
-        other => other.clone(),
     }
 }

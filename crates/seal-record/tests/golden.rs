@@ -8,6 +8,10 @@
 //! differ from what the code produces; set `SEAL_REGENERATE=1` to rewrite them (then review the
 //! diff: a changed vector is a changed wire format).
 
+#[path = "../../../tests/support/sorted_keys.rs"]
+mod support;
+use support::sorted_keys;
+
 use seal_parse::json::JsonLimits;
 use seal_record::{
     canonical_path, entry_hash, pae, ApprovalAsked, ApprovalDecided, FooterSigningInput,
@@ -606,27 +610,5 @@ fn stored_frame_vectors_verify() {
             hex::encode(input.bytes()),
             case["signing_input_hex"].as_str().unwrap()
         );
-    }
-}
-
-/// `value` with every object's keys in byte order, so the text written does not depend on
-/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
-/// the workspace may enable).
-fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
-        }
-        other => other.clone(),
     }
 }

@@ -8,6 +8,10 @@
 //! `spec/vectors/escape-v1.json`. Set `SEAL_REGENERATE=1` to rewrite the file after an intended
 //! change, then review the diff.
 
+#[path = "../../../tests/support/sorted_keys.rs"]
+mod support;
+use support::sorted_keys;
+
 use std::fmt::Write as _;
 
 use seal_render::{decode, decode_bytes, escape, escape_bytes, Context};
@@ -195,27 +199,5 @@ fn committed_vectors_parse_and_hold() {
         };
         assert_eq!(kind_name(&error.kind), v["error"].as_str().unwrap());
         assert_eq!(error.offset as u64, v["offset"].as_u64().unwrap());
-    }
-}
-
-/// `value` with every object's keys in byte order, so the text written does not depend on
-/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
-/// the workspace may enable).
-fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
-        }
-        other => other.clone(),
     }
 }

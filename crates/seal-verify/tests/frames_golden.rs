@@ -9,6 +9,10 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
+#[path = "../../../tests/support/sorted_keys.rs"]
+mod support;
+use support::sorted_keys;
+
 mod frames_support;
 
 use std::collections::HashSet;
@@ -278,27 +282,5 @@ fn the_committed_vectors_are_ascii_and_every_text_verifies() {
             *pieces.last().unwrap(),
             sha2::Sha256::digest(body.as_bytes()).as_slice()
         );
-    }
-}
-
-/// `value` with every object's keys in byte order, so the text written does not depend on
-/// whether serde_json keeps insertion order (its `preserve_order` feature, which another crate in
-/// the workspace may enable).
-fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
-        }
-        other => other.clone(),
     }
 }
