@@ -1,0 +1,257 @@
+//! `seal doctor`: is this installation sound? Store validity and expiries, compact-profile
+//! warnings, the verification-off state, the key file against the store, and rule lint.
+
+use seal_verify::store::{accept_initial, KeyMaterial, KeyStatus};
+use seal_verify::{UnixTime, COMPACT_TAG_BITS};
+
+use crate::args::{Flag, Flags};
+use crate::failure::{Exit, Failure};
+use crate::io::now;
+use crate::json_out::J;
+use crate::keys::SecretKeys;
+use crate::policy::{lint_lines, load_rules};
+use crate::scan::verification_off;
+use crate::store;
+
+/// The flags of `seal doctor`.
+pub const FLAGS: &[Flag] = &[
+    Flag::value("store"),
+    Flag::value("keys"),
+    Flag::value("rules"),
+    Flag::value("seen"),
+    Flag::value("warn-days"),
+    Flag::value("now"),
+    Flag::switch("json"),
+];
+
+/// Days before an expiry that `doctor` starts warning, unless `--warn-days` says otherwise.
+pub const DEFAULT_WARN_DAYS: u64 = 30;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Ok,
+    Warn,
+    Error,
+}
+
+impl Level {
+    fn as_str(self) -> &'static str {
+        match self {
+            Level::Ok => "ok",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// Runs `seal doctor`.
+pub fn run(flags: &Flags) -> Result<u8, Failure> {
+    let now = now(flags.value("now"))?;
+    let warn_days = match flags.value("warn-days") {
+        Some(text) => text
+            .parse::<u64>()
+            .map_err(|_| Failure::usage("`--warn-days` wants a number of days"))?,
+        None => DEFAULT_WARN_DAYS,
+    };
+    let soon = UnixTime(
+        now.seconds()
+            .saturating_add(warn_days.saturating_mul(86_400)),
+    );
+    let mut checks: Vec<(Level, String)> = Vec::new();
+    let seen = flags.or_env("seen", "SEAL_SEEN");
+
+    if verification_off() {
+        checks.push((
+            Level::Error,
+            "verification is off (SEAL_VERIFY=off): every frame gets a verification_off notice and nothing is verified".into(),
+        ));
+    } else {
+        checks.push((Level::Ok, "verification is on".into()));
+    }
+
+    match flags.or_env("store", "SEAL_STORE") {
+        None => checks.push((
+            Level::Error,
+            "no trust store given (`--store` or SEAL_STORE)".into(),
+        )),
+        Some(path) => store_checks(&path, flags, now, soon, seen.is_some(), &mut checks),
+    }
+
+    if let Some(path) = flags.or_env("rules", "SEAL_RULES") {
+        match load_rules(&path) {
+            Err(failure) => checks.push((Level::Error, failure.message)),
+            Ok(rules) => {
+                let findings = lint_lines(&rules);
+                if findings.is_empty() {
+                    checks.push((
+                        Level::Ok,
+                        format!(
+                            "rules: {} rules load, no lint findings",
+                            rules.rules().len()
+                        ),
+                    ));
+                }
+                for finding in findings {
+                    checks.push((Level::Warn, format!("rules: {finding}")));
+                }
+            }
+        }
+    }
+
+    let problems = checks
+        .iter()
+        .filter(|(level, _)| *level == Level::Error)
+        .count();
+    let warnings = checks
+        .iter()
+        .filter(|(level, _)| *level == Level::Warn)
+        .count();
+    if flags.switch("json") {
+        let items = checks
+            .iter()
+            .map(|(level, message)| {
+                J::Obj(vec![
+                    ("level", J::str(level.as_str())),
+                    ("message", J::str(message.clone())),
+                ])
+            })
+            .collect();
+        println!(
+            "{}",
+            J::Obj(vec![
+                ("problems", J::Num(problems as u64)),
+                ("warnings", J::Num(warnings as u64)),
+                ("checks", J::Arr(items)),
+            ])
+            .to_text()
+        );
+    } else {
+        for (level, message) in &checks {
+            println!("{:<5} {message}", level.as_str());
+        }
+        println!("{problems} problems, {warnings} warnings");
+    }
+    Ok(if problems > 0 {
+        Exit::DoctorProblems
+    } else {
+        Exit::Ok
+    }
+    .code())
+}
+
+fn store_checks(
+    path: &str,
+    flags: &Flags,
+    now: UnixTime,
+    soon: UnixTime,
+    seen: bool,
+    checks: &mut Vec<(Level, String)>,
+) {
+    let signed = match store::parse(path) {
+        Ok(signed) => signed,
+        Err(failure) => {
+            checks.push((Level::Error, failure.message));
+            return;
+        }
+    };
+    let document = signed.document();
+    match accept_initial(&signed, now) {
+        Ok(_) => checks.push((
+            Level::Ok,
+            format!(
+                "store version {} accepted: {} keys, threshold {}",
+                document.version(),
+                document.keys().len(),
+                document.threshold()
+            ),
+        )),
+        Err(error) => checks.push((Level::Error, format!("store not accepted: {error}"))),
+    }
+    let expires = document.expires();
+    if expires.seconds() < now.seconds() {
+        checks.push((Level::Error, format!("store expired at {expires}")));
+    } else if expires.seconds() <= soon.seconds() {
+        checks.push((Level::Warn, format!("store expires soon, at {expires}")));
+    } else {
+        checks.push((Level::Ok, format!("store valid until {expires}")));
+    }
+    for entry in document.keys() {
+        let id = entry.id();
+        let window = entry.validity();
+        match entry.status() {
+            KeyStatus::Revoked { at } if at.seconds() <= now.seconds() => {
+                checks.push((Level::Ok, format!("key {id}: revoked since {at}")));
+                continue;
+            }
+            KeyStatus::Revoked { at } => checks.push((
+                Level::Warn,
+                format!("key {id}: revocation scheduled at {at}"),
+            )),
+            KeyStatus::VerifyOnly => checks.push((Level::Ok, format!("key {id}: verify-only"))),
+            KeyStatus::Active => {}
+        }
+        if now.seconds() < window.not_before.seconds() {
+            checks.push((
+                Level::Warn,
+                format!("key {id}: not valid before {}", window.not_before),
+            ));
+        } else if now.seconds() > window.not_after.seconds() {
+            checks.push((
+                Level::Warn,
+                format!("key {id}: expired at {}", window.not_after),
+            ));
+        } else if window.not_after.seconds() <= soon.seconds() {
+            checks.push((
+                Level::Warn,
+                format!("key {id}: expires soon, at {}", window.not_after),
+            ));
+        } else {
+            checks.push((
+                Level::Ok,
+                format!(
+                    "key {id}: {} valid until {}",
+                    entry.algorithm(),
+                    window.not_after
+                ),
+            ));
+        }
+        if let KeyMaterial::Hmac { tag_chars, .. } = entry.material() {
+            if u16::from(*tag_chars) * 6 == COMPACT_TAG_BITS {
+                let level = if seen { Level::Warn } else { Level::Error };
+                checks.push((
+                    level,
+                    format!(
+                        "key {id}: compact profile (30-bit tags, one chance in about a billion per forgery try); it needs per-conversation subkeys (always on here) and a seen-id file{}",
+                        if seen { "" } else { ", and none is configured (`--seen` or SEAL_SEEN)" }
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(keys_path) = flags.or_env("keys", "SEAL_KEYS") {
+        match SecretKeys::load(&keys_path) {
+            Err(failure) => checks.push((Level::Error, failure.message)),
+            Ok(keys) => {
+                for entry in document.keys() {
+                    if matches!(entry.material(), KeyMaterial::Hmac { .. })
+                        && keys.get(entry.id()).is_err()
+                    {
+                        checks.push((
+                            Level::Warn,
+                            format!(
+                                "key {}: no secret in the key file; its frames cannot verify",
+                                entry.id()
+                            ),
+                        ));
+                    }
+                }
+                if let Ok(loaded) = store::load(path, now) {
+                    match store::bind(&loaded, Some(&keys), seen) {
+                        Ok(_) => checks.push((Level::Ok, "key file fits the store".into())),
+                        Err(failure) => checks.push((Level::Error, failure.message)),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The seen-id file: frame ids already accepted, one per line, so a frame replayed in a later
+//! message of the conversation alarms.
+
+use std::collections::BTreeSet;
+
+use crate::failure::{quoted, Failure};
+use crate::io::{read_file, utf8, write_atomic};
+
+/// Most ids a seen-id file may hold (1,000,000).
+pub const MAX_SEEN_IDS: usize = 1_000_000;
+
+/// Most bytes of a seen-id file (64 MiB).
+pub const MAX_SEEN_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The ids of the file at `path`; a missing file is an empty set.
+pub fn load(path: &str) -> Result<BTreeSet<String>, Failure> {
+    if !std::path::Path::new(path).exists() {
+        return Ok(BTreeSet::new());
+    }
+    let text = utf8(
+        read_file(path, MAX_SEEN_FILE_BYTES, "seen-id file")?,
+        "seen-id file",
+    )?;
+    let ids: BTreeSet<String> = text
+        .lines()
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if ids.len() > MAX_SEEN_IDS {
+        return Err(Failure::input(format!(
+            "seen-id file {} holds more than {MAX_SEEN_IDS} ids",
+            quoted(path)
+        )));
+    }
+    Ok(ids)
+}
+
+/// Adds `new_ids` to the file at `path` (rewritten whole, through a temporary file).
+pub fn record(path: &str, mut ids: BTreeSet<String>, new_ids: &[String]) -> Result<(), Failure> {
+    if new_ids.is_empty() {
+        return Ok(());
+    }
+    ids.extend(new_ids.iter().filter(|id| !id.contains('\n')).cloned());
+    let mut text = String::new();
+    for id in &ids {
+        text.push_str(id);
+        text.push('\n');
+    }
+    write_atomic(path, text.as_bytes(), Some(0o600))
+}

@@ -1,0 +1,80 @@
+//! `seal sign`: a signed frame around the body read from stdin.
+
+use ring::rand::{SecureRandom, SystemRandom};
+use seal_verify::{FrameSigner, SigningKey, FRAME_ID_ATTRIBUTE};
+
+use crate::args::{Flag, Flags};
+use crate::failure::{quoted, Exit, Failure};
+use crate::io::{read_stdin, utf8, MAX_STDIN_BYTES};
+use crate::keys::{Secret, SecretKeys};
+use crate::verify::DEFAULT_ELEMENT;
+
+/// The flags of `seal sign`.
+pub const FLAGS: &[Flag] = &[
+    Flag::value("keys"),
+    Flag::value("key-id"),
+    Flag::value("conversation"),
+    Flag::value("element"),
+    Flag::repeated("attr"),
+    Flag::switch("raw"),
+];
+
+/// Runs `seal sign`.
+pub fn run(flags: &Flags) -> Result<u8, Failure> {
+    let keys = SecretKeys::load(flags.required("keys")?)?;
+    let key_id = flags.required("key-id")?;
+    let conversation = flags.required("conversation")?;
+    let element = flags.value("element").unwrap_or(DEFAULT_ELEMENT);
+    let mut attributes: Vec<(String, String)> = Vec::new();
+    for pair in flags.values("attr") {
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(Failure::usage(format!(
+                "`--attr` wants NAME=VALUE, not {}",
+                quoted(pair)
+            )));
+        };
+        attributes.push((name.to_owned(), value.to_owned()));
+    }
+    if !attributes
+        .iter()
+        .any(|(name, _)| name == FRAME_ID_ATTRIBUTE)
+    {
+        attributes.push((FRAME_ID_ATTRIBUTE.to_owned(), fresh_id()?));
+    }
+    let body = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
+    let hmac;
+    let ed25519;
+    let signing_key = match &keys.get(key_id)?.secret {
+        Secret::Hmac { .. } => {
+            hmac = keys.hmac_key(key_id)?;
+            SigningKey::Hmac(&hmac)
+        }
+        Secret::Ed25519 { .. } => {
+            ed25519 = keys.ed25519_key(key_id)?;
+            SigningKey::Ed25519(&ed25519)
+        }
+    };
+    let signer = FrameSigner::new(key_id, signing_key, conversation)
+        .map_err(|error| Failure::usage(format!("cannot sign: {error}")))?;
+    let pairs: Vec<(&str, &str)> = attributes
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .collect();
+    let frame = if flags.switch("raw") {
+        signer.sign_raw(element, &pairs, &body)
+    } else {
+        signer.sign(element, &pairs, &body)
+    }
+    .map_err(|error| Failure::usage(format!("cannot sign: {error}")))?;
+    println!("{frame}");
+    Ok(Exit::Ok.code())
+}
+
+/// A fresh frame id: 16 random bytes in lowercase hex.
+fn fresh_id() -> Result<String, Failure> {
+    let mut bytes = [0u8; 16];
+    SystemRandom::new()
+        .fill(&mut bytes)
+        .map_err(|_| Failure::new(Exit::Internal, "the system random generator failed"))?;
+    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+}
