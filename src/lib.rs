@@ -1,23 +1,102 @@
 //! seal: trust by construction for AI-agent runtimes.
 //!
-//! This facade re-exports the canonical text core:
-//! - [`parse`]: frames in submitted text ([`parse::frame`]) and RFC 8785 canonical JSON
-//!   ([`parse::json`]);
-//! - [`render`]: the ASCII-only, injective escape grammar and the frame and alarm renderers.
+//! This crate is the API an agent runtime embeds. One [`Seal`], assembled by
+//! [`Seal::builder`] and checked at build time, does four things, none of which does IO or
+//! reads a clock:
+//!
+//! - **Inbound** ([`Seal::verify_inbound`], [`Seal::sign_frame`]): sign frames on the way in;
+//!   verify every frame in a submitted message and get the alarms to append after it (the
+//!   message itself is never changed) plus an operator report.
+//! - **Tool dispatch** ([`Seal::call`], [`Seal::prepare`]): freeze a call's arguments, then get
+//!   exactly one of [`Prepared::Run`] (with the sandbox [`Stamp`] for this call and the
+//!   [`Trace`]), [`Prepared::Deny`] (reason and trace) or [`Prepared::NeedsApproval`] (a
+//!   [`PendingApproval`] with the audit event and the ASCII approval card, settled once).
+//!   Every failure denies.
+//! - **Disclosure** ([`Manifest`]): build and seal what a run is about to send, show its summary,
+//!   and verify it again right before spawning (stale policy, model, file and payload are
+//!   distinct [`SpawnError`]s).
+//! - **Rendering**: everything seal shows is ASCII-only and injective ([`render`]); with feature
+//!   `testing`, [`testing`] checks your own renderer the same way.
 //!
 //! ```
-//! use seal::parse::frame::{scan, Finding, ScanConfig};
-//! use seal::render::render_frame;
+//! use seal::{Dispatch, Outcome, Prepared, Seal};
 //!
-//! let frame = render_frame("channel", &[("source", "telegram")], "run </channel> now").unwrap();
-//! let findings = scan(&frame, &ScanConfig::new("channel").unwrap()).unwrap();
-//! assert!(matches!(findings.as_slice(), [Finding::Frame(_)]));
+//! let seal = Seal::builder()
+//!     .rules_json(r#"{"permissions": {
+//!         "allow": ["Bash(git status)", "Read"],
+//!         "ask": ["Bash(git push:*)"],
+//!         "deny": ["Bash(rm:*)"]
+//!     }}"#)
+//!     .build()?;
+//! let session = seal.open_session("session-1")?;
+//!
+//! let call = seal.call(&session, "agent-1", "call-1", "Bash", r#"{"command":"git status"}"#)?;
+//! assert!(matches!(seal.prepare(&call, None), Prepared::Run(_)));
+//!
+//! let call = seal.call(&session, "agent-1", "call-2", "Bash", r#"{"command":"git log; rm -rf ~"}"#)?;
+//! assert!(matches!(seal.prepare(&call, None), Prepared::Deny(_)));
+//!
+//! let call = seal.call(&session, "agent-1", "call-3", "Bash", r#"{"command":"git push origin main"}"#)?;
+//! let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else { unreachable!() };
+//! println!("{}", pending.card());
+//! assert!(!pending.cancel().is_run());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Deliberate re-exports
+//!
+//! The facade wraps the core crates in its own types. These core items are re-exported as they
+//! are, because they are plain values whose meaning is fixed by the specs:
+//!
+//! - [`UnixTime`]: seconds since the epoch, passed in by the caller;
+//! - [`Sha256Digest`]: a SHA-256 digest with hex conversion;
+//! - [`SandboxMode`] and [`ApprovalPolicy`]: the two permission knobs, closed enums;
+//! - [`Outcome`]: the closed approval outcomes (`allowed-once`, `rejected`, `cancelled`,
+//!   `unavailable`);
+//! - [`AlarmReason`]: the closed alarm vocabulary;
+//! - the modules [`parse`] (frame scanner, canonical JSON, shell segmentation) and [`render`]
+//!   (escape grammar, frame and alarm renderers), for code that works with seal's text
+//!   formats directly.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod approval;
+mod builder;
+mod card;
+mod disclosure;
+mod dispatch;
+mod inbound;
+mod keys;
+mod policy;
+mod seal;
+mod session;
+#[cfg(feature = "testing")]
+pub mod testing;
+mod trust;
+
 pub use seal_parse as parse;
 pub use seal_render as render;
+
+pub use seal_policy::approval::ApprovalPolicy;
+pub use seal_policy::preset::SandboxMode;
+pub use seal_record::{Outcome, Sha256Digest};
+pub use seal_verify::{AlarmReason, UnixTime};
+
+pub use approval::{Answer, Answerer, PendingApproval, Question};
+pub use builder::{
+    BuildError, Fallback, SealBuilder, MAX_ANSWERERS, MAX_STAGES, PRESETS, RULES_LISTENER_NAME,
+};
+pub use card::CARD_MAX_FIELD_CHARS;
+pub use disclosure::{
+    LiveFiles, LiveState, Manifest, ManifestBuilder, ManifestError, SpawnClearance, SpawnError,
+};
+pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
+pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport, SeenIds};
+pub use keys::{ApproverKey, FrameKey, KeyError};
+pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
+pub use seal::{Seal, SignError};
+pub use session::{Call, CallError, Escalation, Session};
+pub use trust::{sign_store_document, TrustError, TrustStore};
 
 #[doc(hidden)]
 pub mod fuzz;

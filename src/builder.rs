@@ -1,0 +1,542 @@
+//! Assembling a [`Seal`]: everything is checked at build time, and every refusal names what is
+//! wrong.
+
+use std::fmt;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+use seal_parse::frame::{HarnessRewrite, ScanConfig};
+use seal_parse::json::{canonicalize, JsonLimits};
+use seal_policy::approval::is_id;
+use seal_policy::chain::{Chain, ChainError, Decision};
+use seal_policy::preset::{Executor, Knobs, PermissionState, PresetConfig, PresetTable, Settings};
+use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
+use seal_verify::store::is_key_id;
+use seal_verify::VerifyConfig;
+
+use crate::approval::{Answerer, SharedAnswerer};
+use crate::keys::FrameKey;
+use crate::policy::{core_guard, core_listener, Guard, Listener, Scope};
+use crate::seal::Seal;
+use crate::trust::TrustStore;
+use crate::{ApprovalPolicy, SandboxMode, Sha256Digest, UnixTime};
+
+/// Most listeners plus guards a seal holds; one more is refused at build time.
+pub const MAX_STAGES: usize = 64;
+
+/// Most answerers a seal holds; one more is refused at build time.
+pub const MAX_ANSWERERS: usize = 32;
+
+/// The name of the rules listener in traces.
+pub const RULES_LISTENER_NAME: &str = "rules";
+
+/// The presets a seal knows, as (name, sandbox mode, approval policy).
+pub const PRESETS: &[(&str, SandboxMode, ApprovalPolicy)] = &[
+    (
+        "read-only",
+        SandboxMode::ReadOnly,
+        ApprovalPolicy::OnRequest,
+    ),
+    (
+        "auto",
+        SandboxMode::WorkspaceWrite,
+        ApprovalPolicy::OnRequest,
+    ),
+    (
+        "full-access",
+        SandboxMode::DangerFullAccess,
+        ApprovalPolicy::Never,
+    ),
+];
+
+/// What the waterfall decides when no rule and no listener decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Fallback {
+    /// Ask for approval (the default).
+    #[default]
+    Ask,
+    /// Deny.
+    Deny,
+    /// Allow (the guards still run).
+    Allow,
+}
+
+/// Assembles a [`Seal`]. Defaults:
+///
+/// - an empty trust store that has already expired (every signed frame alarms) and no signing
+///   key;
+/// - frames of element `channel`, the harness rewrite of `</channel>` recognized, frame ids
+///   required, verification on;
+/// - no rules (`{}`), no listener, no guard, fallback [`Fallback::Ask`];
+/// - preset `auto` (workspace-write, on-request) on an executor that sandboxes;
+/// - no answerer (an approval asked of the answerers settles `unavailable`: deny), approval
+///   ids `approval-1`, `approval-2`, ...
+///
+/// ```
+/// use seal::{BuildError, Seal};
+///
+/// let error = Seal::builder().rules_json(r#"{"permissions": {"allow": ["Bash(git push"]}}"#).build();
+/// assert!(matches!(error, Err(BuildError::Rules { line: 1, .. })));
+/// let error = Seal::builder().preset("yolo").build();
+/// assert_eq!(error.unwrap_err().to_string(), "unknown preset `yolo`: known presets are read-only, auto, full-access");
+/// ```
+#[must_use]
+pub struct SealBuilder {
+    store: Option<TrustStore>,
+    signing: Option<(String, FrameKey)>,
+    element: String,
+    rewrite: bool,
+    verification: bool,
+    rules_json: Option<String>,
+    workspace_root: Option<String>,
+    stages: Vec<Stage>,
+    fallback: Fallback,
+    preset: String,
+    sandbox: Option<SandboxMode>,
+    approval: Option<ApprovalPolicy>,
+    can_sandbox: bool,
+    answerers: Vec<SharedAnswerer>,
+    approval_prefix: String,
+}
+
+/// Why a seal could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The rule text was refused, at this line and column.
+    Rules {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The workspace root is not an absolute path.
+    WorkspaceRoot {
+        /// The root given.
+        root: String,
+    },
+    /// The frame element is outside the frame grammar (`[a-z][a-z0-9-]{0,63}`).
+    Element {
+        /// The element given.
+        element: String,
+    },
+    /// The signing key id is outside the key id grammar (`[A-Za-z0-9._-]{1,64}`).
+    SigningKeyId {
+        /// The id given.
+        key_id: String,
+    },
+    /// The trust store holds no usable key under the signing key's id, so frames signed with
+    /// it would alarm.
+    SigningKeyNotTrusted {
+        /// The id given.
+        key_id: String,
+    },
+    /// A listener or guard name is invalid (1 to 64 bytes of printable ASCII without space),
+    /// taken, or one stage too many.
+    Stage {
+        /// The name given.
+        name: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// No preset has this name.
+    UnknownPreset {
+        /// The name given.
+        name: String,
+    },
+    /// The permission settings cannot be loaded (for instance an executor that cannot sandbox).
+    Preset {
+        /// What is wrong.
+        detail: String,
+    },
+    /// More than [`MAX_ANSWERERS`] answerers.
+    TooManyAnswerers {
+        /// The limit.
+        max: usize,
+    },
+    /// The approval id prefix would not give identifiers.
+    ApprovalIdPrefix {
+        /// The prefix given.
+        prefix: String,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Rules {
+                line,
+                column,
+                detail,
+            } => write!(f, "rules refused at line {line}, column {column}: {detail}"),
+            Self::WorkspaceRoot { root } => write!(
+                f,
+                "workspace root `{}` is not an absolute path",
+                root.escape_debug()
+            ),
+            Self::Element { element } => {
+                write!(
+                    f,
+                    "`{}` is not a frame element name",
+                    element.escape_debug()
+                )
+            }
+            Self::SigningKeyId { key_id } => {
+                write!(f, "`{}` is not a key id", key_id.escape_debug())
+            }
+            Self::SigningKeyNotTrusted { key_id } => write!(
+                f,
+                "signing key `{}` is not in the trust store",
+                key_id.escape_debug()
+            ),
+            Self::Stage { name, detail } => {
+                write!(f, "stage `{}` refused: {detail}", name.escape_debug())
+            }
+            Self::UnknownPreset { name } => {
+                write!(
+                    f,
+                    "unknown preset `{}`: known presets are ",
+                    name.escape_debug()
+                )?;
+                for (index, (preset, _, _)) in PRESETS.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(preset)?;
+                }
+                Ok(())
+            }
+            Self::Preset { detail } => write!(f, "permission settings refused: {detail}"),
+            Self::TooManyAnswerers { max } => write!(f, "more than {max} answerers"),
+            Self::ApprovalIdPrefix { prefix } => write!(
+                f,
+                "approval id prefix `{}` is not printable ascii without space",
+                prefix.escape_debug()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A listener or guard waiting to be registered: its name and how to register it.
+type Stage = (
+    String,
+    Box<dyn FnOnce(&mut Chain, &str) -> Result<(), ChainError> + Send>,
+);
+
+impl Default for SealBuilder {
+    fn default() -> Self {
+        SealBuilder::new()
+    }
+}
+
+impl SealBuilder {
+    /// A builder with the defaults above.
+    pub fn new() -> SealBuilder {
+        SealBuilder {
+            store: None,
+            signing: None,
+            element: "channel".to_owned(),
+            rewrite: true,
+            verification: true,
+            rules_json: None,
+            workspace_root: None,
+            stages: Vec::new(),
+            fallback: Fallback::Ask,
+            preset: "auto".to_owned(),
+            sandbox: None,
+            approval: None,
+            can_sandbox: true,
+            answerers: Vec::new(),
+            approval_prefix: "approval-".to_owned(),
+        }
+    }
+
+    /// The keys frames are verified with.
+    pub fn trust_store(mut self, store: TrustStore) -> SealBuilder {
+        self.store = Some(store);
+        self
+    }
+
+    /// The key outbound frames are signed with, listed in the trust store as `key_id`.
+    pub fn signing_key(mut self, key_id: &str, key: FrameKey) -> SealBuilder {
+        self.signing = Some((key_id.to_owned(), key));
+        self
+    }
+
+    /// The element of the frames this seal signs and verifies (default `channel`).
+    pub fn frame_element(mut self, element: &str) -> SealBuilder {
+        element.clone_into(&mut self.element);
+        self
+    }
+
+    /// Bodies are not rewritten by the harness (by default the rewrite of `</element>` into
+    /// `<\/element>` is recognized by the scanner and applied before signing).
+    pub fn without_harness_rewrite(mut self) -> SealBuilder {
+        self.rewrite = false;
+        self
+    }
+
+    /// Turns frame verification off, visibly: every message gets one `verification_off`
+    /// notice, and [`Seal::verification_on`] reports it.
+    pub fn verification_off(mut self) -> SealBuilder {
+        self.verification = false;
+        self
+    }
+
+    /// Permission rules as JSON (`{"permissions": {"allow": [..], "ask": [..], "deny": [..]}}`,
+    /// spec/policy-rules.md), checked at build time with line-precise errors.
+    pub fn rules_json(mut self, json: &str) -> SealBuilder {
+        self.rules_json = Some(json.to_owned());
+        self
+    }
+
+    /// The absolute path of the workspace: absolute paths under it are matched by path rules
+    /// relative to it (without a root, path rules never allow an absolute path).
+    pub fn workspace_root(mut self, root: &str) -> SealBuilder {
+        self.workspace_root = Some(root.to_owned());
+        self
+    }
+
+    /// Appends a listener after the rules and the listeners appended so far.
+    pub fn listener(mut self, name: &str, scope: Scope, listener: impl Listener) -> SealBuilder {
+        self.stages.push((
+            name.to_owned(),
+            Box::new(move |chain: &mut Chain, name: &str| {
+                chain.append(name, scope.scope, core_listener(listener))
+            }),
+        ));
+        self
+    }
+
+    /// Puts a listener before the rules and every listener registered so far.
+    pub fn prepend_listener(
+        mut self,
+        name: &str,
+        scope: Scope,
+        listener: impl Listener,
+    ) -> SealBuilder {
+        self.stages.push((
+            name.to_owned(),
+            Box::new(move |chain: &mut Chain, name: &str| {
+                chain.prepend(name, scope.scope, core_listener(listener))
+            }),
+        ));
+        self
+    }
+
+    /// Adds a guard that checks every allowed call.
+    pub fn guard(mut self, name: &str, guard: impl Guard) -> SealBuilder {
+        self.stages.push((
+            name.to_owned(),
+            Box::new(move |chain: &mut Chain, name: &str| {
+                chain.add_global_guard(name, core_guard(guard))
+            }),
+        ));
+        self
+    }
+
+    /// Adds a guard that checks the allowed calls in `scope` (after every global guard).
+    pub fn scoped_guard(mut self, name: &str, scope: Scope, guard: impl Guard) -> SealBuilder {
+        self.stages.push((
+            name.to_owned(),
+            Box::new(move |chain: &mut Chain, name: &str| {
+                chain.add_scoped_guard(name, scope.scope, core_guard(guard))
+            }),
+        ));
+        self
+    }
+
+    /// What the waterfall decides when nothing else does (default [`Fallback::Ask`]).
+    pub fn fallback(mut self, fallback: Fallback) -> SealBuilder {
+        self.fallback = fallback;
+        self
+    }
+
+    /// Selects a preset of [`PRESETS`] for new sessions (default `auto`).
+    pub fn preset(mut self, name: &str) -> SealBuilder {
+        name.clone_into(&mut self.preset);
+        self
+    }
+
+    /// Sets the sandbox knob for new sessions, over the preset's.
+    pub fn sandbox_mode(mut self, mode: SandboxMode) -> SealBuilder {
+        self.sandbox = Some(mode);
+        self
+    }
+
+    /// Sets the approval knob for new sessions, over the preset's.
+    pub fn approval_policy(mut self, policy: ApprovalPolicy) -> SealBuilder {
+        self.approval = Some(policy);
+        self
+    }
+
+    /// Declares an executor that cannot sandbox: presets then cannot load, and the build fails
+    /// (seal refuses to pretend calls are confined).
+    pub fn executor_cannot_sandbox(mut self) -> SealBuilder {
+        self.can_sandbox = false;
+        self
+    }
+
+    /// Adds an answerer after those added so far.
+    pub fn answerer(mut self, answerer: impl Answerer) -> SealBuilder {
+        self.answerers
+            .push(Arc::new(Mutex::new(Box::new(answerer))));
+        self
+    }
+
+    /// Approval ids are `<prefix>1`, `<prefix>2`, ... (default `approval-`). Use a prefix unique
+    /// to the process run so ids never repeat across runs.
+    pub fn approval_id_prefix(mut self, prefix: &str) -> SealBuilder {
+        prefix.clone_into(&mut self.approval_prefix);
+        self
+    }
+
+    /// Checks everything and builds the seal.
+    ///
+    /// # Errors
+    /// The first [`BuildError`] found.
+    pub fn build(self) -> Result<Seal, BuildError> {
+        let element_error = || BuildError::Element {
+            element: self.element.clone(),
+        };
+        let mut scan = ScanConfig::new(&self.element).map_err(|_| element_error())?;
+        let rewrite = if self.rewrite {
+            scan = scan.with_rewrite();
+            Some(HarnessRewrite::closing_tag(&self.element).map_err(|_| element_error())?)
+        } else {
+            None
+        };
+        let mut verify_config = VerifyConfig::new(scan);
+        if !self.verification {
+            verify_config = verify_config.verification_off();
+        }
+        let store = self.store.unwrap_or_else(|| TrustStore::new(UnixTime(0)));
+        let signing = match self.signing {
+            Some((key_id, key)) => {
+                if !is_key_id(&key_id) {
+                    return Err(BuildError::SigningKeyId { key_id });
+                }
+                if !store.key_ids().any(|id| id == key_id) {
+                    return Err(BuildError::SigningKeyNotTrusted { key_id });
+                }
+                Some((key_id, key.hmac_key()))
+            }
+            None => None,
+        };
+        let rules_text = self.rules_json.as_deref().unwrap_or("{}");
+        let mut rules =
+            RuleSet::from_json(rules_text.as_bytes(), &RuleLimits::default()).map_err(|error| {
+                BuildError::Rules {
+                    line: error.line,
+                    column: error.column,
+                    detail: error.kind.to_string(),
+                }
+            })?;
+        if let Some(root) = &self.workspace_root {
+            if !root.starts_with('/') {
+                return Err(BuildError::WorkspaceRoot { root: root.clone() });
+            }
+            rules = rules.with_workspace_root(root);
+        }
+        let policy_digest = canonicalize(rules_text.as_bytes(), &JsonLimits::default())
+            .map(|canonical| Sha256Digest::from_bytes(canonical.sha256()))
+            .map_err(|error| BuildError::Rules {
+                line: 1,
+                column: 1,
+                detail: error.to_string(),
+            })?;
+        let default = match self.fallback {
+            Fallback::Ask => Decision::ask("no rule decides this call"),
+            Fallback::Deny => Decision::deny("no rule allows this call"),
+            Fallback::Allow => Decision::Allow,
+        };
+        let mut chain = Chain::new(default);
+        chain
+            .append(
+                RULES_LISTENER_NAME,
+                seal_policy::chain::Scope::everywhere(),
+                RulesListener::new(rules),
+            )
+            .map_err(|error| stage_error(RULES_LISTENER_NAME, &error))?;
+        for (index, (name, register)) in self.stages.into_iter().enumerate() {
+            if index >= MAX_STAGES {
+                return Err(BuildError::Stage {
+                    name,
+                    detail: format!("more than {MAX_STAGES} listeners and guards"),
+                });
+            }
+            register(&mut chain, &name).map_err(|error| stage_error(&name, &error))?;
+        }
+        let Some(&(_, sandbox, approval)) =
+            PRESETS.iter().find(|(preset, _, _)| *preset == self.preset)
+        else {
+            return Err(BuildError::UnknownPreset { name: self.preset });
+        };
+        let executor = Executor {
+            can_sandbox: self.can_sandbox,
+        };
+        let config = PresetConfig {
+            rows: PRESETS
+                .iter()
+                .map(|(name, sandbox, approval)| (*name, Knobs::new(*sandbox, *approval), None))
+                .collect(),
+            default: Some(self.preset.as_str()),
+            composed_defaults: Knobs::new(sandbox, approval),
+            executor,
+        };
+        let table = PresetTable::load(&config).map_err(|error| BuildError::Preset {
+            detail: error.to_string(),
+        })?;
+        let mut settings = Settings::new(&table);
+        if let Some(mode) = self.sandbox {
+            settings.set_sandbox(mode);
+        }
+        if let Some(policy) = self.approval {
+            settings.set_approval(policy);
+        }
+        let settings: PermissionState = settings.state().clone();
+        if self.answerers.len() > MAX_ANSWERERS {
+            return Err(BuildError::TooManyAnswerers { max: MAX_ANSWERERS });
+        }
+        if !is_id(&format!("{}1", self.approval_prefix)) || self.approval_prefix.len() > 200 {
+            return Err(BuildError::ApprovalIdPrefix {
+                prefix: self.approval_prefix,
+            });
+        }
+        Ok(Seal {
+            store,
+            verify_config,
+            signing,
+            rewrite,
+            chain,
+            settings,
+            executor,
+            answerers: self.answerers,
+            approval_prefix: self.approval_prefix,
+            next_approval: AtomicU64::new(0),
+            policy_digest,
+        })
+    }
+}
+
+impl fmt::Debug for SealBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SealBuilder")
+            .field("element", &self.element)
+            .field("preset", &self.preset)
+            .field("stages", &self.stages.len())
+            .field("answerers", &self.answerers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn stage_error(name: &str, error: &ChainError) -> BuildError {
+    BuildError::Stage {
+        name: name.to_owned(),
+        detail: error.to_string(),
+    }
+}

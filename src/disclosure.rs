@@ -1,0 +1,542 @@
+//! Disclosure: seal what a run is about to send behind one hash, show it to the human, and
+//! verify it again right before spawning.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use seal_record::{
+    canonical_path, CanonicalPath, LineRange, Manifest as CoreManifest,
+    ManifestBuilder as CoreBuilder, ManifestLimits,
+};
+use seal_render::{escape, Context};
+use seal_verify::{
+    verify_before_spawn, FileDigests, LivePayload, LiveState as CoreLive, SpawnError as CoreSpawn,
+    StaleItem,
+};
+
+use crate::Sha256Digest;
+
+/// A disclosure manifest (spec/manifest-v1.md): run id, provider, model, purpose, the files
+/// and line ranges sent with their digests, redaction counts, external tools, estimated
+/// tokens, payload digest and policy digest. Holding one means every rule of the spec holds.
+///
+/// The human approves [`Manifest::disclosure_hash`] after reading [`Manifest::summary`]; the
+/// executor calls [`Manifest::verify_before_spawn`] with live state right before it spawns.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use seal::{LiveState, Manifest, Sha256Digest, SpawnError};
+///
+/// let mut files = BTreeMap::new();
+/// files.insert("src/lib.rs".to_owned(), "fn main() {}\n// end\n".to_owned());
+/// let policy = Sha256Digest::of(b"policy");
+/// let manifest = Manifest::builder()
+///     .run_id("run-1").provider("example").model("model-1").purpose("review")
+///     .file("src/lib.rs", files["src/lib.rs"].as_bytes(), &[(1, 1)])
+///     .estimated_tokens(40).payload(b"the prompt").policy(policy)
+///     .build()?;
+/// let approved = manifest.disclosure_hash();
+/// assert!(manifest.summary().contains("src/lib.rs"));
+///
+/// let live = LiveState { policy, model: "model-1", payload: b"the prompt", files: &files };
+/// assert!(manifest.verify_before_spawn(&approved, &live).is_ok());
+///
+/// files.insert("src/lib.rs".to_owned(), "fn main() { evil() }\n".to_owned());
+/// let live = LiveState { policy, model: "model-1", payload: b"the prompt", files: &files };
+/// assert!(matches!(manifest.verify_before_spawn(&approved, &live), Err(SpawnError::StaleFile { .. })));
+/// # Ok::<(), seal::ManifestError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manifest {
+    manifest: CoreManifest,
+}
+
+/// Collects a manifest's fields; digests of files, line ranges and the payload are computed
+/// here from the bytes given. [`ManifestBuilder::build`] names the first rule broken.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct ManifestBuilder {
+    builder: CoreBuilder,
+    error: Option<ManifestError>,
+}
+
+/// Why a manifest could not be built or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ManifestError {
+    /// A line range that is empty, starts at 0, or goes past the end of the file.
+    LineRange {
+        /// The file.
+        path: String,
+        /// First line asked.
+        start: u64,
+        /// Last line asked.
+        end: u64,
+        /// Lines in the file.
+        lines: u64,
+    },
+    /// A rule of spec/manifest-v1.md is broken (a missing or invalid field, a path outside the
+    /// workspace, a duplicate, a limit), or the JSON is not a manifest.
+    Invalid {
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+/// The state a run is about to spawn with, supplied by the embedder at spawn time.
+pub struct LiveState<'a> {
+    /// SHA-256 of the policy in force now ([`Seal::policy_digest`](crate::Seal::policy_digest)).
+    pub policy: Sha256Digest,
+    /// The model the run will use.
+    pub model: &'a str,
+    /// The payload about to be sent.
+    pub payload: &'a [u8],
+    /// The files as they are now.
+    pub files: &'a dyn LiveFiles,
+}
+
+/// The files as they are now: the SHA-256 of a file's whole contents, by path (relative to the
+/// workspace; `./a` and `a` are the same file), or `None` when it is missing or unreadable
+/// (stale: fail closed).
+///
+/// Implemented for maps from paths to contents (`BTreeMap` and `HashMap` of `String` to
+/// `String` or `Vec<u8>`) and for closures `Fn(&str) -> Option<Sha256Digest>`.
+pub trait LiveFiles {
+    /// SHA-256 of the file at `path` now.
+    fn contents_digest(&self, path: &str) -> Option<Sha256Digest>;
+}
+
+/// Why a run may not spawn: each stale item is its own case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SpawnError {
+    /// The manifest is not the one approved (its disclosure hash differs).
+    NotApproved {
+        /// The approved hash.
+        approved: Sha256Digest,
+        /// The manifest's hash.
+        manifest: Sha256Digest,
+    },
+    /// The policy changed since approval.
+    StalePolicy {
+        /// The approved policy digest.
+        approved: Sha256Digest,
+        /// The live policy digest.
+        live: Sha256Digest,
+    },
+    /// The model changed since approval.
+    StaleModel {
+        /// The approved model.
+        approved: String,
+        /// The live model.
+        live: String,
+    },
+    /// A disclosed file changed since approval.
+    StaleFile {
+        /// The file.
+        path: String,
+    },
+    /// A disclosed file is missing or unreadable now.
+    MissingFile {
+        /// The file.
+        path: String,
+    },
+    /// The payload changed since approval.
+    StalePayload,
+    /// The manifest rebuilt from live state does not hash to the approved hash.
+    Recomputed {
+        /// What differs.
+        detail: String,
+    },
+}
+
+/// Proof that a run may spawn: the manifest rebuilt from live state hashes to the approved
+/// disclosure hash. Only [`Manifest::verify_before_spawn`] builds one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnClearance {
+    disclosure_hash: Sha256Digest,
+}
+
+impl Manifest {
+    /// A builder with no field set.
+    pub fn builder() -> ManifestBuilder {
+        ManifestBuilder::default()
+    }
+
+    /// Reads a manifest from its JSON form strictly (the same rules as the builder).
+    ///
+    /// # Errors
+    /// [`ManifestError::Invalid`].
+    pub fn from_json(json: &str) -> Result<Manifest, ManifestError> {
+        CoreManifest::from_json(json.as_bytes(), &ManifestLimits::default())
+            .map(|manifest| Manifest { manifest })
+            .map_err(invalid)
+    }
+
+    /// The RFC 8785 canonical JSON form, whose SHA-256 is the disclosure hash.
+    pub fn to_json(&self) -> String {
+        String::from_utf8_lossy(&self.manifest.canonical_bytes()).into_owned()
+    }
+
+    /// SHA-256 of the canonical JSON form: what the human approves.
+    pub fn disclosure_hash(&self) -> Sha256Digest {
+        self.manifest.disclosure_hash()
+    }
+
+    /// The run id.
+    pub fn run_id(&self) -> &str {
+        self.manifest.run_id()
+    }
+
+    /// The model.
+    pub fn model(&self) -> &str {
+        self.manifest.model()
+    }
+
+    /// The summary the human reads before approving: ASCII only, every field escaped, one item
+    /// per line, the disclosure hash first.
+    pub fn summary(&self) -> String {
+        let m = &self.manifest;
+        let mut out = String::new();
+        let mut line = |label: &str, value: &str| {
+            out.push_str(label);
+            for _ in label.len()..16 {
+                out.push(' ');
+            }
+            out.push_str(value);
+            out.push('\n');
+        };
+        line("disclosure hash", &m.disclosure_hash().to_hex());
+        line("run", &escape(m.run_id(), Context::Inline));
+        line("provider", &escape(m.provider(), Context::Inline));
+        line("model", &escape(m.model(), Context::Inline));
+        line("purpose", &escape(m.purpose(), Context::Inline));
+        line("files", &m.files().len().to_string());
+        for file in m.files() {
+            let ranges: Vec<String> = file
+                .ranges()
+                .iter()
+                .map(|range| format!("{}-{}", range.start, range.end))
+                .collect();
+            line(
+                "  file",
+                &format!(
+                    "{} lines {} sha256 {}",
+                    escape(file.path().as_str(), Context::Inline),
+                    ranges.join(","),
+                    file.sha256().to_hex().get(..16).unwrap_or("")
+                ),
+            );
+        }
+        let redactions: Vec<String> = m
+            .redactions()
+            .iter()
+            .map(|r| format!("{} x{}", escape(r.kind(), Context::Inline), r.count()))
+            .collect();
+        line("redactions", &or_none(&redactions.join(", ")));
+        let tools: Vec<String> = m
+            .external_tools()
+            .iter()
+            .map(|tool| escape(tool, Context::Inline).into_owned())
+            .collect();
+        line("external tools", &or_none(&tools.join(", ")));
+        line("est. tokens", &m.estimated_tokens().to_string());
+        line("payload sha256", &m.payload_sha256().to_hex());
+        line("policy sha256", &m.policy_sha256().to_hex());
+        out
+    }
+
+    /// Checks, right before spawning, that the manifest is the approved one and that live state
+    /// still matches it: policy, model, payload, every file; then rebuilds the manifest from
+    /// live state and requires the approved hash again.
+    ///
+    /// # Errors
+    /// The first check that fails, each a distinct [`SpawnError`].
+    pub fn verify_before_spawn(
+        &self,
+        approved: &Sha256Digest,
+        live: &LiveState<'_>,
+    ) -> Result<SpawnClearance, SpawnError> {
+        let files = |path: &CanonicalPath| live.files.contents_digest(path.as_str());
+        let core = CoreLive {
+            policy_sha256: live.policy,
+            model: live.model,
+            payload: LivePayload::Bytes(live.payload),
+            files: &files as &dyn FileDigests,
+        };
+        verify_before_spawn(&self.manifest, approved, &core)
+            .map(|clearance| SpawnClearance {
+                disclosure_hash: clearance.disclosure_hash(),
+            })
+            .map_err(spawn_error)
+    }
+}
+
+impl ManifestBuilder {
+    /// The run id (an identifier).
+    pub fn run_id(mut self, run_id: &str) -> Self {
+        self.builder = self.builder.run_id(run_id);
+        self
+    }
+
+    /// The model provider.
+    pub fn provider(mut self, provider: &str) -> Self {
+        self.builder = self.builder.provider(provider);
+        self
+    }
+
+    /// The model.
+    pub fn model(mut self, model: &str) -> Self {
+        self.builder = self.builder.model(model);
+        self
+    }
+
+    /// Why the run sends this (at most 240 characters).
+    pub fn purpose(mut self, purpose: &str) -> Self {
+        self.builder = self.builder.purpose(purpose);
+        self
+    }
+
+    /// A file whose `lines` (1-based, inclusive `(start, end)` pairs) are sent, given its whole
+    /// `contents`: the file digest and each range's digest (of the exact bytes of those lines,
+    /// line terminators included) are computed here.
+    pub fn file(mut self, path: &str, contents: &[u8], lines: &[(u64, u64)]) -> Self {
+        let starts = line_starts(contents);
+        let count = starts.len() as u64;
+        let mut ranges = Vec::with_capacity(lines.len());
+        for &(start, end) in lines {
+            let bytes = (start >= 1 && start <= end && end <= count)
+                .then(|| {
+                    let from = starts.get(usize::try_from(start - 1).ok()?).copied()?;
+                    let to = match starts.get(usize::try_from(end).ok()?) {
+                        Some(next) => *next,
+                        None => contents.len(),
+                    };
+                    contents.get(from..to)
+                })
+                .flatten();
+            match bytes {
+                Some(bytes) => ranges.push(LineRange {
+                    start,
+                    end,
+                    sha256: Sha256Digest::of(bytes),
+                }),
+                None => {
+                    self.error.get_or_insert(ManifestError::LineRange {
+                        path: path.to_owned(),
+                        start,
+                        end,
+                        lines: count,
+                    });
+                }
+            }
+        }
+        self.builder = self.builder.file(path, Sha256Digest::of(contents), &ranges);
+        self
+    }
+
+    /// A kind of redaction applied `count` times (never the redacted text).
+    pub fn redaction(mut self, kind: &str, count: u64) -> Self {
+        self.builder = self.builder.redaction(kind, count);
+        self
+    }
+
+    /// An external tool the run may call.
+    pub fn external_tool(mut self, name: &str) -> Self {
+        self.builder = self.builder.external_tool(name);
+        self
+    }
+
+    /// The estimated tokens sent.
+    pub fn estimated_tokens(mut self, tokens: u64) -> Self {
+        self.builder = self.builder.estimated_tokens(tokens);
+        self
+    }
+
+    /// The payload about to be sent (its SHA-256 is recorded).
+    pub fn payload(mut self, payload: &[u8]) -> Self {
+        self.builder = self.builder.payload_sha256(Sha256Digest::of(payload));
+        self
+    }
+
+    /// The digest of the policy in force ([`Seal::policy_digest`](crate::Seal::policy_digest)).
+    pub fn policy(mut self, digest: Sha256Digest) -> Self {
+        self.builder = self.builder.policy_sha256(digest);
+        self
+    }
+
+    /// Checks every rule and builds the manifest.
+    ///
+    /// # Errors
+    /// The first [`ManifestError`].
+    pub fn build(self) -> Result<Manifest, ManifestError> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        self.builder
+            .build(&ManifestLimits::default())
+            .map(|manifest| Manifest { manifest })
+            .map_err(invalid)
+    }
+}
+
+impl SpawnClearance {
+    /// The disclosure hash that was approved and recomputed.
+    pub fn disclosure_hash(&self) -> Sha256Digest {
+        self.disclosure_hash
+    }
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::LineRange {
+                path,
+                start,
+                end,
+                lines,
+            } => write!(
+                f,
+                "lines {start}-{end} of `{}` are not within its {lines} lines",
+                path.escape_debug()
+            ),
+            Self::Invalid { detail } => write!(f, "manifest refused: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+impl fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotApproved { approved, manifest } => write!(
+                f,
+                "manifest hash {} is not the approved hash {}",
+                manifest.to_hex(),
+                approved.to_hex()
+            ),
+            Self::StalePolicy { approved, live } => write!(
+                f,
+                "stale policy: approved {}, live {}",
+                approved.to_hex(),
+                live.to_hex()
+            ),
+            Self::StaleModel { approved, live } => write!(
+                f,
+                "stale model: approved `{}`, live `{}`",
+                approved.escape_debug(),
+                live.escape_debug()
+            ),
+            Self::StaleFile { path } => {
+                write!(f, "stale manifest: file `{}` changed", path.escape_debug())
+            }
+            Self::MissingFile { path } => {
+                write!(
+                    f,
+                    "stale manifest: file `{}` is missing",
+                    path.escape_debug()
+                )
+            }
+            Self::StalePayload => f.write_str("stale manifest: payload changed"),
+            Self::Recomputed { detail } => write!(f, "stale manifest: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
+
+impl<F: Fn(&str) -> Option<Sha256Digest>> LiveFiles for F {
+    fn contents_digest(&self, path: &str) -> Option<Sha256Digest> {
+        self(path)
+    }
+}
+
+impl LiveFiles for BTreeMap<String, String> {
+    fn contents_digest(&self, path: &str) -> Option<Sha256Digest> {
+        lookup(self.iter(), path).map(|contents| Sha256Digest::of(contents.as_bytes()))
+    }
+}
+
+impl LiveFiles for BTreeMap<String, Vec<u8>> {
+    fn contents_digest(&self, path: &str) -> Option<Sha256Digest> {
+        lookup(self.iter(), path).map(|contents| Sha256Digest::of(contents))
+    }
+}
+
+impl LiveFiles for HashMap<String, String> {
+    fn contents_digest(&self, path: &str) -> Option<Sha256Digest> {
+        lookup(self.iter(), path).map(|contents| Sha256Digest::of(contents.as_bytes()))
+    }
+}
+
+impl LiveFiles for HashMap<String, Vec<u8>> {
+    fn contents_digest(&self, path: &str) -> Option<Sha256Digest> {
+        lookup(self.iter(), path).map(|contents| Sha256Digest::of(contents))
+    }
+}
+
+/// The value whose key canonicalizes to `path` (keys that are not workspace paths never match).
+fn lookup<'m, V: 'm>(
+    mut entries: impl Iterator<Item = (&'m String, &'m V)>,
+    path: &str,
+) -> Option<&'m V> {
+    entries
+        .find(|(key, _)| canonical_path(key).is_ok_and(|canonical| canonical.as_str() == path))
+        .map(|(_, value)| value)
+}
+
+/// Byte offsets where each line starts (a final line without LF counts; an empty file has no
+/// line).
+fn line_starts(contents: &[u8]) -> Vec<usize> {
+    let mut starts = Vec::new();
+    if !contents.is_empty() {
+        starts.push(0);
+    }
+    for (index, byte) in contents.iter().enumerate() {
+        if *byte == b'\n' && index + 1 < contents.len() {
+            starts.push(index + 1);
+        }
+    }
+    starts
+}
+
+fn or_none(text: &str) -> String {
+    if text.is_empty() {
+        "none".to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+fn invalid(error: impl fmt::Display) -> ManifestError {
+    ManifestError::Invalid {
+        detail: error.to_string(),
+    }
+}
+
+fn spawn_error(error: CoreSpawn) -> SpawnError {
+    match error {
+        CoreSpawn::NotApproved { approved, manifest } => {
+            SpawnError::NotApproved { approved, manifest }
+        }
+        CoreSpawn::StalePolicy { approved, live } => SpawnError::StalePolicy { approved, live },
+        CoreSpawn::StaleModel { approved, live } => SpawnError::StaleModel { approved, live },
+        CoreSpawn::StaleManifest {
+            item: StaleItem::File { path },
+        } => SpawnError::StaleFile {
+            path: path.as_str().to_owned(),
+        },
+        CoreSpawn::StaleManifest {
+            item: StaleItem::MissingFile { path },
+        } => SpawnError::MissingFile {
+            path: path.as_str().to_owned(),
+        },
+        CoreSpawn::StaleManifest {
+            item: StaleItem::Payload,
+        } => SpawnError::StalePayload,
+        other => SpawnError::Recomputed {
+            detail: other.to_string(),
+        },
+    }
+}

@@ -1,0 +1,340 @@
+//! What preparing a tool call yields: run (with the sandbox stamp and the trace), deny (with
+//! the reason and the trace), or needs approval.
+
+use std::fmt;
+
+use seal_policy::chain::{self as core, Returned, Via};
+use seal_record::{ApprovalAsked, ApprovalDecided, Record};
+use seal_render::{escape, Context};
+
+use crate::approval::PendingApproval;
+use crate::{Outcome, SandboxMode};
+
+/// The result of [`Seal::prepare`](crate::Seal::prepare): exactly one of run, deny or needs
+/// approval. Every failure on the way (a listener error, a guard panic, an invalid escalation,
+/// a refused approval) is a deny.
+#[derive(Debug)]
+#[must_use = "a prepared call is dispatched only on `Run`"]
+pub enum Prepared<'a> {
+    /// Dispatch the call, confined as the stamp says.
+    Run(Run),
+    /// Do not dispatch the call.
+    Deny(Deny),
+    /// Ask first: show the card, log the `approval/asked` event, then settle the pending value.
+    /// Dropping it dispatches nothing.
+    NeedsApproval(PendingApproval<'a>),
+}
+
+/// The final word on a call after approval: run or deny.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use = "a settled call is dispatched only on `Run`"]
+pub enum Dispatch {
+    /// Dispatch the call, confined as the stamp says.
+    Run(Run),
+    /// Do not dispatch the call.
+    Deny(Deny),
+}
+
+/// Permission to dispatch one call. Only seal constructs it: the waterfall (or an
+/// `allowed-once` approval) allowed the call, no stage failed, and every guard passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub(crate) call_id: String,
+    pub(crate) stamp: Stamp,
+    pub(crate) trace: Trace,
+    pub(crate) audit: Vec<AuditEvent>,
+}
+
+/// A refused call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deny {
+    pub(crate) call_id: String,
+    pub(crate) reason: String,
+    pub(crate) cause: DenyCause,
+    pub(crate) trace: Trace,
+    pub(crate) audit: Vec<AuditEvent>,
+}
+
+/// Which stage refused a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DenyCause {
+    /// A rule, a listener or the fallback decided deny.
+    Decided,
+    /// A guard denied.
+    Guard,
+    /// A listener or guard failed (an error or a panic).
+    Failed,
+    /// The approval settled with this outcome (not `allowed-once`), or the approval could not
+    /// be asked (`unavailable`).
+    Approval(Outcome),
+    /// The escalation request was invalid (partial, blank, unknown mode, not strictly wider,
+    /// above a delegated child's ceiling, or on an executor that cannot sandbox).
+    Escalation,
+}
+
+/// How a call runs: its sandbox mode, and whether it runs confined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stamp {
+    /// The mode for this one call (the standing mode, or a granted escalation's mode).
+    pub mode: SandboxMode,
+    /// True when the call runs inside the sandbox (the executor confines and the mode is not
+    /// `danger-full-access`).
+    pub sandboxed: bool,
+    /// True when the mode comes from an escalation granted for this call only.
+    pub escalated: bool,
+}
+
+/// Which stages ran and which one decided. ASCII only: names and reasons are escaped.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    steps: Vec<TraceStep>,
+    decided_by: Option<usize>,
+}
+
+/// One stage of a trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceStep {
+    /// `listener`, `default`, `approval`, `global-guard`, `scoped-guard` or `escalation`.
+    pub kind: &'static str,
+    /// The stage's name (`rules` for the rule set, `default` for the fallback).
+    pub name: String,
+    /// What it returned: `allow`, `deny: <reason>`, `ask: <reason>`, `pass`, `failed: <detail>`,
+    /// an approval outcome, or `unfinished`.
+    pub returned: String,
+    /// The rule that decided, if the stage reports one.
+    pub rule: Option<String>,
+    /// The normalized form the rule matched, if any.
+    pub form: Option<String>,
+}
+
+/// An audit event to append to the session log: `approval/asked` or `approval/decided`, as
+/// RFC 8785 canonical JSON (never the call's arguments: the call id links to them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEvent {
+    kind: &'static str,
+    approval_id: String,
+    json: String,
+}
+
+impl Run {
+    /// The call id.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The sandbox stamp for this call.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp
+    }
+
+    /// The explanation trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// The audit events of the approval, if one was asked (`approval/asked`, then
+    /// `approval/decided`).
+    pub fn audit_events(&self) -> &[AuditEvent] {
+        &self.audit
+    }
+}
+
+impl Deny {
+    /// The call id.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// Why the call was refused (ASCII, for the agent and the operator).
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// Which stage refused it.
+    pub fn cause(&self) -> DenyCause {
+        self.cause
+    }
+
+    /// The explanation trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// The audit events of the approval, if one was asked (`approval/asked`, then
+    /// `approval/decided`).
+    pub fn audit_events(&self) -> &[AuditEvent] {
+        &self.audit
+    }
+}
+
+impl Dispatch {
+    /// True for [`Dispatch::Run`] only.
+    pub fn is_run(&self) -> bool {
+        matches!(self, Dispatch::Run(_))
+    }
+
+    /// The audit events of the approval: `approval/asked`, then `approval/decided`.
+    pub fn audit_events(&self) -> &[AuditEvent] {
+        match self {
+            Dispatch::Run(run) => run.audit_events(),
+            Dispatch::Deny(deny) => deny.audit_events(),
+        }
+    }
+
+    /// The trace.
+    pub fn trace(&self) -> &Trace {
+        match self {
+            Dispatch::Run(run) => run.trace(),
+            Dispatch::Deny(deny) => deny.trace(),
+        }
+    }
+}
+
+impl Trace {
+    /// The steps in the order the stages ran.
+    pub fn steps(&self) -> &[TraceStep] {
+        &self.steps
+    }
+
+    /// The step that decided, if any.
+    pub fn decided_by(&self) -> Option<&TraceStep> {
+        self.decided_by.and_then(|index| self.steps.get(index))
+    }
+
+    pub(crate) fn from_core(trace: &core::Trace) -> Trace {
+        let steps = trace
+            .steps()
+            .iter()
+            .map(|step| {
+                let returned = match step.returned() {
+                    Returned::Decision(decision) => match decision.reason() {
+                        Some(reason) => format!(
+                            "{}: {}",
+                            decision.kind(),
+                            escape(reason.as_str(), Context::Inline)
+                        ),
+                        None => decision.kind().to_owned(),
+                    },
+                    Returned::Pass => "pass".to_owned(),
+                    Returned::Failed(error) => format!(
+                        "{}: {}",
+                        error.kind(),
+                        escape(error.detail(), Context::Inline)
+                    ),
+                    Returned::Approval(outcome) => outcome.as_str().to_owned(),
+                    Returned::Unfinished => "unfinished".to_owned(),
+                };
+                let returned = match step.via() {
+                    Via::Own => returned,
+                    Via::Kept => format!("{returned} (kept)"),
+                    Via::Replaced => format!("{returned} (replaced)"),
+                };
+                TraceStep {
+                    kind: step.stage().kind().as_str(),
+                    name: escape(step.stage().name(), Context::Inline).into_owned(),
+                    returned,
+                    rule: step
+                        .because()
+                        .map(|because| escape(because.rule_text(), Context::Inline).into_owned()),
+                    form: step
+                        .because()
+                        .and_then(|because| because.form())
+                        .map(|form| escape(form, Context::Inline).into_owned()),
+                }
+            })
+            .collect();
+        Trace {
+            steps,
+            decided_by: trace.decided_by_index(),
+        }
+    }
+
+    /// Appends a step and, when `decides`, makes it the deciding one.
+    pub(crate) fn push(&mut self, kind: &'static str, name: &str, returned: String, decides: bool) {
+        self.steps.push(TraceStep {
+            kind,
+            name: escape(name, Context::Inline).into_owned(),
+            returned,
+            rule: None,
+            form: None,
+        });
+        if decides {
+            self.decided_by = Some(self.steps.len() - 1);
+        }
+    }
+}
+
+impl fmt::Display for Trace {
+    /// One line per step (`1. listener rules: deny: denied by rule ... [rule `Bash(rm:*)`
+    /// form `rm -rf /`]`), then `decided by: n` or `decided by: none`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, step) in self.steps.iter().enumerate() {
+            write!(
+                f,
+                "{}. {} {}: {}",
+                index + 1,
+                step.kind,
+                step.name,
+                step.returned
+            )?;
+            if let Some(rule) = &step.rule {
+                write!(f, " [rule `{rule}`")?;
+                if let Some(form) = &step.form {
+                    write!(f, " form `{form}`")?;
+                }
+                f.write_str("]")?;
+            }
+            writeln!(f)?;
+        }
+        match self.decided_by {
+            Some(index) => write!(f, "decided by: {}", index + 1),
+            None => f.write_str("decided by: none"),
+        }
+    }
+}
+
+impl AuditEvent {
+    pub(crate) fn asked(record: &ApprovalAsked) -> AuditEvent {
+        AuditEvent {
+            kind: seal_record::APPROVAL_ASKED_TYPE,
+            approval_id: record.id().to_owned(),
+            json: canonical_text(record),
+        }
+    }
+
+    pub(crate) fn decided(record: &ApprovalDecided) -> AuditEvent {
+        AuditEvent {
+            kind: seal_record::APPROVAL_DECIDED_TYPE,
+            approval_id: record.id().to_owned(),
+            json: canonical_text(record),
+        }
+    }
+
+    /// The record type: `approval/asked` or `approval/decided`.
+    pub fn kind(&self) -> &str {
+        self.kind
+    }
+
+    /// The approval id.
+    pub fn approval_id(&self) -> &str {
+        &self.approval_id
+    }
+
+    /// The record as RFC 8785 canonical JSON (UTF-8; record text never holds a control, bidi
+    /// or invisible character).
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+}
+
+impl fmt::Display for AuditEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.json)
+    }
+}
+
+fn canonical_text(record: &impl Record) -> String {
+    let canonical = record.canonical();
+    String::from_utf8_lossy(canonical.as_bytes()).into_owned()
+}

@@ -1,0 +1,209 @@
+//! Sessions and calls: who asks, with which standing permissions, for which tool call.
+
+use std::fmt;
+
+use seal_parse::json::JsonLimits;
+use seal_policy::chain::ToolCall;
+use seal_policy::preset::Session as CoreSession;
+use seal_record::SealedCall;
+
+use crate::{ApprovalPolicy, SandboxMode};
+
+/// A session: an id and the permission facts it pinned when it was opened (standing sandbox
+/// mode, approval policy). Later changes to the [`Seal`](crate::Seal)'s settings never reach an
+/// open session; a one-shot escalation is never stored in one.
+///
+/// ```
+/// let seal = seal::Seal::builder().preset("auto").build()?;
+/// let session = seal.open_session("s1")?;
+/// assert_eq!(session.standing_mode(), seal::SandboxMode::WorkspaceWrite);
+/// let child = seal.spawn_child(&session, "s1-child", Some(seal::SandboxMode::DangerFullAccess))?;
+/// assert_eq!(child.standing_mode(), seal::SandboxMode::WorkspaceWrite);
+/// assert_eq!(child.approval_policy(), seal::ApprovalPolicy::Never);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    pub(crate) id: String,
+    pub(crate) session: CoreSession,
+}
+
+/// A tool call ready to be prepared: session, agent, tool, call id and arguments frozen as
+/// RFC 8785 canonical JSON (duplicate keys, lone surrogates and inexact numbers refused), with
+/// the session's permission facts at the time the call was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    pub(crate) call: ToolCall,
+    pub(crate) session: CoreSession,
+}
+
+/// A per-call request for a wider sandbox: both fields, a nonblank justification, and a mode
+/// strictly wider than the call's standing mode; it is asked through approval and lasts one
+/// call. A partial or invalid request denies the call.
+///
+/// ```
+/// let escalation = seal::Escalation::new("danger-full-access", "needs network to fetch crates");
+/// assert_eq!(escalation.sandbox_permissions, Some("danger-full-access"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Escalation<'a> {
+    /// The requested mode: `read-only`, `workspace-write` or `danger-full-access`.
+    pub sandbox_permissions: Option<&'a str>,
+    /// Why the call needs it, shown to the approver.
+    pub justification: Option<&'a str>,
+}
+
+/// Why a session or call could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallError {
+    /// A session id that is not 1 to 256 bytes of printable ASCII without space.
+    SessionId {
+        /// The id given.
+        id: String,
+    },
+    /// An agent id that is not 1 to 256 bytes of printable ASCII without space.
+    AgentId {
+        /// The id given.
+        id: String,
+    },
+    /// The call id or tool name is not an identifier.
+    Identifier {
+        /// What is wrong.
+        detail: String,
+    },
+    /// The arguments are not canonical-profile JSON.
+    Arguments {
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::SessionId { id } => write!(f, "`{}` is not a session id", id.escape_debug()),
+            Self::AgentId { id } => write!(f, "`{}` is not an agent id", id.escape_debug()),
+            Self::Identifier { detail } => write!(f, "call refused: {detail}"),
+            Self::Arguments { detail } => write!(f, "arguments refused: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
+
+impl Session {
+    /// The session id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The standing sandbox mode of calls in this session.
+    pub fn standing_mode(&self) -> SandboxMode {
+        self.session.standing_mode()
+    }
+
+    /// The approval policy of this session (`never` for a delegated child).
+    pub fn approval_policy(&self) -> ApprovalPolicy {
+        self.session.approval_policy()
+    }
+}
+
+impl Call {
+    pub(crate) fn new(
+        session: &Session,
+        agent: &str,
+        call_id: &str,
+        tool: &str,
+        arguments_json: &str,
+    ) -> Result<Call, CallError> {
+        if !is_id(agent) {
+            return Err(CallError::AgentId {
+                id: agent.to_owned(),
+            });
+        }
+        let sealed = SealedCall::from_json_arguments(
+            call_id,
+            tool,
+            arguments_json.as_bytes(),
+            &JsonLimits::default(),
+        )
+        .map_err(|error| match error {
+            seal_record::RecordError::Arguments(json) => CallError::Arguments {
+                detail: json.to_string(),
+            },
+            other => CallError::Identifier {
+                detail: other.to_string(),
+            },
+        })?;
+        let call = ToolCall::new(&session.id, Some(agent), sealed).map_err(|error| {
+            CallError::Identifier {
+                detail: error.to_string(),
+            }
+        })?;
+        Ok(Call {
+            call,
+            session: session.session.clone(),
+        })
+    }
+
+    /// The session id.
+    pub fn session(&self) -> &str {
+        self.call.session()
+    }
+
+    /// The agent id.
+    pub fn agent(&self) -> &str {
+        self.call.agent().unwrap_or("")
+    }
+
+    /// The tool name.
+    pub fn tool(&self) -> &str {
+        self.call.tool()
+    }
+
+    /// The call id.
+    pub fn call_id(&self) -> &str {
+        self.call.call_id()
+    }
+
+    /// The frozen arguments: RFC 8785 canonical JSON, exactly what the policy decided on.
+    pub fn arguments_json(&self) -> &str {
+        std::str::from_utf8(self.call.sealed().arguments_bytes()).unwrap_or("")
+    }
+
+    /// The string argument `name` of the frozen arguments, if present.
+    pub fn argument(&self, name: &str) -> Option<&str> {
+        self.call
+            .sealed()
+            .arguments()
+            .as_object()
+            .and_then(|object| object.get(name))
+            .and_then(|value| value.as_str())
+    }
+
+    /// The shell command of a `Bash` call.
+    pub fn command(&self) -> Option<&str> {
+        self.call.command()
+    }
+
+    /// The file path of a file tool call.
+    pub fn path(&self) -> Option<&str> {
+        self.call.path()
+    }
+}
+
+impl<'a> Escalation<'a> {
+    /// A request for `sandbox_permissions`, justified by `justification`.
+    pub fn new(sandbox_permissions: &'a str, justification: &'a str) -> Escalation<'a> {
+        Escalation {
+            sandbox_permissions: Some(sandbox_permissions),
+            justification: Some(justification),
+        }
+    }
+}
+
+/// 1 to 256 bytes of printable ASCII without space.
+pub(crate) fn is_id(text: &str) -> bool {
+    !text.is_empty() && text.len() <= 256 && text.bytes().all(|b| (0x21..=0x7e).contains(&b))
+}

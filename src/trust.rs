@@ -1,0 +1,232 @@
+//! The trust store: which keys may sign which frames, and until when.
+
+use std::fmt;
+
+use seal_verify::store::{
+    accept_initial, FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes,
+    SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, Validity,
+};
+use seal_verify::{CompensatingControls, UnixTime, VerifyingKey};
+
+use crate::keys::{ApproverKey, FrameKey};
+
+/// The keys a [`Seal`](crate::Seal) trusts, resolved fail-closed: a key id the store does not
+/// hold, a key outside its validity window or scope, and anything after the store's own expiry
+/// alarm. A message never supplies a key.
+///
+/// Built in code ([`TrustStore::new`] and [`TrustStore::add_frame_key`]) or from a signed store
+/// document (spec/trust-store.md), accepted as the operator's pinned first document.
+///
+/// ```
+/// use seal::{FrameKey, TrustStore, UnixTime};
+///
+/// let key = FrameKey::from_secret(&[7; 32])?;
+/// let mut store = TrustStore::new(UnixTime(2_000_000_000));
+/// store.add_frame_key("ingress", &key, "channel", UnixTime(0), UnixTime(2_000_000_000))?;
+/// assert_eq!(store.key_ids().collect::<Vec<_>>(), ["ingress"]);
+/// assert!(store.add_frame_key("ingress", &key, "channel", UnixTime(0), UnixTime(1)).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct TrustStore {
+    pub(crate) inner: MemoryTrustStore,
+}
+
+/// Why a trust store or a store document was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TrustError {
+    /// The document (or envelope) is not valid: where and why.
+    Document {
+        /// The JSON path of the value at fault (`$.keys[1].status`).
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The signed document was not accepted (expired, or not signed by its own threshold).
+    NotAccepted {
+        /// Why.
+        detail: String,
+    },
+    /// An HMAC secret could not be bound to the document's key.
+    Secret {
+        /// Why.
+        detail: String,
+    },
+    /// A key record was refused (bad key id, inverted window, duplicate id, element name).
+    Key {
+        /// The key id given.
+        key_id: String,
+        /// Why.
+        detail: String,
+    },
+    /// A signer named for a document is not listed in it.
+    UnknownSigner {
+        /// The key id given.
+        key_id: String,
+    },
+}
+
+impl fmt::Display for TrustError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Document { path, detail } => {
+                write!(f, "store document refused at {path}: {detail}")
+            }
+            Self::NotAccepted { detail } => write!(f, "store document not accepted: {detail}"),
+            Self::Secret { detail } => write!(f, "frame key secret refused: {detail}"),
+            Self::Key { key_id, detail } => {
+                write!(f, "key `{}` refused: {detail}", key_id.escape_debug())
+            }
+            Self::UnknownSigner { key_id } => write!(
+                f,
+                "signer `{}` is not a key of the document",
+                key_id.escape_debug()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TrustError {}
+
+impl TrustStore {
+    /// An empty store that resolves nothing after `expires` (inclusive).
+    pub fn new(expires: UnixTime) -> TrustStore {
+        TrustStore {
+            inner: MemoryTrustStore::new(expires),
+        }
+    }
+
+    /// The store of a signed store document (the envelope `{"document": .., "signatures": ..}`
+    /// of spec/trust-store.md section 8), accepted as the operator's pinned first document at
+    /// `now`: it must not have expired and must carry its own threshold of store-update
+    /// signatures. Each HMAC key takes its secret from `secrets` by key id (checked against the
+    /// document's `secret_sha256`); an HMAC key without a secret stays listed and alarms
+    /// `unknown_key` toward the model (`secret_not_supplied` in the report). Compact tags are
+    /// refused.
+    ///
+    /// # Errors
+    /// [`TrustError::Document`], [`TrustError::NotAccepted`] or [`TrustError::Secret`].
+    pub fn from_signed_document(
+        envelope: &[u8],
+        secrets: &[(&str, &FrameKey)],
+        now: UnixTime,
+    ) -> Result<TrustStore, TrustError> {
+        let signed =
+            SignedStoreDocument::parse(envelope, &StoreLimits::default()).map_err(|error| {
+                TrustError::Document {
+                    path: error.path.clone(),
+                    detail: error.kind.to_string(),
+                }
+            })?;
+        let trusted = accept_initial(&signed, now).map_err(|error| TrustError::NotAccepted {
+            detail: error.to_string(),
+        })?;
+        let bound: Vec<(&str, &seal_verify::HmacSecret)> = secrets
+            .iter()
+            .map(|(key_id, key)| (*key_id, key.secret()))
+            .collect();
+        // Compact (30-bit) keys need an explicit choice of compensating controls: refused here.
+        let controls = CompensatingControls::default();
+        let inner =
+            MemoryTrustStore::from_trusted(&trusted, &bound, controls).map_err(|error| {
+                TrustError::Secret {
+                    detail: error.to_string(),
+                }
+            })?;
+        Ok(TrustStore { inner })
+    }
+
+    /// Adds an active frame key `key_id` that may sign frames of `element` (any attributes)
+    /// from `not_before` to `not_after` inclusive.
+    ///
+    /// # Errors
+    /// [`TrustError::Key`] for a key id outside `[A-Za-z0-9._-]{1,64}`, an element name outside
+    /// the frame grammar, an inverted window or an id already present.
+    pub fn add_frame_key(
+        &mut self,
+        key_id: &str,
+        key: &FrameKey,
+        element: &str,
+        not_before: UnixTime,
+        not_after: UnixTime,
+    ) -> Result<(), TrustError> {
+        let refused = |detail: String| TrustError::Key {
+            key_id: key_id.to_owned(),
+            detail,
+        };
+        let scope = FrameScope::new(element, vec![]).map_err(|e| refused(e.to_string()))?;
+        let scopes = Scopes {
+            frames: vec![scope],
+            ..Scopes::default()
+        };
+        let window = Validity {
+            not_before,
+            not_after,
+        };
+        let record = KeyRecord::new(
+            key_id,
+            VerifyingKey::Hmac(key.hmac_key()),
+            window,
+            KeyStatus::Active,
+            scopes,
+        )
+        .map_err(|e| refused(e.to_string()))?;
+        self.inner
+            .insert(record)
+            .map_err(|e| refused(e.to_string()))
+    }
+
+    /// The time after which nothing resolves.
+    pub fn expires(&self) -> UnixTime {
+        self.inner.expires()
+    }
+
+    /// The ids of the keys whose material the store holds, in insertion order (an HMAC key of a
+    /// document whose secret was not supplied is not among them).
+    pub fn key_ids(&self) -> impl Iterator<Item = &str> {
+        self.inner.records().iter().map(KeyRecord::id)
+    }
+
+    /// Whether the key `key_id` is held and its validity window contains `now` (status and
+    /// scopes are decided per frame).
+    pub fn is_valid_at(&self, key_id: &str, now: UnixTime) -> bool {
+        now <= self.inner.expires()
+            && self
+                .inner
+                .records()
+                .iter()
+                .any(|record| record.id() == key_id && record.validity().contains(now))
+    }
+}
+
+/// Signs a store document with approver keys, giving the canonical envelope
+/// `{"document": .., "signatures": [..]}` that [`TrustStore::from_signed_document`] reads.
+///
+/// `document` is the JSON of the document (spec/trust-store.md section 7); each signer is
+/// named by the id under which the document lists its public key.
+///
+/// # Errors
+/// [`TrustError::Document`] when the document is not valid, [`TrustError::UnknownSigner`] for a
+/// signer id it does not list.
+pub fn sign_store_document(
+    document: &[u8],
+    signers: &[(&str, &ApproverKey)],
+) -> Result<Vec<u8>, TrustError> {
+    let document = StoreDocument::parse(document, &StoreLimits::default()).map_err(|error| {
+        TrustError::Document {
+            path: error.path.clone(),
+            detail: error.kind.to_string(),
+        }
+    })?;
+    let mut signatures = Vec::with_capacity(signers.len());
+    for (key_id, key) in signers {
+        if document.key(key_id).is_none() {
+            return Err(TrustError::UnknownSigner {
+                key_id: (*key_id).to_owned(),
+            });
+        }
+        signatures.push(StoreSignature::sign(&document, key_id, key.signing_key()));
+    }
+    Ok(SignedStoreDocument::new(document, signatures).to_json())
+}
