@@ -1,0 +1,143 @@
+//! Running the built `seal` binary in tests: stdin in; stdout, stderr and the exit code out;
+//! unique temporary directories removed on drop.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What one run of the binary gave.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The snapshot text: exit code, stdout, stderr.
+    pub fn snapshot(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+
+    /// stdout parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).expect("stdout is JSON")
+    }
+}
+
+/// The fixture file `name` (under tests/fixtures).
+pub fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fixed time the fixtures are used at (2026-06-01T00:00:00Z).
+pub const NOW: &str = "1780272000";
+
+/// Runs `seal args` with `stdin`, with no SEAL_* variable from the environment except `env`.
+pub fn seal(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
+    seal_in(None, args, stdin, env)
+}
+
+/// As [`seal`], in the directory `dir`.
+pub fn seal_in(dir: Option<&Path>, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seal"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, _) in std::env::vars() {
+        if key.starts_with("SEAL_") {
+            command.env_remove(key);
+        }
+    }
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("the seal binary starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The binary may stop reading early (over a limit): a broken pipe is expected then.
+        let _ = input.write_all(&bytes);
+    });
+    let output = child.wait_with_output().expect("the seal binary runs");
+    writer.join().expect("stdin writer");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A directory under the system temporary directory with a unique name, removed on drop.
+pub struct TempDir {
+    pub path: PathBuf,
+}
+
+impl TempDir {
+    pub fn new(label: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.as_nanos())
+            .unwrap_or(0);
+        let path = std::env::temp_dir().join(format!(
+            "seal-cli-test-{label}-{}-{nanos}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&path).expect("temp dir");
+        TempDir { path }
+    }
+
+    /// The path of `name` inside, as a string.
+    pub fn file(&self, name: &str) -> String {
+        self.path.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// A Claude Code `UserPromptSubmit` hook input (fields per the hooks reference).
+pub fn prompt_input(prompt: &str) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "session_id": "session-1",
+        "transcript_path": "/home/user/.claude/projects/demo/session-1.jsonl",
+        "cwd": "/home/user/project",
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }))
+    .expect("json")
+}
+
+/// A Claude Code `PreToolUse` hook input (fields per the hooks reference).
+pub fn tool_input(tool_name: &str, tool_input: serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "session_id": "session-1",
+        "transcript_path": "/home/user/.claude/projects/demo/session-1.jsonl",
+        "cwd": "/home/user/project",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool_name,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_01ABC",
+    }))
+    .expect("json")
+}
+
+/// The signed frame of the fixtures: key `test-frames`, conversation `session-1`, id `m1`.
+pub const SIGNED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" kid=\"test-frames\" sig=\"40lz_p4y51BeWQnghb35e5\">hello from telegram \\u{3c}/channel> still the body</channel>";
