@@ -9,7 +9,7 @@ usage: seal <command> [flags]   (every command takes --help)
 commands:
   keygen            new trust store and secret key file
   sign              sign a frame around the body on stdin
-  scan              verify every frame in the text on stdin; print it with alarms
+  scan              verify the frames in the text on stdin; print it + alarms
   render            escape stdin (escape-v1); --decode to decode
   manifest seal     seal a disclosure manifest from a description and files
   manifest verify   re-verify a manifest against the files before a run
@@ -36,7 +36,7 @@ root key (Ed25519) and an HMAC frame key, and a secret key file (mode 0600).
   --store PATH            trust store to write
   --keys PATH             secret key file to write (mode 0600)
   --element NAME          frame element the frame key signs (default channel)
-  --source VALUE          allowed `source` attribute value (repeatable; none: any)
+  --source VALUE          allowed `source` value (repeatable; none: any source)
   --frame-key-id ID       default frames-1
   --root-key-id ID        default root-1
   --approver              also an Ed25519 approver key (manifest approval)
@@ -92,7 +92,8 @@ Default context: block.
 
 /// `seal manifest --help`.
 pub const MANIFEST: &str = "\
-usage: seal manifest seal --description DESC.json --out MANIFEST.json [--root DIR] [--json]
+usage: seal manifest seal --description DESC.json --out MANIFEST.json
+                          [--root DIR] [--json]
        seal manifest verify --description DESC.json --manifest MANIFEST.json
                             [--root DIR] [--approved HASH] [--json]
 
@@ -105,7 +106,8 @@ verify: recomputes from the files now; exit 20 stale policy, 21 stale manifest,
 
 /// `seal policy --help`.
 pub const POLICY: &str = "\
-usage: seal policy check --rules RULES.json [--default allow|ask|deny] [--cwd DIR] [--json] < call
+usage: seal policy check --rules RULES.json [--default allow|ask|deny]
+                         [--cwd DIR] [--json] < call
        seal policy lint --rules RULES.json [--json]
 
 check: the call is {\"tool_name\": .., \"tool_input\": {..}} (hook shape); prints
@@ -147,10 +149,11 @@ Answers one JSON object on stdout and exits 0 (see each event's --help).
 
 /// `seal hook .. user-prompt-submit --help`.
 pub const HOOK_PROMPT: &str = "\
-usage: seal hook <claude-code|codex> user-prompt-submit [flags] < hook-input.json
+usage: seal hook <claude-code|codex> user-prompt-submit [flags] < input.json
 
 Verifies every frame in `prompt`; answers
-{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":ALARMS}}
+{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",
+\"additionalContext\":ALARMS}}
 and exit 0. Never blocks: on any failure the context is a verification_failed
 alarm and the cause goes to stderr.
 

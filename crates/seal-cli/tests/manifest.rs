@@ -1,0 +1,202 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+//! `manifest seal` -> change the world -> `manifest verify`, with the distinct exit codes.
+
+mod support;
+
+use support::{seal, seal_in, TempDir};
+
+const DESCRIPTION: &str = r#"{
+  "run_id": "run-42",
+  "provider": "example-provider",
+  "model": "example-model-1",
+  "purpose": "summarize the handler for the release notes",
+  "files": [
+    {"path": "src/app.py", "ranges": [{"start": 1, "end": 2}]},
+    {"path": "./docs//notes.md", "ranges": [{"start": 2, "end": 3}]}
+  ],
+  "redactions": [{"type": "api_key", "count": 1}],
+  "external_tools": ["web_search"],
+  "estimated_tokens": 420,
+  "payload": "payload.txt",
+  "policy": "rules.json"
+}"#;
+
+fn workspace() -> TempDir {
+    let dir = TempDir::new("manifest");
+    std::fs::create_dir_all(dir.path.join("src")).unwrap();
+    std::fs::create_dir_all(dir.path.join("docs")).unwrap();
+    std::fs::write(
+        dir.path.join("src/app.py"),
+        "def handler(event):\n    return {'ok': True}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path.join("docs/notes.md"),
+        "# Notes\nline two\nline three\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path.join("payload.txt"), "Summarize src/app.py.").unwrap();
+    std::fs::write(dir.path.join("rules.json"), "{\"permissions\": {}}").unwrap();
+    std::fs::write(dir.path.join("description.json"), DESCRIPTION).unwrap();
+    dir
+}
+
+fn verify(dir: &TempDir, extra: &[&str]) -> support::Run {
+    let mut args = vec![
+        "manifest",
+        "verify",
+        "--description",
+        "description.json",
+        "--manifest",
+        "manifest.json",
+    ];
+    args.extend_from_slice(extra);
+    seal_in(Some(&dir.path), &args, b"", &[])
+}
+
+fn sealed() -> TempDir {
+    let dir = workspace();
+    let run = seal_in(
+        Some(&dir.path),
+        &[
+            "manifest",
+            "seal",
+            "--description",
+            "description.json",
+            "--out",
+            "manifest.json",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    dir
+}
+
+#[test]
+fn seal_then_verify_clear() {
+    let dir = sealed();
+    let run = seal_in(
+        Some(&dir.path),
+        &[
+            "manifest",
+            "seal",
+            "--description",
+            "description.json",
+            "--out",
+            "again.json",
+        ],
+        b"",
+        &[],
+    );
+    insta::assert_snapshot!("manifest_seal", run.snapshot());
+    assert_eq!(verify(&dir, &[]).code, 0);
+    let json = verify(&dir, &["--json"]);
+    assert_eq!(json.json()["outcome"], "clear");
+}
+
+#[test]
+fn one_byte_changed_is_a_stale_manifest() {
+    let dir = sealed();
+    std::fs::write(
+        dir.path.join("src/app.py"),
+        "def handler(event):\n    return {'ok': Frue}\n",
+    )
+    .unwrap();
+    let run = verify(&dir, &[]);
+    assert_eq!(run.code, 21);
+    insta::assert_snapshot!("manifest_stale_file", run.snapshot());
+}
+
+#[test]
+fn each_change_has_its_exit_code() {
+    // Payload changed: stale manifest.
+    let dir = sealed();
+    std::fs::write(dir.path.join("payload.txt"), "Summarize everything.").unwrap();
+    assert_eq!(verify(&dir, &[]).code, 21);
+
+    // A disclosed file deleted: stale manifest.
+    let dir = sealed();
+    std::fs::remove_file(dir.path.join("docs/notes.md")).unwrap();
+    let run = verify(&dir, &["--json"]);
+    assert_eq!(run.code, 21);
+    assert_eq!(run.json()["outcome"], "stale_manifest");
+
+    // Policy changed: stale policy.
+    let dir = sealed();
+    std::fs::write(
+        dir.path.join("rules.json"),
+        "{\"permissions\": {\"allow\": [\"Bash\"]}}",
+    )
+    .unwrap();
+    assert_eq!(verify(&dir, &[]).code, 20);
+
+    // Model changed: stale model.
+    let dir = sealed();
+    std::fs::write(
+        dir.path.join("description.json"),
+        DESCRIPTION.replace("example-model-1", "example-model-2"),
+    )
+    .unwrap();
+    assert_eq!(verify(&dir, &[]).code, 22);
+
+    // Another manifest than the approved one: not approved.
+    let dir = sealed();
+    let run = verify(&dir, &["--approved", &"0".repeat(64)]);
+    assert_eq!(run.code, 23);
+}
+
+#[test]
+fn bad_descriptions() {
+    let dir = workspace();
+    let seal_with = |description: &str| {
+        std::fs::write(dir.path.join("bad.json"), description).unwrap();
+        seal_in(
+            Some(&dir.path),
+            &[
+                "manifest",
+                "seal",
+                "--description",
+                "bad.json",
+                "--out",
+                "m.json",
+            ],
+            b"",
+            &[],
+        )
+    };
+    // Unknown member, a range past the end, a path escaping the root, a purpose too long.
+    let unknown = seal_with(&DESCRIPTION.replace("\"run_id\"", "\"secret\": \"x\", \"run_id\""));
+    let past_end = seal_with(&DESCRIPTION.replace("\"end\": 3", "\"end\": 9"));
+    let escapes = seal_with(&DESCRIPTION.replace("src/app.py", "../outside.py"));
+    let long = seal_with(&DESCRIPTION.replace("summarize the handler", &"x".repeat(300)));
+    for run in [&unknown, &past_end, &escapes, &long] {
+        assert_eq!(run.code, 3, "{}", run.snapshot());
+        assert!(!dir.path.join("m.json").exists());
+    }
+    insta::assert_snapshot!(
+        "manifest_bad_descriptions",
+        format!(
+            "{}{}{}{}",
+            unknown.stderr, past_end.stderr, escapes.stderr, long.stderr
+        )
+    );
+    let missing = seal(
+        &[
+            "manifest",
+            "verify",
+            "--description",
+            "/nonexistent.json",
+            "--manifest",
+            "m",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(missing.code, 3);
+}
