@@ -27,6 +27,9 @@ pub const MAX_STAGES: usize = 64;
 /// Most answerers a seal holds; one more is refused at build time.
 pub const MAX_ANSWERERS: usize = 32;
 
+/// The rule text of a seal built without rules: no rule, so the fallback decides.
+pub const NO_RULES: &str = r#"{"permissions": {}}"#;
+
 /// The name of the rules listener in traces.
 pub const RULES_LISTENER_NAME: &str = "rules";
 
@@ -67,7 +70,7 @@ pub enum Fallback {
 ///   key;
 /// - frames of element `channel`, the harness rewrite of `</channel>` recognized, frame ids
 ///   required, verification on;
-/// - no rules (`{}`), no listener, no guard, fallback [`Fallback::Ask`];
+/// - no rules (`{"permissions": {}}`), no listener, no guard, fallback [`Fallback::Ask`];
 /// - preset `auto` (workspace-write, on-request) on an executor that sandboxes;
 /// - no answerer (an approval asked of the answerers settles `unavailable`: deny), approval
 ///   ids `approval-1`, `approval-2`, ...
@@ -427,7 +430,7 @@ impl SealBuilder {
             }
             None => None,
         };
-        let rules_text = self.rules_json.as_deref().unwrap_or("{}");
+        let rules_text = self.rules_json.as_deref().unwrap_or(NO_RULES);
         let mut rules =
             RuleSet::from_json(rules_text.as_bytes(), &RuleLimits::default()).map_err(|error| {
                 BuildError::Rules {

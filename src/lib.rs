@@ -84,7 +84,8 @@ pub use seal_verify::{AlarmReason, UnixTime};
 
 pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{
-    BuildError, Fallback, SealBuilder, MAX_ANSWERERS, MAX_STAGES, PRESETS, RULES_LISTENER_NAME,
+    BuildError, Fallback, SealBuilder, MAX_ANSWERERS, MAX_STAGES, NO_RULES, PRESETS,
+    RULES_LISTENER_NAME,
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{

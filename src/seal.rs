@@ -340,9 +340,11 @@ impl Seal {
         Prepared::NeedsApproval(pending)
     }
 
-    /// SHA-256 of the canonical bytes of the rules this seal enforces (all zero bytes' digest
-    /// of an empty rule text when none were given): the policy digest a disclosure manifest
-    /// binds, so a run refuses to spawn when the policy changed.
+    /// SHA-256 of the RFC 8785 canonical bytes of the rule text this seal was built with
+    /// ([`NO_RULES`](crate::NO_RULES) when none was given): the policy digest a disclosure
+    /// manifest binds, so a run refuses to spawn when the rules changed. Listeners and guards
+    /// are code and are not covered: change the approval id prefix or the run id when they
+    /// change.
     pub fn policy_digest(&self) -> Sha256Digest {
         self.policy_digest
     }
