@@ -93,7 +93,7 @@ fn strict_frame_is_accepted_with_spans_and_attributes() {
     let attrs: Vec<(&str, &str)> = frame
         .attributes
         .iter()
-        .map(|a| (a.name.as_str(), a.value.as_str()))
+        .map(|a| (a.name, a.value()))
         .collect();
     assert_eq!(
         attrs,

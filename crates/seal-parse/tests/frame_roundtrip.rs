@@ -142,12 +142,12 @@ fn exactly_one_frame<'t>(
             "expected one strict frame in {text:?}, got {findings:?}"
         )));
     };
-    prop_assert_eq!(&frame.element, &input.element);
+    prop_assert_eq!(frame.element, input.element.as_str());
     prop_assert_eq!(frame.depth, 1);
     let attributes: Vec<(String, String)> = frame
         .attributes
         .iter()
-        .map(|a| (a.name.clone(), a.value.clone()))
+        .map(|a| (a.name.to_owned(), a.value.to_string()))
         .collect();
     prop_assert_eq!(&attributes, &input.attributes);
     prop_assert_eq!(frame.header.start, at);

@@ -104,9 +104,11 @@ fn adversarial_inputs_scan_in_linear_steps() {
 #[test]
 fn default_limits_stop_floods_with_named_errors() {
     let config = ScanConfig::new("channel").unwrap();
-    let (deep, _) = scan_with_stats(&repeat_to("<channel>"), &config);
+    let opens = repeat_to("<channel>");
+    let (deep, _) = scan_with_stats(&opens, &config);
     assert!(matches!(deep, Err(ScanError::TooDeep { limit: 32, .. })));
-    let (many, _) = scan_with_stats(&repeat_to("</channel>"), &config);
+    let closes = repeat_to("</channel>");
+    let (many, _) = scan_with_stats(&closes, &config);
     assert!(matches!(
         many,
         Err(ScanError::TooManyFindings { limit: 1024, .. })

@@ -99,7 +99,7 @@ impl FrameSigningInput {
         key_id: &str,
         algorithm: &str,
         tag_len: usize,
-        frame: &Frame,
+        frame: &Frame<'_>,
         text: &str,
     ) -> Result<FrameSigningInput, SigningInputError> {
         let attributes = match frame.attributes.split_last() {
@@ -114,10 +114,10 @@ impl FrameSigningInput {
             key_id,
             algorithm,
             tag_len,
-            &frame.element,
+            frame.element,
             attributes
                 .iter()
-                .map(|attribute| (attribute.name.as_str(), attribute.value.as_str())),
+                .map(|attribute| (attribute.name, attribute.value())),
             body.as_bytes(),
         )
     }

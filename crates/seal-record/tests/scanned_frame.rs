@@ -12,7 +12,7 @@ use seal_parse::frame::{scan, Finding, Frame, ScanConfig};
 use seal_record::{FrameSigningInput, SigningInputError};
 use seal_render::{escape, render_frame, Context};
 
-fn scanned(text: &str) -> Frame {
+fn scanned(text: &str) -> Frame<'_> {
     let findings = scan(text, &ScanConfig::new("channel").unwrap()).unwrap();
     match findings.as_slice() {
         [Finding::Frame(frame)] => frame.clone(),

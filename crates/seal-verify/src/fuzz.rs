@@ -141,7 +141,7 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
             let mut attributes: Vec<(&str, &str)> = verified
                 .attributes()
                 .iter()
-                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .map(|attribute| (attribute.name, attribute.value()))
                 .collect();
             attributes.push(("sig", sig));
             let rendered = seal_render::render_frame(verified.element(), &attributes, "")

@@ -24,13 +24,13 @@ fn footer(fields: &[(&str, &str)], message: &str) -> String {
         .unwrap()
 }
 
-fn check_in(text: &str, conversation: &str, seen: &HashSet<String>) -> Report {
+fn check_in<'t>(text: &'t str, conversation: &str, seen: &HashSet<String>) -> Report<'t> {
     let store = store();
     let config = config();
     FrameVerifier::new(&config, &store, conversation, NOW, seen).verify_footer(text)
 }
 
-fn check(text: &str) -> Report {
+fn check(text: &str) -> Report<'_> {
     check_in(text, CONVERSATION, &HashSet::new())
 }
 
@@ -47,7 +47,7 @@ fn a_signed_footer_verifies_and_covers_the_message() {
     assert_eq!(verified.len(), 1, "{:?}", report.frames());
     assert_eq!(verified[0].key_id(), "k1");
     assert_eq!(verified[0].body().of(&text), Some(MESSAGE));
-    assert_eq!(report.new_ids(), ["f1".to_owned()]);
+    assert_eq!(report.new_ids().collect::<Vec<_>>(), ["f1"]);
     assert_eq!(report.alarm_text(), "");
     // One trailing LF is allowed (transports add one).
     assert_eq!(check(&format!("{text}\n")).verified().count(), 1);

@@ -81,7 +81,7 @@ fn depth_blind(text: &str) -> Vec<Trusted> {
                 .attributes
                 .iter()
                 .filter(|a| a.name != "sig")
-                .map(|a| (a.name.as_str(), a.value.as_str()))
+                .map(|a| (a.name, a.value()))
                 .collect();
             let purpose = Purpose::Frame {
                 element: ELEMENT,
@@ -102,7 +102,7 @@ fn depth_blind(text: &str) -> Vec<Trusted> {
         .collect()
 }
 
-fn strict_frames(text: &str) -> Vec<(seal_parse::frame::Frame, String)> {
+fn strict_frames(text: &str) -> Vec<(seal_parse::frame::Frame<'_>, String)> {
     scan(text, config().scan())
         .unwrap_or_default()
         .into_iter()
@@ -113,7 +113,7 @@ fn strict_frames(text: &str) -> Vec<(seal_parse::frame::Frame, String)> {
                     .last()
                     .filter(|a| a.name == "sig")?
                     .value
-                    .clone();
+                    .to_string();
                 Some((frame, sig))
             }
             Finding::Suspect(_) => None,
@@ -121,7 +121,7 @@ fn strict_frames(text: &str) -> Vec<(seal_parse::frame::Frame, String)> {
         .collect()
 }
 
-fn trusted(frame: &seal_parse::frame::Frame, text: &str) -> Trusted {
+fn trusted(frame: &seal_parse::frame::Frame<'_>, text: &str) -> Trusted {
     Trusted {
         depth: frame.depth,
         header: frame.header.of(text).unwrap().to_owned(),

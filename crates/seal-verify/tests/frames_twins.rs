@@ -65,7 +65,7 @@ fn twin_store() -> MemoryTrustStore {
     store
 }
 
-fn check(text: &str) -> Report {
+fn check(text: &str) -> Report<'_> {
     let store = twin_store();
     let config = config();
     FrameVerifier::new(
@@ -287,7 +287,8 @@ fn truncated_and_extended_tags_fail_on_length() {
         let truncated = &s.sig[..s.sig.len() - 1];
         let extended = format!("{}A", s.sig);
         for text in [truncated, extended.as_str(), "", &s.sig[..5]] {
-            let report = check(&frame(&s.attributes, text, BODY));
+            let twin = frame(&s.attributes, text, BODY);
+            let report = check(&twin);
             assert_eq!(reasons(&report), ["bad_signature"], "{name}: {text}");
             let cause = format!("{:?}", report.frames()[0].outcome);
             assert!(cause.contains("Length"), "{name}: {cause}");

@@ -1,5 +1,6 @@
 //! What a scan reports: strictly accepted frames, suspect tags, their spans and reasons.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
@@ -27,27 +28,36 @@ impl Span {
     }
 }
 
-/// One attribute of a strictly accepted frame, with its value decoded.
+/// One attribute of a strictly accepted frame, with its value decoded; both borrow from the
+/// scanned text (the value is owned only when its escaped form held an escape).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Attribute {
+pub struct Attribute<'t> {
     /// The name, `[a-z][a-z0-9_-]{0,63}`.
-    pub name: String,
+    pub name: &'t str,
     /// The decoded value (escape-v1, `Attribute` context).
-    pub value: String,
+    pub value: Cow<'t, str>,
 }
 
-/// What a scan found at one place of the text.
+impl Attribute<'_> {
+    /// The decoded value.
+    #[must_use]
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+}
+
+/// What a scan found at one place of the text; borrows from the scanned text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding {
+pub enum Finding<'t> {
     /// A frame whose opening tag is exactly frame-v1 and whose closing tag is exact: re-rendering
     /// its header from `element` and `attributes` gives back the header bytes.
-    Frame(Frame),
+    Frame(Frame<'t>),
     /// Something a reader would take for a tag of the element that is not a strictly accepted
     /// frame; every one of these is grounds for an alarm.
     Suspect(Suspect),
 }
 
-impl Finding {
+impl Finding<'_> {
     /// Nesting depth: 1 for a frame at top level, 2 and more for a frame inside another frame's
     /// body, 0 for a closing tag with no open frame.
     #[must_use]
@@ -68,14 +78,15 @@ impl Finding {
     }
 }
 
-/// A strictly accepted frame.
+/// A strictly accepted frame, borrowing its element name and attributes from the scanned text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frame {
-    /// The element name, identical to the configured one.
-    pub element: String,
+pub struct Frame<'t> {
+    /// The element name, identical to the configured one (the bytes of the header that spell
+    /// it).
+    pub element: &'t str,
     /// Attributes in document order, values decoded; names are distinct and `sig`, if present,
     /// is last.
-    pub attributes: Vec<Attribute>,
+    pub attributes: Vec<Attribute<'t>>,
     /// 1 at top level; 2 and more when the header lies inside another frame's body. Nested
     /// frames are never to be trusted, whatever their syntax.
     pub depth: usize,
@@ -90,11 +101,20 @@ pub struct Frame {
     pub close_form: CloseForm,
 }
 
-impl Frame {
+impl<'t> Frame<'t> {
     /// Whether the frame lies inside another frame's body.
     #[must_use]
     pub fn is_nested(&self) -> bool {
         self.depth > 1
+    }
+
+    /// The decoded value of attribute `name`, if present.
+    #[must_use]
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|attribute| attribute.name == name)
+            .map(Attribute::value)
     }
 }
 

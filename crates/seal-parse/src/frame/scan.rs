@@ -19,15 +19,15 @@ use super::tag::{detect, Detection, Tag};
 ///
 /// [`ScanError`] when a count limit of [`ScanLimits`](super::ScanLimits) is exceeded; the text
 /// must then be treated as failing verification.
-pub fn scan(text: &str, config: &ScanConfig) -> Result<Vec<Finding>, ScanError> {
+pub fn scan<'t>(text: &'t str, config: &ScanConfig) -> Result<Vec<Finding<'t>>, ScanError> {
     scan_with_stats(text, config).0
 }
 
 /// [`scan`], also returning the work counters (also when the scan stops at a limit).
-pub fn scan_with_stats(
-    text: &str,
+pub fn scan_with_stats<'t>(
+    text: &'t str,
     config: &ScanConfig,
-) -> (Result<Vec<Finding>, ScanError>, ScanStats) {
+) -> (Result<Vec<Finding<'t>>, ScanError>, ScanStats) {
     let mut stats = ScanStats::default();
     let mut pairing = Pairing {
         config,
@@ -51,30 +51,30 @@ pub fn scan_with_stats(
             }
         }
     }
-    (Ok(pairing.finish()), stats)
+    (Ok(pairing.finish(text)), stats)
 }
 
 /// A detected tag and what it paired with.
-struct Entry {
-    tag: Tag,
+struct Entry<'t> {
+    tag: Tag<'t>,
     depth: usize,
-    close: Option<Tag>,
+    close: Option<Tag<'t>>,
     /// For a frame open now: the index of the frame open around it (the next one down the
     /// stack of open frames), so the stack lives in `entries` and needs no allocation of its own.
     below: Option<usize>,
 }
 
-struct Pairing<'c> {
+struct Pairing<'c, 't> {
     config: &'c ScanConfig,
-    entries: Vec<Entry>,
+    entries: Vec<Entry<'t>>,
     /// Index into `entries` of the innermost frame open now; the others follow `below`.
     top: Option<usize>,
     /// How many frames are open now.
     open: usize,
 }
 
-impl Pairing<'_> {
-    fn add(&mut self, tag: Tag) -> Result<(), ScanError> {
+impl<'t> Pairing<'_, 't> {
+    fn add(&mut self, tag: Tag<'t>) -> Result<(), ScanError> {
         let opens = tag.kind == TagKind::Open && tag.terminated && !tag.self_closing;
         let closes = tag.kind != TagKind::Open && tag.terminated;
         if opens {
@@ -139,7 +139,7 @@ impl Pairing<'_> {
         Some(top)
     }
 
-    fn push(&mut self, tag: Tag, depth: usize) -> Result<(), ScanError> {
+    fn push(&mut self, tag: Tag<'t>, depth: usize) -> Result<(), ScanError> {
         let limit = self.config.limits().max_frames;
         if self.entries.len() >= limit {
             return Err(ScanError::TooManyFindings {
@@ -156,16 +156,16 @@ impl Pairing<'_> {
         Ok(())
     }
 
-    fn finish(self) -> Vec<Finding> {
+    fn finish(self, text: &'t str) -> Vec<Finding<'t>> {
         let element = self.config.element();
         self.entries
             .into_iter()
-            .map(|entry| finding(entry, element))
+            .map(|entry| finding(entry, element, text))
             .collect()
     }
 }
 
-fn finding(entry: Entry, element: &str) -> Finding {
+fn finding<'t>(entry: Entry<'t>, element: &str, text: &'t str) -> Finding<'t> {
     let Entry {
         tag, depth, close, ..
     } = entry;
@@ -193,7 +193,10 @@ fn finding(entry: Entry, element: &str) -> Finding {
     let reasons = reasons.into_vec();
     match (reasons.is_empty(), body, close_span) {
         (true, Some(body), Some(close)) => Finding::Frame(Frame {
-            element: element.to_owned(),
+            // A strict header starts with `<` and the exact element name.
+            element: text
+                .get(tag.span.start + 1..tag.span.start + 1 + element.len())
+                .unwrap_or_default(),
             attributes: tag.attributes,
             depth,
             header: tag.span,

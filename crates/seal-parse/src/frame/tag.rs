@@ -5,6 +5,7 @@
 //! or at the header limit, whichever comes first. It never reads past an opening bracket, which
 //! is what keeps candidate regions disjoint (spec/frame-v1.md, "Linear time").
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use super::chars::{
@@ -16,23 +17,23 @@ use super::finding::{Attribute, Reason, Span, TagKind};
 use super::value::decode_attribute_value;
 
 /// The outcome of detection at one candidate.
-pub(crate) enum Detection {
+pub(crate) enum Detection<'t> {
     /// No tag of the element here; searching may resume at `resume`.
     NotATag {
         /// Byte offset after the last character read that cannot start a tag.
         resume: usize,
     },
     /// A tag of the element.
-    Tag(Tag),
+    Tag(Tag<'t>),
 }
 
 /// A detected tag.
-pub(crate) struct Tag {
+pub(crate) struct Tag<'t> {
     pub(crate) kind: TagKind,
     pub(crate) span: Span,
     pub(crate) reasons: Reasons,
     /// Decoded attributes; complete only when `reasons` is empty.
-    pub(crate) attributes: Vec<Attribute>,
+    pub(crate) attributes: Vec<Attribute<'t>>,
     /// Whether a closing bracket ended the tag.
     pub(crate) terminated: bool,
     /// Whether the tag was `<name ... />`.
@@ -78,7 +79,11 @@ impl Reasons {
 
 /// Detects a tag of `config.element()` whose bracket is at byte `start` of `text`; also returns
 /// the number of characters consumed (the bracket included).
-pub(crate) fn detect(text: &str, start: usize, config: &ScanConfig) -> (Detection, usize) {
+pub(crate) fn detect<'t>(
+    text: &'t str,
+    start: usize,
+    config: &ScanConfig,
+) -> (Detection<'t>, usize) {
     let Some(bracket) = text.get(start..).and_then(|rest| rest.chars().next()) else {
         return (Detection::NotATag { resume: start + 1 }, 1);
     };
@@ -237,7 +242,7 @@ struct Detector<'c, 't> {
 }
 
 impl<'t> Detector<'_, 't> {
-    fn run(&mut self, bracket: char) -> Detection {
+    fn run(&mut self, bracket: char) -> Detection<'t> {
         if bracket != '<' {
             self.reasons.add(Reason::LookalikeBracket);
         }
@@ -281,7 +286,7 @@ impl<'t> Detector<'_, 't> {
     }
 
     /// `<\/name>` exactly, honoured only with the harness rewrite configured.
-    fn rewritten_close(&mut self) -> Detection {
+    fn rewritten_close(&mut self) -> Detection<'t> {
         let at = self.cursor.pos;
         let element = self.config.element();
         let matches = self.config.rewrite().is_some()
@@ -357,7 +362,7 @@ impl<'t> Detector<'_, 't> {
         }
     }
 
-    fn close_rest(&mut self, kind: TagKind) -> Detection {
+    fn close_rest(&mut self, kind: TagKind) -> Detection<'t> {
         if self.cursor.skip_space().any() {
             self.reasons.add(Reason::WhitespaceInTag);
         }
@@ -379,7 +384,7 @@ impl<'t> Detector<'_, 't> {
         }
     }
 
-    fn open_rest(&mut self) -> Detection {
+    fn open_rest(&mut self) -> Detection<'t> {
         let mut attributes = Vec::new();
         let mut names = SeenNames::default();
         let mut count = 0usize;
@@ -443,17 +448,14 @@ impl<'t> Detector<'_, 't> {
                 self.reasons.add(Reason::DuplicateAttribute);
             }
             if let Some(value) = value {
-                attributes.push(Attribute {
-                    name: name.to_owned(),
-                    value,
-                });
+                attributes.push(Attribute { name, value });
             }
         }
     }
 
     /// Reads one attribute; `None` when the tag ends unterminated inside it. The value is `None`
     /// unless the attribute is strictly well formed.
-    fn attribute(&mut self) -> Option<(&'t str, Option<String>)> {
+    fn attribute(&mut self) -> Option<(&'t str, Option<Cow<'t, str>>)> {
         let text = self.cursor.text;
         let name_start = self.cursor.pos;
         // Letters, digits, `_` and `-` never stop a name: read their run at once.
@@ -505,7 +507,7 @@ impl<'t> Detector<'_, 't> {
                             self.reasons.add(Reason::AttributeSyntax);
                         } else {
                             match decode_attribute_value(raw) {
-                                Ok(decoded) if strict => value = Some(decoded.into_owned()),
+                                Ok(decoded) if strict => value = Some(decoded),
                                 Ok(_) => {}
                                 Err(_) => self.reasons.add(Reason::NonCanonicalValue),
                             }
@@ -533,7 +535,7 @@ impl<'t> Detector<'_, 't> {
         Some((name, value))
     }
 
-    fn unterminated(&mut self, kind: TagKind, attributes: Vec<Attribute>) -> Detection {
+    fn unterminated(&mut self, kind: TagKind, attributes: Vec<Attribute<'t>>) -> Detection<'t> {
         self.reasons.add(if self.cursor.at_limit() {
             Reason::HeaderTooLong
         } else {
@@ -547,8 +549,8 @@ impl<'t> Detector<'_, 't> {
         kind: TagKind,
         terminated: bool,
         self_closing: bool,
-        attributes: Vec<Attribute>,
-    ) -> Detection {
+        attributes: Vec<Attribute<'t>>,
+    ) -> Detection<'t> {
         Detection::Tag(Tag {
             kind,
             span: Span {

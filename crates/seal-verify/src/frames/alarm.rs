@@ -15,11 +15,11 @@ const FALLBACK_ALARM: &str =
 pub(crate) fn alarm_text(
     message: &str,
     element: &str,
-    frames: &[FrameReport],
+    frames: &[FrameReport<'_>],
     scan_failed: bool,
     max_frame_alarms: usize,
 ) -> (String, usize) {
-    let untrusted: Vec<(&FrameReport, AlarmReason)> = frames
+    let untrusted: Vec<(&FrameReport<'_>, AlarmReason)> = frames
         .iter()
         .filter_map(|frame| frame.alarm_reason().map(|reason| (frame, reason)))
         .collect();

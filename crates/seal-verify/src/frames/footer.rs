@@ -5,7 +5,10 @@ use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 use seal_record::FooterSigningInput;
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
-use super::verify::{attribute_of, split_sig, suspect_outcome, untrusted, FrameVerifier, Tally};
+use super::verify::{
+    attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
+    Tally,
+};
 use crate::sign::{FOOTER_ELEMENT, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
 
@@ -20,7 +23,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
     /// is not last is `malformed_frame`), and a text without a footer gets one `unsigned_frame`
     /// entry. The configured element's frames are not looked at: run
     /// [`FrameVerifier::verify`] on the message for those.
-    pub fn verify_footer(&self, text: &str) -> Report {
+    pub fn verify_footer<'t>(&self, text: &'t str) -> Report<'t> {
         let scan = footer_scan(self.config.scan());
         let (scanned, stats) = scan_with_stats(text, &scan);
         let findings = match scanned {
@@ -29,17 +32,21 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         };
         let last = footer_position(text, &findings);
         let mut checks = 0;
-        let mut ids_here = Vec::new();
+        let mut admitted = AdmittedIds::default();
         let mut frames = Vec::with_capacity(findings.len().saturating_add(1));
-        for (index, finding) in findings.iter().enumerate() {
+        for (index, finding) in findings.into_iter().enumerate() {
+            let tag = finding.tag();
+            let depth = finding.depth();
+            let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
+            let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
             let outcome = if !self.config.is_enabled() {
                 untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
             } else {
                 match (finding, last) {
-                    (Finding::Suspect(suspect), _) => suspect_outcome(suspect),
+                    (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
                     (Finding::Frame(frame), Some((at, message_end))) if at == index => {
                         match self.check_footer(text, frame, message_end, &mut checks) {
-                            Ok(verified) => self.admit(verified, &mut ids_here),
+                            Ok(verified) => self.admit(verified, &frames, &mut admitted),
                             Err((reason, cause)) => untrusted(reason, cause),
                         }
                     }
@@ -49,10 +56,10 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 }
             };
             frames.push(FrameReport {
-                tag: finding.tag(),
-                depth: finding.depth(),
-                source: attribute_of(finding, SOURCE_ATTRIBUTE),
-                key_id: attribute_of(finding, KEY_ID_ATTRIBUTE),
+                tag,
+                depth,
+                source,
+                key_id,
                 outcome,
             });
         }
@@ -73,7 +80,6 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 outcome: untrusted(reason, Cause::NoFooter),
             });
         }
-        let new_ids = ids_here;
         self.finish(
             text,
             FOOTER_ELEMENT,
@@ -82,42 +88,38 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 scan_error: None,
                 stats,
                 checks,
-                new_ids,
             },
         )
     }
 
-    fn check_footer(
+    fn check_footer<'t>(
         &self,
-        text: &str,
-        frame: &Frame,
+        text: &'t str,
+        frame: Frame<'t>,
         message_end: usize,
         checks: &mut usize,
-    ) -> Result<VerifiedFrame, (AlarmReason, Cause)> {
-        let all: Vec<(&str, &str)> = frame
-            .attributes
-            .iter()
-            .map(|attribute| (attribute.name.as_str(), attribute.value.as_str()))
-            .collect();
+    ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
         let (fields, sig) =
-            split_sig(&all).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
+            split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
         let message = text.get(..message_end).unwrap_or_default();
-        let verified = self.check_signed(
-            FOOTER_ELEMENT,
-            fields,
-            sig,
-            checks,
-            |key_id, algorithm, tag_len| {
-                FooterSigningInput::new(key_id, algorithm, tag_len, fields, message.as_bytes())
-            },
-        )?;
+        let verified = with_pairs(fields, |pairs| {
+            self.check_signed(
+                FOOTER_ELEMENT,
+                pairs,
+                sig,
+                checks,
+                |key_id, algorithm, tag_len| {
+                    FooterSigningInput::new(key_id, algorithm, tag_len, pairs, message.as_bytes())
+                },
+            )
+        })?;
+        let mut attributes = frame.attributes;
+        // The tag checked, so the last attribute is `sig` (split_sig found it there).
+        attributes.pop();
         Ok(VerifiedFrame {
             verified,
-            element: FOOTER_ELEMENT.to_owned(),
-            attributes: fields
-                .iter()
-                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-                .collect(),
+            element: FOOTER_ELEMENT,
+            attributes,
             header: frame.header,
             body: Span {
                 start: 0,
@@ -140,7 +142,7 @@ fn footer_scan(frames: &ScanConfig) -> ScanConfig {
 /// The index of the footer finding and the end of the message it signs: the last finding, a
 /// strictly accepted top-level frame with an empty body, directly after an LF, ending the text
 /// (or followed by exactly one LF).
-fn footer_position(text: &str, findings: &[Finding]) -> Option<(usize, usize)> {
+fn footer_position(text: &str, findings: &[Finding<'_>]) -> Option<(usize, usize)> {
     let index = findings.len().checked_sub(1)?;
     let Some(Finding::Frame(frame)) = findings.get(index) else {
         return None;

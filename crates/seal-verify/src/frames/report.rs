@@ -1,9 +1,10 @@
 //! What frame verification found: an outcome per finding for operators, and the alarm text to
 //! append for the model.
 
+use std::borrow::Cow;
 use std::fmt;
 
-use seal_parse::frame::{Reason, ScanError, ScanStats, Span};
+use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
 use seal_record::SigningInputError;
 
 use crate::sign::FRAME_ID_ATTRIBUTE;
@@ -125,18 +126,18 @@ impl fmt::Display for Cause {
 /// conversation's subkey, and an id not seen before.
 ///
 /// Only this crate's verifier builds one; code that needs a trusted frame takes a
-/// `VerifiedFrame`.
+/// `VerifiedFrame`. It borrows its element name and attributes from the verified text `'t`.
 #[derive(Debug, Clone)]
-pub struct VerifiedFrame {
+pub struct VerifiedFrame<'t> {
     pub(crate) verified: Verified,
-    pub(crate) element: String,
-    pub(crate) attributes: Vec<(String, String)>,
+    pub(crate) element: &'t str,
+    pub(crate) attributes: Vec<Attribute<'t>>,
     pub(crate) header: Span,
     pub(crate) body: Span,
     pub(crate) close: Span,
 }
 
-impl VerifiedFrame {
+impl<'t> VerifiedFrame<'t> {
     /// The signature check's witness: key id, algorithm, fingerprint, scope.
     pub fn verified(&self) -> &Verified {
         &self.verified
@@ -152,22 +153,22 @@ impl VerifiedFrame {
         self.verified.scope()
     }
 
-    /// The element name.
-    pub fn element(&self) -> &str {
-        &self.element
+    /// The element name (a slice of the verified text; for a footer, the footer element).
+    pub fn element(&self) -> &'t str {
+        self.element
     }
 
-    /// The attributes (decoded values) in document order, `sig` excluded.
-    pub fn attributes(&self) -> &[(String, String)] {
+    /// The attributes (names and decoded values) in document order, `sig` excluded.
+    pub fn attributes(&self) -> &[Attribute<'t>] {
         &self.attributes
     }
 
-    /// The value of attribute `name`, if present.
+    /// The decoded value of attribute `name`, if present.
     pub fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes
             .iter()
-            .find(|(present, _)| present == name)
-            .map(|(_, value)| value.as_str())
+            .find(|attribute| attribute.name == name)
+            .map(Attribute::value)
     }
 
     /// The frame id (`id` attribute), if present.
@@ -193,9 +194,9 @@ impl VerifiedFrame {
 
 /// The outcome of one finding.
 #[derive(Debug, Clone)]
-pub enum Outcome {
+pub enum Outcome<'t> {
     /// The frame verified.
-    Verified(VerifiedFrame),
+    Verified(VerifiedFrame<'t>),
     /// The frame is untrusted.
     Untrusted {
         /// The reason written in its alarm.
@@ -205,23 +206,24 @@ pub enum Outcome {
     },
 }
 
-/// One finding of the scan with its outcome.
+/// One finding of the scan with its outcome, borrowing from the verified text `'t`.
 #[derive(Debug, Clone)]
-pub struct FrameReport {
+pub struct FrameReport<'t> {
     /// The tag that starts the finding (opening tag, or a lone closing tag).
     pub tag: Span,
     /// 1 at top level, 2 and more nested, 0 for a stray closing tag.
     pub depth: usize,
-    /// The decoded `source` attribute of a strictly accepted frame, if any.
-    pub source: Option<String>,
+    /// The decoded `source` attribute of a strictly accepted frame, if any (borrowed from the
+    /// text unless its value held an escape).
+    pub source: Option<Cow<'t, str>>,
     /// The decoded `kid` attribute of a strictly accepted frame, if any (for the operator: it
     /// is never written into an alarm).
-    pub key_id: Option<String>,
+    pub key_id: Option<Cow<'t, str>>,
     /// Verified, or untrusted with reason and cause.
-    pub outcome: Outcome,
+    pub outcome: Outcome<'t>,
 }
 
-impl FrameReport {
+impl<'t> FrameReport<'t> {
     /// The alarm reason, or `None` for a verified frame.
     pub fn alarm_reason(&self) -> Option<AlarmReason> {
         match &self.outcome {
@@ -231,7 +233,7 @@ impl FrameReport {
     }
 
     /// The verified frame, if it verified.
-    pub fn verified(&self) -> Option<&VerifiedFrame> {
+    pub fn verified(&self) -> Option<&VerifiedFrame<'t>> {
         match &self.outcome {
             Outcome::Verified(frame) => Some(frame),
             Outcome::Untrusted { .. } => None,
@@ -241,34 +243,33 @@ impl FrameReport {
 
 /// The result of verifying one message: every finding's outcome (operators), the ids to record,
 /// and the alarm text to append after the message (the model). The message itself is never
-/// changed.
+/// changed; the report borrows from it (`'t`), so it holds no copy of attributes or ids.
 #[derive(Debug, Clone)]
-pub struct Report {
-    pub(crate) frames: Vec<FrameReport>,
+pub struct Report<'t> {
+    pub(crate) frames: Vec<FrameReport<'t>>,
     pub(crate) scan_error: Option<ScanError>,
     pub(crate) verification_off: bool,
     pub(crate) tainted: bool,
-    pub(crate) new_ids: Vec<String>,
     pub(crate) stats: ScanStats,
     pub(crate) signature_checks: usize,
     pub(crate) alarms_omitted: usize,
     pub(crate) alarm_text: String,
 }
 
-impl Report {
+impl<'t> Report<'t> {
     /// Every finding in document order with its outcome (and, in the footer lane, a
     /// [`Cause::NoFooter`] entry when the footer is missing).
-    pub fn frames(&self) -> &[FrameReport] {
+    pub fn frames(&self) -> &[FrameReport<'t>] {
         &self.frames
     }
 
     /// The verified frames, in document order.
-    pub fn verified(&self) -> impl Iterator<Item = &VerifiedFrame> {
+    pub fn verified(&self) -> impl Iterator<Item = &VerifiedFrame<'t>> {
         self.frames.iter().filter_map(FrameReport::verified)
     }
 
     /// The untrusted findings with their reasons, in document order.
-    pub fn alarms(&self) -> impl Iterator<Item = (&FrameReport, AlarmReason)> {
+    pub fn alarms(&self) -> impl Iterator<Item = (&FrameReport<'t>, AlarmReason)> {
         self.frames
             .iter()
             .filter_map(|frame| frame.alarm_reason().map(|reason| (frame, reason)))
@@ -290,9 +291,11 @@ impl Report {
         self.tainted
     }
 
-    /// The ids of the frames that verified, for the embedder to add to its seen-id set.
-    pub fn new_ids(&self) -> &[String] {
-        &self.new_ids
+    /// The ids of the frames that verified, in document order, for the embedder to add to its
+    /// seen-id set: distinct (a repeat of an earlier id in the message is a replay, not
+    /// verified); none when verification is off.
+    pub fn new_ids(&self) -> impl Iterator<Item = &str> {
+        self.verified().filter_map(VerifiedFrame::frame_id)
     }
 
     /// The scanner's work counters.

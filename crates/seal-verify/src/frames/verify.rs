@@ -2,7 +2,9 @@
 
 use std::borrow::Cow;
 
-use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanError, ScanStats, Suspect, TagKind};
+use seal_parse::frame::{
+    scan_with_stats, Attribute, Finding, Frame, ScanError, ScanStats, Suspect, TagKind,
+};
 use seal_record::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
@@ -79,7 +81,10 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// Any untrusted finding, and a scan stopped by a limit, taints the message: the alarm text
     /// then holds an alarm per untrusted finding (up to the limit) and one message-level alarm.
     /// With verification off the alarm text is one `verification_off` notice.
-    pub fn verify(&self, text: &str) -> Report {
+    ///
+    /// The report borrows element names, attribute values and ids from `text` instead of
+    /// copying them.
+    pub fn verify<'t>(&self, text: &'t str) -> Report<'t> {
         let (scanned, stats) = scan_with_stats(text, self.config.scan());
         let element = self.config.scan().element();
         let findings = match scanned {
@@ -87,7 +92,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             Err(error) => return self.finish(text, element, Tally::stopped(error, stats)),
         };
         let mut checks = 0;
-        let mut ids_here = Vec::new();
+        let mut admitted = AdmittedIds::default();
         let mut frames = Vec::with_capacity(findings.len());
         for finding in findings {
             let tag = finding.tag();
@@ -95,7 +100,17 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
             let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
             let outcome = if self.config.is_enabled() {
-                self.outcome(text, finding, &mut checks, &mut ids_here)
+                match finding {
+                    Finding::Suspect(suspect) => suspect_outcome(&suspect),
+                    Finding::Frame(frame) if frame.is_nested() => untrusted(
+                        AlarmReason::NestedFrame,
+                        Cause::Nested { depth: frame.depth },
+                    ),
+                    Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
+                        Ok(verified) => self.admit(verified, &frames, &mut admitted),
+                        Err((reason, cause)) => untrusted(reason, cause),
+                    },
+                }
             } else {
                 untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
             };
@@ -107,7 +122,6 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 outcome,
             });
         }
-        let new_ids = ids_here;
         self.finish(
             text,
             element,
@@ -116,19 +130,17 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 scan_error: None,
                 stats,
                 checks,
-                new_ids,
             },
         )
     }
 
-    /// The report of a tally: taint, alarm text and ids to record.
-    pub(crate) fn finish(&self, text: &str, element: &str, tally: Tally) -> Report {
+    /// The report of a tally: taint and alarm text.
+    pub(crate) fn finish<'t>(&self, text: &str, element: &str, tally: Tally<'t>) -> Report<'t> {
         let Tally {
             frames,
             scan_error,
             stats,
             checks: signature_checks,
-            new_ids,
         } = tally;
         let off = !self.config.is_enabled();
         let (alarm, omitted) = if off {
@@ -150,7 +162,6 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             scan_error,
             verification_off: off,
             tainted,
-            new_ids: if off { Vec::new() } else { new_ids },
             stats,
             signature_checks,
             alarms_omitted: omitted,
@@ -158,40 +169,20 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         }
     }
 
-    fn outcome(
+    /// The replay check, after the signature: an id seen before (or verified earlier in this
+    /// message, among `earlier`) alarms; a fresh id is admitted (the report returns it).
+    pub(crate) fn admit<'t>(
         &self,
-        text: &str,
-        finding: Finding,
-        checks: &mut usize,
-        ids_here: &mut Vec<String>,
-    ) -> Outcome {
-        match finding {
-            Finding::Suspect(suspect) => suspect_outcome(&suspect),
-            Finding::Frame(frame) if frame.is_nested() => untrusted(
-                AlarmReason::NestedFrame,
-                Cause::Nested { depth: frame.depth },
-            ),
-            Finding::Frame(frame) => match self.check_frame(text, frame, checks) {
-                Ok(verified) => self.admit(verified, ids_here),
-                Err((reason, cause)) => untrusted(reason, cause),
-            },
-        }
-    }
-
-    /// The replay check, after the signature: an id seen before (or earlier in this message)
-    /// alarms; a fresh id is recorded for the embedder.
-    pub(crate) fn admit(&self, verified: VerifiedFrame, ids_here: &mut Vec<String>) -> Outcome {
+        verified: VerifiedFrame<'t>,
+        earlier: &[FrameReport<'t>],
+        admitted: &mut AdmittedIds,
+    ) -> Outcome<'t> {
         if let Some(id) = verified.frame_id() {
-            // `ids_here` is kept sorted and without repeats (the order the report gives).
-            let slot = ids_here.binary_search_by(|held| held.as_str().cmp(id));
-            match slot {
-                Err(slot) if !self.seen.contains_id(id) => ids_here.insert(slot, id.to_owned()),
-                _ => {
-                    return untrusted(
-                        AlarmReason::ReplayedFrame,
-                        Cause::Replayed { id: id.to_owned() },
-                    )
-                }
+            if self.seen.contains_id(id) || !admitted.insert(earlier, id) {
+                return untrusted(
+                    AlarmReason::ReplayedFrame,
+                    Cause::Replayed { id: id.to_owned() },
+                );
             }
         }
         Outcome::Verified(verified)
@@ -199,12 +190,12 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
 
     /// Checks a frame and, when it verifies, moves its element and attributes (without `sig`)
     /// into the witness instead of copying them.
-    fn check_frame(
+    fn check_frame<'t>(
         &self,
-        text: &str,
-        frame: Frame,
+        text: &'t str,
+        frame: Frame<'t>,
         checks: &mut usize,
-    ) -> Result<VerifiedFrame, (AlarmReason, Cause)> {
+    ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
         let verified = self.check_frame_tag(text, &frame, checks)?;
         let Frame {
             element,
@@ -216,10 +207,6 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         } = frame;
         // The tag checked, so the last attribute is `sig` (split_sig found it there).
         attributes.pop();
-        let attributes: Vec<(String, String)> = attributes
-            .into_iter()
-            .map(|attribute| (attribute.name, attribute.value))
-            .collect();
         Ok(VerifiedFrame {
             verified,
             element,
@@ -233,16 +220,11 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     fn check_frame_tag(
         &self,
         text: &str,
-        frame: &Frame,
+        frame: &Frame<'_>,
         checks: &mut usize,
     ) -> Result<Verified, (AlarmReason, Cause)> {
-        let all: Vec<(&str, &str)> = frame
-            .attributes
-            .iter()
-            .map(|attribute| (attribute.name.as_str(), attribute.value.as_str()))
-            .collect();
         let (attributes, sig) =
-            split_sig(&all).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
+            split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
         let body = frame.body.of(text).ok_or((
             AlarmReason::MalformedFrame,
             Cause::Suspect {
@@ -253,22 +235,24 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             (BodyHashing::BeforeRewrite, Some(rewrite)) => rewrite.undo(body),
             _ => Cow::Borrowed(body),
         };
-        self.check_signed(
-            &frame.element,
-            attributes,
-            sig,
-            checks,
-            |key_id, algorithm, tag_len| {
-                FrameSigningInput::new(
-                    key_id,
-                    algorithm,
-                    tag_len,
-                    &frame.element,
-                    attributes,
-                    hashed.as_bytes(),
-                )
-            },
-        )
+        with_pairs(attributes, |pairs| {
+            self.check_signed(
+                frame.element,
+                pairs,
+                sig,
+                checks,
+                |key_id, algorithm, tag_len| {
+                    FrameSigningInput::new(
+                        key_id,
+                        algorithm,
+                        tag_len,
+                        frame.element,
+                        pairs,
+                        hashed.as_bytes(),
+                    )
+                },
+            )
+        })
     }
 
     /// The check shared by frames and footers: key id present, frame id present when required,
@@ -329,34 +313,106 @@ impl SignedBytes for FooterSigningInput {
 }
 
 /// What one pass over a text found, before the report is finished.
-pub(crate) struct Tally {
-    pub(crate) frames: Vec<FrameReport>,
+pub(crate) struct Tally<'t> {
+    pub(crate) frames: Vec<FrameReport<'t>>,
     pub(crate) scan_error: Option<ScanError>,
     pub(crate) stats: ScanStats,
     pub(crate) checks: usize,
-    pub(crate) new_ids: Vec<String>,
 }
 
-impl Tally {
+impl Tally<'_> {
     /// A scan stopped by a limit: no finding, the error.
-    pub(crate) fn stopped(error: ScanError, stats: ScanStats) -> Tally {
+    pub(crate) fn stopped(error: ScanError, stats: ScanStats) -> Self {
         Tally {
             frames: Vec::new(),
             scan_error: Some(error),
             stats,
             checks: 0,
-            new_ids: Vec::new(),
+        }
+    }
+}
+
+/// The frame ids admitted so far in one message, held as the positions of their frames in the
+/// report being built (so no id is copied): compared one by one up to [`INLINE_IDS`] ids, kept
+/// sorted by id beyond (binary search), so a message with many frames is checked in
+/// `O(n log n)` comparisons.
+#[derive(Default)]
+pub(crate) struct AdmittedIds {
+    inline: [usize; INLINE_IDS],
+    len: usize,
+    sorted: Vec<usize>,
+}
+
+/// How many admitted ids of one message are compared one by one before they are kept sorted.
+const INLINE_IDS: usize = 8;
+
+impl AdmittedIds {
+    /// Admits `id`, the id of the frame about to be pushed after `earlier`: `false` when a
+    /// frame admitted earlier has the same id.
+    pub(crate) fn insert(&mut self, earlier: &[FrameReport<'_>], id: &str) -> bool {
+        let id_at = |position: &usize| {
+            earlier
+                .get(*position)
+                .and_then(FrameReport::verified)
+                .and_then(VerifiedFrame::frame_id)
+                .unwrap_or_default()
+        };
+        let position = earlier.len();
+        if self.sorted.is_empty() {
+            let held = self.inline.get(..self.len).unwrap_or_default();
+            if held.iter().any(|at| id_at(at) == id) {
+                return false;
+            }
+            if let Some(slot) = self.inline.get_mut(self.len) {
+                *slot = position;
+                self.len += 1;
+                return true;
+            }
+            self.sorted.extend_from_slice(&self.inline);
+            self.sorted.sort_by(|a, b| id_at(a).cmp(id_at(b)));
+        }
+        match self.sorted.binary_search_by(|at| id_at(at).cmp(id)) {
+            Ok(_) => false,
+            Err(slot) => {
+                self.sorted.insert(slot, position);
+                true
+            }
         }
     }
 }
 
 /// The attributes without a trailing `sig`, and the `sig` value; `None` when unsigned.
-pub(crate) fn split_sig<'t>(
-    all: &'t [(&'t str, &'t str)],
-) -> Option<(&'t [(&'t str, &'t str)], &'t str)> {
+pub(crate) fn split_sig<'a, 't>(
+    all: &'a [Attribute<'t>],
+) -> Option<(&'a [Attribute<'t>], &'a str)> {
     match all.split_last() {
-        Some(((name, sig), rest)) if *name == SIG_ATTRIBUTE => Some((rest, sig)),
+        Some((last, rest)) if last.name == SIG_ATTRIBUTE => Some((rest, last.value())),
         _ => None,
+    }
+}
+
+/// Most attributes passed to the trust store as (name, value) pairs held on the stack; more
+/// are collected into a vector.
+const INLINE_PAIRS: usize = 16;
+
+/// Calls `run` with `attributes` as (name, decoded value) pairs, held on the stack up to
+/// [`INLINE_PAIRS`] attributes.
+pub(crate) fn with_pairs<R>(
+    attributes: &[Attribute<'_>],
+    run: impl FnOnce(&[(&str, &str)]) -> R,
+) -> R {
+    if attributes.len() <= INLINE_PAIRS {
+        let mut pairs = [("", ""); INLINE_PAIRS];
+        for (slot, attribute) in pairs.iter_mut().zip(attributes) {
+            *slot = (attribute.name, attribute.value());
+        }
+        run(pairs.get(..attributes.len()).unwrap_or_default())
+    } else {
+        let pairs: Vec<(&str, &str)> = attributes
+            .iter()
+            .map(|attribute| (attribute.name, attribute.value()))
+            .collect();
+        run(&pairs)
     }
 }
 
@@ -367,11 +423,11 @@ pub(crate) fn attribute<'t>(attributes: &[(&'t str, &'t str)], name: &str) -> Op
         .map(|(_, value)| *value)
 }
 
-pub(crate) fn untrusted(reason: AlarmReason, cause: Cause) -> Outcome {
+pub(crate) fn untrusted<'t>(reason: AlarmReason, cause: Cause) -> Outcome<'t> {
     Outcome::Untrusted { reason, cause }
 }
 
-pub(crate) fn suspect_outcome(suspect: &Suspect) -> Outcome {
+pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> Outcome<'t> {
     let reason = if suspect.depth > 1 && suspect.kind == TagKind::Open {
         AlarmReason::NestedFrame
     } else {
@@ -385,8 +441,9 @@ pub(crate) fn suspect_outcome(suspect: &Suspect) -> Outcome {
     )
 }
 
-/// The decoded value of attribute `name` of a strictly accepted frame.
-pub(crate) fn attribute_of(finding: &Finding, name: &str) -> Option<String> {
+/// The decoded value of attribute `name` of a strictly accepted frame (borrowed from the text
+/// unless the value held an escape).
+pub(crate) fn attribute_of<'t>(finding: &Finding<'t>, name: &str) -> Option<Cow<'t, str>> {
     match finding {
         Finding::Frame(frame) => frame
             .attributes

@@ -207,17 +207,17 @@ pub fn sign_raw(attributes: &[(&str, &str)], body: &str) -> String {
 }
 
 /// Verifies `text` with [`config`], the test store, [`CONVERSATION`], [`NOW`] and `seen`.
-pub fn verify_with(
-    text: &str,
+pub fn verify_with<'t>(
+    text: &'t str,
     config: &VerifyConfig,
     conversation: &str,
     seen: &HashSet<String>,
-) -> Report {
+) -> Report<'t> {
     let store = store();
     FrameVerifier::new(config, &store, conversation, NOW, seen).verify(text)
 }
 
-pub fn verify(text: &str) -> Report {
+pub fn verify(text: &str) -> Report<'_> {
     verify_with(text, &config(), CONVERSATION, &HashSet::new())
 }
 

@@ -1,0 +1,74 @@
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+//! Verifies one signed frame with a 280-byte body (or a body of the length given as the second
+//! argument) as many times as the first argument says (default 1), for instruction counts under
+//! `valgrind --tool=callgrind`: the difference between two counts divided by the difference in
+//! iterations is the cost of one verification.
+
+use std::hint::black_box;
+
+use seal_parse::frame::ScanConfig;
+use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
+use seal_verify::{
+    FrameSigner, FrameVerifier, HmacKey, HmacSecret, NoneSeen, SigningKey, TagLength, UnixTime,
+    VerifyConfig, VerifyingKey,
+};
+
+fn key() -> HmacKey {
+    HmacKey::new(
+        HmacSecret::from_bytes(&[7; 32]).unwrap(),
+        TagLength::STANDARD,
+    )
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let runs: usize = args.next().map_or(1, |n| n.parse().unwrap());
+    let len: usize = args.next().map_or(280, |n| n.parse().unwrap());
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    let scopes = Scopes {
+        frames: vec![FrameScope::new("channel", vec![]).unwrap()],
+        ..Scopes::default()
+    };
+    let validity = Validity {
+        not_before: UnixTime(1_700_000_000),
+        not_after: UnixTime(1_850_000_000),
+    };
+    let record = KeyRecord::new(
+        "k1",
+        VerifyingKey::Hmac(key()),
+        validity,
+        KeyStatus::Active,
+        scopes,
+    )
+    .unwrap();
+    store.insert(record).unwrap();
+    let body: String = "The operator asks the agent to run the tests and report back. "
+        .chars()
+        .cycle()
+        .take(len)
+        .collect();
+    let master = key();
+    let message = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1")
+        .unwrap()
+        .sign("channel", &[("source", "telegram"), ("id", "m1")], &body)
+        .unwrap();
+    let config = VerifyConfig::new(ScanConfig::new("channel").unwrap());
+    let verifier = FrameVerifier::new(
+        &config,
+        &store,
+        "conversation-1",
+        UnixTime(1_800_000_000),
+        &NoneSeen,
+    );
+    let mut tainted = 0usize;
+    for _ in 0..runs {
+        tainted += usize::from(verifier.verify(black_box(&message)).is_tainted());
+    }
+    assert_eq!(tainted, 0);
+}
