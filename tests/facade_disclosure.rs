@@ -1,0 +1,222 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+//! Disclosure through the facade: a sealed manifest, its summary, and verification before
+//! spawn with a distinct error for each stale item.
+
+use std::collections::BTreeMap;
+
+use seal::{LiveState, Manifest, ManifestError, Seal, Sha256Digest, SpawnError};
+
+struct Fixture {
+    files: BTreeMap<String, String>,
+    policy: Sha256Digest,
+    manifest: Manifest,
+}
+
+fn fixture() -> Fixture {
+    let seal = Seal::builder()
+        .rules_json(r#"{"permissions": {"allow": ["Read"]}}"#)
+        .build()
+        .unwrap();
+    let mut files = BTreeMap::new();
+    files.insert(
+        "src/lib.rs".to_owned(),
+        "line one\nline two\nline three\n".to_owned(),
+    );
+    files.insert("./README.md".to_owned(), "# readme\n".to_owned());
+    let manifest = Manifest::builder()
+        .run_id("run-1")
+        .provider("example")
+        .model("model-1")
+        .purpose("review the parser")
+        .file(
+            "src/lib.rs",
+            files["src/lib.rs"].as_bytes(),
+            &[(1, 2), (3, 3)],
+        )
+        .file("README.md", files["./README.md"].as_bytes(), &[(1, 1)])
+        .redaction("api-key", 2)
+        .external_tool("web-search")
+        .estimated_tokens(1200)
+        .payload(b"the prompt")
+        .policy(seal.policy_digest())
+        .build()
+        .unwrap();
+    Fixture {
+        files,
+        policy: seal.policy_digest(),
+        manifest,
+    }
+}
+
+fn check(
+    fixture: &Fixture,
+    files: &BTreeMap<String, String>,
+    model: &str,
+    payload: &[u8],
+    policy: Sha256Digest,
+) -> Result<(), SpawnError> {
+    let approved = fixture.manifest.disclosure_hash();
+    let live = LiveState {
+        policy,
+        model,
+        payload,
+        files,
+    };
+    fixture
+        .manifest
+        .verify_before_spawn(&approved, &live)
+        .map(|clearance| {
+            assert_eq!(clearance.disclosure_hash(), approved);
+        })
+}
+
+#[test]
+fn an_unchanged_run_may_spawn() {
+    let fixture = fixture();
+    check(
+        &fixture,
+        &fixture.files,
+        "model-1",
+        b"the prompt",
+        fixture.policy,
+    )
+    .unwrap();
+}
+
+#[test]
+fn each_stale_item_is_its_own_error() {
+    let fixture = fixture();
+    let files = &fixture.files;
+    assert!(matches!(
+        check(
+            &fixture,
+            files,
+            "model-1",
+            b"the prompt",
+            Sha256Digest::of(b"other rules")
+        ),
+        Err(SpawnError::StalePolicy { .. })
+    ));
+    assert!(matches!(
+        check(&fixture, files, "model-2", b"the prompt", fixture.policy),
+        Err(SpawnError::StaleModel { ref live, .. }) if live == "model-2"
+    ));
+    assert!(matches!(
+        check(&fixture, files, "model-1", b"the prompt!", fixture.policy),
+        Err(SpawnError::StalePayload)
+    ));
+    // One byte of one file changes.
+    let mut changed = files.clone();
+    changed.insert(
+        "src/lib.rs".to_owned(),
+        "line one\nline twO\nline three\n".to_owned(),
+    );
+    assert!(matches!(
+        check(&fixture, &changed, "model-1", b"the prompt", fixture.policy),
+        Err(SpawnError::StaleFile { ref path }) if path == "src/lib.rs"
+    ));
+    let mut missing = files.clone();
+    missing.remove("./README.md");
+    assert!(matches!(
+        check(&fixture, &missing, "model-1", b"the prompt", fixture.policy),
+        Err(SpawnError::MissingFile { ref path }) if path == "README.md"
+    ));
+    // A different manifest than the approved one.
+    let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
+    let live = LiveState {
+        policy: fixture.policy,
+        model: "model-1",
+        payload: b"the prompt",
+        files,
+    };
+    assert!(matches!(
+        other.verify_before_spawn(&fixture.manifest.disclosure_hash(), &live),
+        Err(SpawnError::NotApproved { .. })
+    ));
+    for error in [
+        SpawnError::StalePayload,
+        SpawnError::StaleFile { path: "a".into() },
+    ] {
+        assert!(error.to_string().starts_with("stale manifest"));
+    }
+}
+
+#[test]
+fn the_policy_digest_follows_the_rules() {
+    let a = Seal::builder()
+        .rules_json(r#"{"permissions": {"allow": ["Read"]}}"#)
+        .build()
+        .unwrap();
+    let same = Seal::builder()
+        .rules_json(r#"{ "permissions" : { "allow" : [ "Read" ] } }"#)
+        .build()
+        .unwrap();
+    let other = Seal::builder()
+        .rules_json(r#"{"permissions": {"allow": ["Write"]}}"#)
+        .build()
+        .unwrap();
+    assert_eq!(a.policy_digest(), same.policy_digest());
+    assert_ne!(a.policy_digest(), other.policy_digest());
+}
+
+#[test]
+fn the_summary_is_ascii_and_names_every_item() {
+    let fixture = fixture();
+    let summary = fixture.manifest.summary();
+    assert!(summary.is_ascii());
+    for needle in [
+        fixture.manifest.disclosure_hash().to_hex().as_str(),
+        "src/lib.rs lines 1-2,3-3",
+        "README.md lines 1-1",
+        "api-key x2",
+        "web-search",
+        "1200",
+    ] {
+        assert!(summary.contains(needle), "{needle} in\n{summary}");
+    }
+    // Text that could mislead the reader never gets into a manifest.
+    let hostile = Manifest::builder()
+        .run_id("run-1")
+        .provider("example")
+        .model("model-1")
+        .purpose("review \u{202e}txt.exe")
+        .payload(b"")
+        .policy(Sha256Digest::of(b""))
+        .build();
+    assert!(
+        matches!(hostile, Err(ManifestError::Invalid { .. })),
+        "{hostile:?}"
+    );
+}
+
+#[test]
+fn the_json_form_round_trips_and_the_builder_checks_ranges() {
+    let fixture = fixture();
+    let again = Manifest::from_json(&fixture.manifest.to_json()).unwrap();
+    assert_eq!(again, fixture.manifest);
+    assert_eq!(again.run_id(), "run-1");
+    assert_eq!(again.model(), "model-1");
+    let error = Manifest::builder()
+        .file("a.txt", b"one\ntwo\n", &[(2, 3)])
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        error,
+        ManifestError::LineRange {
+            path: "a.txt".into(),
+            start: 2,
+            end: 3,
+            lines: 2
+        }
+    );
+    assert!(matches!(
+        Manifest::builder().run_id("run-1").build(),
+        Err(ManifestError::Invalid { .. })
+    ));
+    assert!(Manifest::from_json("{}").is_err());
+}
