@@ -13,7 +13,7 @@ use crate::io::{now, read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
-use crate::policy::{decide, default_decision, load_rules, Answer, CallInput};
+use crate::policy::{decide, fallback, read_rules, Answer, CallInput};
 use crate::scan::verification_off;
 use crate::verify::{verify_text, FrameOptions, DEFAULT_ELEMENT};
 use crate::{seen, store};
@@ -70,7 +70,7 @@ pub fn run_prompt(args: &[String]) -> u8 {
 /// Runs a tool hook (`pre-tool-use`): always exit 0 with a decision; any failure denies.
 pub fn run_tool(harness: Harness, args: &[String]) -> u8 {
     let decided = match args::parse(args, TOOL_FLAGS) {
-        Ok(Parsed::Run(flags)) => tool_decision(&flags),
+        Ok(Parsed::Run(flags)) => tool_decision(harness, &flags),
         Ok(Parsed::Help) => return help(crate::help::HOOK_TOOL),
         Err(failure) => Err(failure),
     };
@@ -161,7 +161,7 @@ fn prompt_context(flags: &Flags) -> Result<String, Failure> {
         |report| {
             (
                 report.alarm_text().trim_start_matches('\n').to_owned(),
-                report.new_ids().to_vec(),
+                report.new_ids().map(str::to_owned).collect::<Vec<String>>(),
             )
         },
     )?;
@@ -171,21 +171,32 @@ fn prompt_context(flags: &Flags) -> Result<String, Failure> {
     Ok(context)
 }
 
-fn tool_decision(flags: &Flags) -> Result<(Answer, String), Failure> {
+fn tool_decision(harness: Harness, flags: &Flags) -> Result<(Answer, String), Failure> {
     let rules_path = flags
         .or_env("rules", "SEAL_RULES")
         .ok_or_else(|| Failure::usage("no rules file: give `--rules` or set `SEAL_RULES`"))?;
-    let default = default_decision(flags.or_env("default", "SEAL_DEFAULT").as_deref())?;
-    let rules = load_rules(&rules_path)?;
+    let fallback = fallback(flags.or_env("default", "SEAL_DEFAULT").as_deref())?;
+    let rules = read_rules(&rules_path)?;
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
     let text = utf8(bytes, "hook input")?;
     let object = json_in::object(text.as_bytes(), "hook input")?;
     check_event(&object, "PreToolUse")?;
-    let call = CallInput::from_object(&object, "hook input")?;
-    let decided = decide(rules, default, &call)?;
-    let reason = match decided.answer {
-        Answer::Allow => format!("seal: {}", decided.rules),
-        Answer::Deny | Answer::Ask => format!("seal: {} [{}]", decided.reason, decided.rules),
+    let agent = match harness {
+        Harness::ClaudeCode => "claude-code",
+        Harness::Codex => "codex",
+    };
+    let call = CallInput::from_object(&object, agent, "hook input")?;
+    let decided = decide(&rules, fallback, &call)?;
+    let matched = decided
+        .matched
+        .as_deref()
+        .map(|matched| format!(" [{matched}]"))
+        .unwrap_or_default();
+    let reason = match (decided.answer, decided.matched.is_some()) {
+        (Answer::Allow, _) => format!("seal: allowed{matched}"),
+        (_, true) => format!("seal: {}{matched}", decided.reason),
+        // No rule decided: say what the rules saw (the first segment no allow rule covers).
+        (_, false) => format!("seal: {} [{}]", decided.reason, decided.rules),
     };
     Ok((decided.answer, reason))
 }

@@ -3,7 +3,6 @@
 //! command line, moves bytes, and maps failures to the exit codes of spec/cli.md.
 
 mod args;
-mod card;
 mod demo;
 mod doctor;
 mod failure;

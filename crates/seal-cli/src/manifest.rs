@@ -1,19 +1,16 @@
 //! `seal manifest seal` and `seal manifest verify`: a disclosure manifest built from a
-//! description and the files on disk, and re-verified from the files right before a run.
+//! description and the files on disk, and re-verified from the files right before a run (the
+//! facade's [`Manifest`]).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
+use seal::{LiveState, Manifest, Sha256Digest, SpawnError};
 use seal_parse::json::Value;
-use seal_record::{
-    canonical_path, CanonicalPath, LineRange, Manifest, ManifestLimits, Sha256Digest,
-};
-use seal_render::{escape, Context};
-use seal_verify::{verify_before_spawn, LivePayload, LiveState, SpawnError};
+use seal_record::canonical_path;
 
 use crate::args::{Flag, Flags};
 use crate::failure::{quoted, Exit, Failure};
-use crate::io::{read_file, write_atomic, MAX_FILE_BYTES};
+use crate::io::{read_file, utf8, write_atomic, MAX_FILE_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 
@@ -40,9 +37,9 @@ pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
     let description = Description::load(flags.required("description")?)?;
     let out = flags.required("out")?;
     let manifest = description.seal(root)?;
-    let mut bytes = manifest.canonical_bytes();
-    bytes.push(b'\n');
-    write_atomic(out, &bytes, Some(0o644))?;
+    let mut text = manifest.to_json();
+    text.push('\n');
+    write_atomic(out, text.as_bytes(), Some(0o644))?;
     let hash = manifest.disclosure_hash().to_hex();
     if flags.switch("json") {
         println!(
@@ -54,7 +51,7 @@ pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
             .to_text()
         );
     } else {
-        print!("{}", summary(&manifest));
+        print!("{}", manifest.summary());
         println!("wrote {out}");
     }
     Ok(Exit::Ok.code())
@@ -65,8 +62,11 @@ pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
     let root = flags.value("root").unwrap_or(".");
     let description = Description::load(flags.required("description")?)?;
     let manifest_path = flags.required("manifest")?;
-    let bytes = read_file(manifest_path, MAX_FILE_BYTES, "manifest")?;
-    let manifest = Manifest::from_json(&bytes, &ManifestLimits::default())
+    let text = utf8(
+        read_file(manifest_path, MAX_FILE_BYTES, "manifest")?,
+        "manifest",
+    )?;
+    let manifest = Manifest::from_json(&text)
         .map_err(|error| Failure::input(format!("manifest {}: {error}", quoted(manifest_path))))?;
     let approved = match flags.value("approved") {
         Some(hex) => Sha256Digest::from_hex(hex).map_err(|_| {
@@ -109,7 +109,9 @@ pub fn spawn_exit(error: &SpawnError) -> Exit {
     match error {
         SpawnError::StalePolicy { .. } => Exit::StalePolicy,
         SpawnError::StaleModel { .. } => Exit::StaleModel,
-        SpawnError::StaleManifest { .. } => Exit::StaleManifest,
+        SpawnError::StaleFile { .. }
+        | SpawnError::MissingFile { .. }
+        | SpawnError::StalePayload => Exit::StaleManifest,
         SpawnError::NotApproved { .. } => Exit::NotApproved,
         _ => Exit::Recomputed,
     }
@@ -117,66 +119,13 @@ pub fn spawn_exit(error: &SpawnError) -> Exit {
 
 /// The stable name of a refusal before spawn.
 pub fn spawn_code(error: &SpawnError) -> &'static str {
-    match error {
-        SpawnError::StalePolicy { .. } => "stale_policy",
-        SpawnError::StaleModel { .. } => "stale_model",
-        SpawnError::StaleManifest { .. } => "stale_manifest",
-        SpawnError::NotApproved { .. } => "not_approved",
+    match spawn_exit(error) {
+        Exit::StalePolicy => "stale_policy",
+        Exit::StaleModel => "stale_model",
+        Exit::StaleManifest => "stale_manifest",
+        Exit::NotApproved => "not_approved",
         _ => "recomputed",
     }
-}
-
-/// The manifest summary shown to the approver: ASCII, every field escaped (Inline context).
-pub fn summary(manifest: &Manifest) -> String {
-    let inline = |text: &str| escape(text, Context::Inline).into_owned();
-    let mut out = String::new();
-    out.push_str(&format!(
-        "disclosure hash\n  {}\n",
-        manifest.disclosure_hash().to_hex()
-    ));
-    out.push_str(&format!("run              {}\n", inline(manifest.run_id())));
-    out.push_str(&format!(
-        "sent to          {} / {}\n",
-        inline(manifest.provider()),
-        inline(manifest.model())
-    ));
-    out.push_str(&format!(
-        "purpose          {}\n",
-        inline(manifest.purpose())
-    ));
-    for file in manifest.files() {
-        let ranges: Vec<String> = file
-            .ranges()
-            .iter()
-            .map(|range| format!("{}-{}", range.start, range.end))
-            .collect();
-        out.push_str(&format!(
-            "file             {} lines {} sha256 {}\n",
-            inline(file.path().as_str()),
-            ranges.join(","),
-            prefix(&file.sha256())
-        ));
-    }
-    for redaction in manifest.redactions() {
-        out.push_str(&format!(
-            "redacted         {} x{}\n",
-            inline(redaction.kind()),
-            redaction.count()
-        ));
-    }
-    for tool in manifest.external_tools() {
-        out.push_str(&format!("external tool    {}\n", inline(tool)));
-    }
-    out.push_str(&format!(
-        "payload sha256   {}  policy sha256 {}\n",
-        prefix(&manifest.payload_sha256()),
-        prefix(&manifest.policy_sha256())
-    ));
-    out
-}
-
-fn prefix(digest: &Sha256Digest) -> String {
-    digest.to_hex().chars().take(16).collect()
 }
 
 /// A manifest description: what is about to be sent, naming files on disk (spec/cli.md,
@@ -278,35 +227,19 @@ impl Description {
 
     /// The manifest of this description over the files under `root` now.
     pub fn seal(&self, root: &str) -> Result<Manifest, Failure> {
+        let payload = read_under(root, &self.payload, "payload")?;
+        let policy = Sha256Digest::of(&read_under(root, &self.policy, "policy")?);
         let mut builder = Manifest::builder()
             .run_id(&self.run_id)
             .provider(&self.provider)
             .model(&self.model)
             .purpose(&self.purpose)
             .estimated_tokens(self.estimated_tokens)
-            .payload_sha256(Sha256Digest::of(&read_under(
-                root,
-                &self.payload,
-                "payload",
-            )?))
-            .policy_sha256(Sha256Digest::of(&read_under(root, &self.policy, "policy")?));
+            .payload(&payload)
+            .policy(policy);
         for (path, ranges) in &self.files {
-            let bytes = read_under(root, path, "file")?;
-            let mut line_ranges = Vec::new();
-            for (start, end) in ranges {
-                let sent = lines(&bytes, *start, *end).ok_or_else(|| {
-                    Failure::input(format!(
-                        "file {}: lines {start}-{end} are not in the file",
-                        quoted(path)
-                    ))
-                })?;
-                line_ranges.push(LineRange {
-                    start: *start,
-                    end: *end,
-                    sha256: Sha256Digest::of(sent),
-                });
-            }
-            builder = builder.file(path, Sha256Digest::of(&bytes), &line_ranges);
+            let contents = read_under(root, path, "file")?;
+            builder = builder.file(path, &contents, ranges);
         }
         for (kind, count) in &self.redactions {
             builder = builder.redaction(kind, *count);
@@ -314,9 +247,11 @@ impl Description {
         for tool in &self.external_tools {
             builder = builder.external_tool(tool);
         }
-        builder
-            .build(&ManifestLimits::default())
-            .map_err(|error| Failure::input(format!("manifest refused: {error}")))
+        builder.build().map_err(|error| {
+            let text = error.to_string();
+            let detail = text.strip_prefix("manifest refused: ").unwrap_or(&text);
+            Failure::input(format!("manifest refused: {detail}"))
+        })
     }
 
     /// Verifies `manifest` against `approved` with live state read from `root` now. The outer
@@ -329,45 +264,18 @@ impl Description {
     ) -> Result<Result<(), SpawnError>, Failure> {
         let payload = read_under(root, &self.payload, "payload")?;
         let policy = Sha256Digest::of(&read_under(root, &self.policy, "policy")?);
-        let mut live: BTreeMap<CanonicalPath, Sha256Digest> = BTreeMap::new();
-        for file in manifest.files() {
-            if let Ok(bytes) = read_under(root, file.path().as_str(), "file") {
-                live.insert(file.path().clone(), Sha256Digest::of(&bytes));
-            }
-        }
-        let state = LiveState {
-            policy_sha256: policy,
-            model: &self.model,
-            payload: LivePayload::Bytes(&payload),
-            files: &live,
+        let files = |path: &str| {
+            read_under(root, path, "file")
+                .ok()
+                .map(|bytes| Sha256Digest::of(&bytes))
         };
-        Ok(verify_before_spawn(manifest, approved, &state).map(|_| ()))
-    }
-}
-
-/// The bytes of lines `start..=end` (1-based; each line with its LF), or `None` when the file
-/// has fewer lines.
-fn lines(bytes: &[u8], start: u64, end: u64) -> Option<&[u8]> {
-    if start == 0 || end < start {
-        return None;
-    }
-    let mut line = 1u64;
-    let mut from = if start == 1 { Some(0) } else { None };
-    for (index, byte) in bytes.iter().enumerate() {
-        if *byte == b'\n' {
-            if line == end {
-                return from.and_then(|from| bytes.get(from..=index));
-            }
-            line += 1;
-            if line == start {
-                from = Some(index + 1);
-            }
-        }
-    }
-    // The last line may lack its LF.
-    match from {
-        Some(from) if line == end && from < bytes.len() => bytes.get(from..),
-        _ => None,
+        let live = LiveState {
+            policy,
+            model: &self.model,
+            payload: &payload,
+            files: &files,
+        };
+        Ok(manifest.verify_before_spawn(approved, &live).map(|_| ()))
     }
 }
 
@@ -376,21 +284,4 @@ fn read_under(root: &str, path: &str, what: &str) -> Result<Vec<u8>, Failure> {
         .map_err(|error| Failure::input(format!("{what} path {}: {error}", quoted(path))))?;
     let full = Path::new(root).join(canonical.as_str());
     read_file(&full.to_string_lossy(), MAX_FILE_BYTES, what)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lines;
-
-    #[test]
-    fn line_ranges() {
-        let text = b"a\nbb\nccc";
-        assert_eq!(lines(text, 1, 1), Some(&b"a\n"[..]));
-        assert_eq!(lines(text, 2, 3), Some(&b"bb\nccc"[..]));
-        assert_eq!(lines(text, 3, 3), Some(&b"ccc"[..]));
-        assert_eq!(lines(text, 1, 3), Some(&text[..]));
-        assert_eq!(lines(text, 4, 4), None);
-        assert_eq!(lines(text, 0, 1), None);
-        assert_eq!(lines(b"a\n", 2, 2), None);
-    }
 }

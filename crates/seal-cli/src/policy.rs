@@ -1,17 +1,17 @@
-//! Policy decisions as the binary makes them (`policy check`, the tool hooks, `demo`): a rules
-//! file loaded into seal's pre-execute chain, one tool call evaluated, the decision with its
-//! trace; and `policy lint`.
+//! Policy decisions as the binary makes them (`policy check`, the tool hooks, `demo`): the rules
+//! file given to the facade's [`Seal`], one tool call frozen and prepared, the decision with its
+//! trace and, for an ask, the facade's approval card; and `policy lint` (core rules lint).
 
+use seal::{Fallback, Prepared, Seal, Trace};
 use seal_parse::json::{Object, Value};
-use seal_policy::chain::{Chain, Decision, Evaluation, Scope, ToolCall, Verdict};
+use seal_policy::chain::ToolCall;
 use seal_policy::rules::{lint, RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
 use seal_render::{escape, Context};
 
 use crate::args::{Flag, Flags};
-use crate::card;
 use crate::failure::{quoted, Exit, Failure};
-use crate::io::{read_file, read_stdin, MAX_FILE_BYTES, MAX_STDIN_BYTES};
+use crate::io::{read_file, read_stdin, utf8, MAX_FILE_BYTES, MAX_STDIN_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 
@@ -48,16 +48,20 @@ impl Answer {
     }
 }
 
-/// A decision with everything that explains it.
+/// A decision with everything that explains it. Every text is ASCII.
 #[derive(Debug, Clone)]
 pub struct Decided {
     /// The answer.
     pub answer: Answer,
-    /// The reason (for deny and ask), ASCII.
+    /// The reason (for deny and ask).
     pub reason: String,
-    /// The chain's trace, one line per step, then `decided by: n`.
+    /// The trace, one line per stage that ran, then `decided by: n` (for an ask, the stages
+    /// before the approval: the binary never answers an approval itself).
     pub trace: Vec<String>,
-    /// What the rules alone gave, with the rule and the normalized form that matched.
+    /// The rule that decided and the normalized form it matched, when a rule decided.
+    pub matched: Option<String>,
+    /// What the rules alone give, per segment (for a command no rule covers, the first segment
+    /// no allow rule covers).
     pub rules: String,
     /// The approval card, for an ask.
     pub card: Option<String>,
@@ -73,13 +77,19 @@ pub struct CallInput<'a> {
     pub session: &'a str,
     /// `tool_use_id`, or `call` when absent.
     pub call_id: &'a str,
+    /// The agent making the call (`claude-code`, `codex`, `seal-cli`).
+    pub agent: &'a str,
     /// The working directory: absolute paths under it are workspace paths for path rules.
     pub cwd: Option<&'a str>,
 }
 
 impl<'a> CallInput<'a> {
     /// Reads the call members of a hook payload or `policy check` input.
-    pub fn from_object(object: &'a Object<'a>, what: &str) -> Result<CallInput<'a>, Failure> {
+    pub fn from_object(
+        object: &'a Object<'a>,
+        agent: &'a str,
+        what: &str,
+    ) -> Result<CallInput<'a>, Failure> {
         let tool = json_in::string(object, "tool_name", what)?;
         let input = object
             .get("tool_input")
@@ -94,27 +104,38 @@ impl<'a> CallInput<'a> {
             input,
             session: json_in::optional_string(object, "session_id", what)?.unwrap_or("seal-cli"),
             call_id: json_in::optional_string(object, "tool_use_id", what)?.unwrap_or("call"),
+            agent,
             cwd: json_in::optional_string(object, "cwd", what)?,
         })
     }
 }
 
-/// Loads the rules file at `path`.
-pub fn load_rules(path: &str) -> Result<RuleSet, Failure> {
+/// Reads the rules file at `path` (UTF-8 text; whether it loads is decided when the seal is
+/// built, or by [`load_rules`]).
+pub fn read_rules(path: &str) -> Result<String, Failure> {
     let bytes = read_file(path, MAX_FILE_BYTES, "rules file").map_err(|failure| Failure {
         exit: Exit::Rules,
         ..failure
     })?;
-    RuleSet::from_json(&bytes, &RuleLimits::default())
+    utf8(bytes, &format!("rules file {}", quoted(path))).map_err(|failure| Failure {
+        exit: Exit::Rules,
+        ..failure
+    })
+}
+
+/// Loads the rules file at `path` as a core rule set (for lint).
+pub fn load_rules(path: &str) -> Result<RuleSet, Failure> {
+    let text = read_rules(path)?;
+    RuleSet::from_json(text.as_bytes(), &RuleLimits::default())
         .map_err(|error| Failure::new(Exit::Rules, format!("rules file {}: {error}", quoted(path))))
 }
 
-/// The end-of-chain default named by `text` (`allow`, `ask` or `deny`).
-pub fn default_decision(text: Option<&str>) -> Result<Decision, Failure> {
+/// The end-of-chain fallback named by `text` (`allow`, `ask` or `deny`; default `ask`).
+pub fn fallback(text: Option<&str>) -> Result<Fallback, Failure> {
     match text.unwrap_or("ask") {
-        "allow" => Ok(Decision::Allow),
-        "ask" => Ok(Decision::ask("no rule decided this call")),
-        "deny" => Ok(Decision::deny("no rule allows this call")),
+        "allow" => Ok(Fallback::Allow),
+        "ask" => Ok(Fallback::Ask),
+        "deny" => Ok(Fallback::Deny),
         other => Err(Failure::usage(format!(
             "`--default` is `allow`, `ask` or `deny`, not {}",
             quoted(other)
@@ -122,49 +143,61 @@ pub fn default_decision(text: Option<&str>) -> Result<Decision, Failure> {
     }
 }
 
-/// Decides `call` with `rules` in a chain ending in `default`.
-pub fn decide(rules: RuleSet, default: Decision, call: &CallInput<'_>) -> Result<Decided, Failure> {
-    let rules = match call.cwd {
-        Some(cwd) if cwd.starts_with('/') => rules.with_workspace_root(cwd),
-        _ => rules,
-    };
-    let sealed = SealedCall::new(call.call_id, call.tool, call.input)
+/// Decides `call` with the rules `rules` (a rules file's text) and `fallback`, through the
+/// facade: [`Seal::call`] freezes the arguments, [`Seal::prepare`] runs the waterfall and the
+/// guards.
+pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<Decided, Failure> {
+    let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
+    if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
+        builder = builder.workspace_root(cwd);
+    }
+    let seal = builder
+        .build()
+        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+    let session = seal
+        .open_session(call.session)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let tool_call = ToolCall::new(call.session, None, sealed)
+    let arguments = String::from_utf8(call.input.canonical_bytes())
+        .map_err(|_| Failure::new(Exit::Internal, "canonical arguments are not UTF-8"))?;
+    let tool_call = seal
+        .call(&session, call.agent, call.call_id, call.tool, &arguments)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let listener = RulesListener::new(rules);
-    let detail = listener.evaluate(&tool_call).to_string();
-    let mut chain = Chain::new(default);
-    chain
-        .append("rules", Scope::everywhere(), listener)
-        .map_err(|error| Failure::new(Exit::Internal, format!("chain: {error}")))?;
     let inline = |text: &str| escape(text, Context::Inline).into_owned();
-    let decided = match chain.evaluate(&tool_call) {
-        Evaluation::Decided(Verdict::Allow(allowed)) => Decided {
+    let rules = inline(&rules_detail(rules, call)?);
+    let decided = match seal.prepare(&tool_call, None) {
+        Prepared::Run(run) => Decided {
             answer: Answer::Allow,
             reason: String::new(),
-            trace: lines(&allowed.trace().to_string()),
-            rules: inline(&detail),
+            trace: trace_lines(run.trace(), false),
+            matched: matched(run.trace()),
+            rules,
             card: None,
         },
-        Evaluation::Decided(Verdict::Deny(denied)) => Decided {
+        Prepared::Deny(deny) => Decided {
             answer: Answer::Deny,
-            reason: inline(denied.reason().as_str()),
-            trace: lines(&denied.trace().to_string()),
-            rules: inline(&detail),
+            reason: inline(deny.reason()),
+            trace: trace_lines(deny.trace(), false),
+            matched: matched(deny.trace()),
+            rules,
             card: None,
         },
-        Evaluation::Pending(pending) => {
-            let reason = pending.reason().map_or_else(
-                || String::from("approval required"),
-                |r| r.as_str().to_owned(),
-            );
+        Prepared::NeedsApproval(pending) => {
+            let reason = inline(pending.reason());
+            let card = pending.card().to_owned();
+            // The harness asks the human; seal's own pending approval is cancelled, and the
+            // trace shown is the waterfall's, before the approval step.
+            let settled = pending.cancel();
             Decided {
                 answer: Answer::Ask,
-                card: Some(card::render(pending.call(), &reason)),
-                reason: inline(&reason),
-                trace: lines(&pending.trace().to_string()),
-                rules: inline(&detail),
+                reason: if reason.is_empty() {
+                    "approval required".into()
+                } else {
+                    reason
+                },
+                trace: trace_lines(settled.trace(), true),
+                matched: matched(settled.trace()),
+                rules,
+                card: Some(card),
             }
         }
     };
@@ -186,39 +219,108 @@ pub fn decided_json(decided: &Decided) -> J {
                     .collect(),
             ),
         ),
+        ("matched", J::opt(decided.matched.clone())),
         ("rules", J::str(decided.rules.clone())),
         ("card", J::opt(decided.card.clone())),
     ])
 }
 
-/// The decision as text: decision, reason, trace, the rules' detail, and the card for an ask.
+/// The decision as text: decision, reason, the rule that matched, trace, and the card for an
+/// ask.
 pub fn decided_text(decided: &Decided) -> String {
     let mut out = format!("decision: {}\n", decided.answer.as_str());
     if !decided.reason.is_empty() {
         out.push_str(&format!("reason:   {}\n", decided.reason));
     }
+    if let Some(matched) = &decided.matched {
+        out.push_str(&format!("matched:  {matched}\n"));
+    }
+    out.push_str(&format!("rules:    {}\n", decided.rules));
     out.push_str("trace:\n");
     for line in &decided.trace {
         out.push_str(&format!("  {line}\n"));
     }
-    out.push_str(&format!("rules:    {}\n", decided.rules));
     if let Some(card) = &decided.card {
         out.push_str(card);
+        if !card.ends_with('\n') {
+            out.push('\n');
+        }
     }
     out
 }
 
+/// What the rule set alone gives on `call` (the core evaluation with the segment and form
+/// that matched, or the first segment no allow rule covers): an explanation next to the
+/// facade's decision, never a second decision.
+fn rules_detail(rules: &str, call: &CallInput<'_>) -> Result<String, Failure> {
+    let mut set = RuleSet::from_json(rules.as_bytes(), &RuleLimits::default())
+        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+    if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
+        set = set.with_workspace_root(cwd);
+    }
+    let sealed = SealedCall::new(call.call_id, call.tool, call.input)
+        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+    let tool_call = ToolCall::new(call.session, Some(call.agent), sealed)
+        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+    Ok(RulesListener::new(set).evaluate(&tool_call).to_string())
+}
+
+fn trace_lines(trace: &Trace, before_approval: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (index, step) in trace.steps().iter().enumerate() {
+        if before_approval && step.kind == "approval" {
+            break;
+        }
+        let mut line = format!(
+            "{}. {} {}: {}",
+            index + 1,
+            step.kind,
+            step.name,
+            step.returned
+        );
+        if let Some(rule) = &step.rule {
+            line.push_str(&format!(" [rule `{rule}`"));
+            if let Some(form) = &step.form {
+                line.push_str(&format!(" form `{form}`"));
+            }
+            line.push(']');
+        }
+        lines.push(line);
+    }
+    if !before_approval {
+        let decided = trace
+            .steps()
+            .iter()
+            .position(|step| Some(step) == trace.decided_by())
+            .map_or_else(|| "none".to_owned(), |index| (index + 1).to_string());
+        lines.push(format!("decided by: {decided}"));
+    }
+    lines
+}
+
+fn matched(trace: &Trace) -> Option<String> {
+    trace
+        .steps()
+        .iter()
+        .rev()
+        .find_map(|step| step.rule.as_ref().map(|rule| (rule, &step.form)))
+        .map(|(rule, form)| match form {
+            Some(form) => format!("rule `{rule}` matched `{form}`"),
+            None => format!("rule `{rule}`"),
+        })
+}
+
 /// Runs `seal policy check`.
 pub fn run_check(flags: &Flags) -> Result<u8, Failure> {
-    let rules = load_rules(flags.required("rules")?)?;
-    let default = default_decision(flags.value("default"))?;
+    let rules = read_rules(flags.required("rules")?)?;
+    let fallback = fallback(flags.value("default"))?;
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::object(&bytes, "tool call")?;
-    let mut call = CallInput::from_object(&object, "tool call")?;
+    let mut call = CallInput::from_object(&object, "seal-cli", "tool call")?;
     if let Some(cwd) = flags.value("cwd") {
         call.cwd = Some(cwd);
     }
-    let decided = decide(rules, default, &call)?;
+    let decided = decide(&rules, fallback, &call)?;
     if flags.switch("json") {
         println!("{}", decided_json(&decided).to_text());
     } else {
@@ -267,11 +369,5 @@ pub fn lint_lines(rules: &RuleSet) -> Vec<String> {
                 .unwrap_or_default();
             escape(&format!("{at}{finding}"), Context::Inline).into_owned()
         })
-        .collect()
-}
-
-fn lines(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|line| escape(line, Context::Inline).into_owned())
         .collect()
 }

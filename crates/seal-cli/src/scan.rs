@@ -71,7 +71,11 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
                 }
                 out
             };
-            (output, report.is_tainted(), report.new_ids().to_vec())
+            (
+                output,
+                report.is_tainted(),
+                report.new_ids().map(str::to_owned).collect::<Vec<String>>(),
+            )
         },
     )?;
     if let Some(path) = &seen_path {

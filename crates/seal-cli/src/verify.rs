@@ -88,8 +88,8 @@ pub fn report_json(report: &Report) -> J {
                 ("start", J::Num(frame.tag.start as u64)),
                 ("end", J::Num(frame.tag.end as u64)),
                 ("depth", J::Num(frame.depth as u64)),
-                ("source", J::opt(frame.source.clone())),
-                ("key_id", J::opt(frame.key_id.clone())),
+                ("source", J::opt(frame.source.as_deref())),
+                ("key_id", J::opt(frame.key_id.as_deref())),
                 ("outcome", J::str(outcome)),
                 ("reason", reason),
                 ("cause", cause),
@@ -108,16 +108,7 @@ pub fn report_json(report: &Report) -> J {
             J::opt(report.scan_error().map(|error| error.to_string())),
         ),
         ("frames", J::Arr(frames)),
-        (
-            "new_ids",
-            J::Arr(
-                report
-                    .new_ids()
-                    .iter()
-                    .map(|id| J::str(id.clone()))
-                    .collect(),
-            ),
-        ),
+        ("new_ids", J::Arr(report.new_ids().map(J::str).collect())),
         ("alarm_text", J::str(report.alarm_text())),
     ])
 }
