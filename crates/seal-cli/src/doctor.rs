@@ -12,13 +12,13 @@ use crate::keys::SecretKeys;
 use crate::policy::{lint_lines, load_rules};
 use crate::scan::verification_off;
 use crate::store;
+use crate::verify::{inbound_seal, FrameOptions, DEFAULT_ELEMENT};
 
 /// The flags of `seal doctor`.
 pub const FLAGS: &[Flag] = &[
     Flag::value("store"),
     Flag::value("keys"),
     Flag::value("rules"),
-    Flag::value("seen"),
     Flag::value("warn-days"),
     Flag::value("now"),
     Flag::switch("json"),
@@ -58,7 +58,6 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
             .saturating_add(warn_days.saturating_mul(86_400)),
     );
     let mut checks: Vec<(Level, String)> = Vec::new();
-    let seen = flags.or_env("seen", "SEAL_SEEN");
 
     if verification_off() {
         checks.push((
@@ -74,7 +73,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
             Level::Error,
             "no trust store given (`--store` or SEAL_STORE)".into(),
         )),
-        Some(path) => store_checks(&path, flags, now, soon, seen.is_some(), &mut checks),
+        Some(path) => store_checks(&path, flags, now, soon, &mut checks),
     }
 
     if let Some(path) = flags.or_env("rules", "SEAL_RULES") {
@@ -144,7 +143,6 @@ fn store_checks(
     flags: &Flags,
     now: UnixTime,
     soon: UnixTime,
-    seen: bool,
     checks: &mut Vec<(Level, String)>,
 ) {
     let signed = match store::parse(path) {
@@ -217,12 +215,10 @@ fn store_checks(
         }
         if let KeyMaterial::Hmac { tag_chars, .. } = entry.material() {
             if u16::from(*tag_chars) * 6 == COMPACT_TAG_BITS {
-                let level = if seen { Level::Warn } else { Level::Error };
                 checks.push((
-                    level,
+                    Level::Error,
                     format!(
-                        "key {id}: compact profile (30-bit tags, one chance in about a billion per forgery try); it needs per-conversation subkeys (always on here) and a seen-id file{}",
-                        if seen { "" } else { ", and none is configured (`--seen` or SEAL_SEEN)" }
+                        "key {id}: compact profile (30-bit tags, one chance in about a billion per forgery try): the binary binds no compact key, so its frames cannot verify; use a standard key (22 characters)"
                     ),
                 ));
             }
@@ -245,8 +241,12 @@ fn store_checks(
                         ));
                     }
                 }
-                if let Ok(loaded) = store::load(path, now) {
-                    match store::bind(&loaded, Some(&keys), seen) {
+                if accept_initial(&signed, now).is_ok() {
+                    let options = FrameOptions {
+                        element: DEFAULT_ELEMENT.to_owned(),
+                        off: false,
+                    };
+                    match inbound_seal(path, Some(&keys), &options, now) {
                         Ok(_) => checks.push((Level::Ok, "key file fits the store".into())),
                         Err(failure) => checks.push((Level::Error, failure.message)),
                     }

@@ -41,8 +41,8 @@ root key (Ed25519) and an HMAC frame key, and a secret key file (mode 0600).
   --root-key-id ID        default root-1
   --approver              also an Ed25519 approver key (manifest approval)
   --approver-key-id ID    default approver-1
-  --tag-chars N           HMAC tag length in characters: 16..42, or 5 (compact)
-                          (default 22, 132 bits)
+  --tag-chars N           HMAC tag length in characters, 16..42 (default 22,
+                          132 bits)
   --days N                validity in days, 1..3650 (default 365)
   --now SECONDS           issue time (default: the clock, or SEAL_NOW)
   --force                 replace existing files
@@ -75,7 +75,6 @@ Prints the text unchanged followed by the alarms; exit 10 when tainted.
   --element NAME          default channel (or SEAL_ELEMENT)
   --seen PATH             seen-id file: replays alarm, new ids are added
                           (or SEAL_SEEN)
-  --compat                bodies hashed before the harness rewrite
   --json                  print the operator's report as JSON instead
   --now SECONDS           time to verify at (default: the clock, or SEAL_NOW)
 SEAL_VERIFY=off turns verification off (visible notice on every frame).
@@ -119,11 +118,11 @@ lint: one line per finding with a counterexample; exit 13 when any.
 /// `seal doctor --help`.
 pub const DOCTOR: &str = "\
 usage: seal doctor --store STORE.json [--keys KEYS.json] [--rules RULES.json]
-                   [--seen PATH] [--warn-days N] [--now SECONDS] [--json]
+                   [--warn-days N] [--now SECONDS] [--json]
 
 Checks the store (accepted, expiry, each key's window and status, compact
 keys), the key file against the store, SEAL_VERIFY, and lints the rules.
-Flags fall back to SEAL_STORE, SEAL_KEYS, SEAL_RULES, SEAL_SEEN. Exit 14 when
+Flags fall back to SEAL_STORE, SEAL_KEYS, SEAL_RULES. Exit 14 when
 any check is an error.
 ";
 
@@ -162,7 +161,6 @@ alarm and the cause goes to stderr.
   --seen PATH             seen-id file (or SEAL_SEEN)
   --element NAME          default channel (or SEAL_ELEMENT)
   --conversation ID       default: the hook's session_id (or SEAL_CONVERSATION)
-  --compat                bodies hashed before the harness rewrite
   --now SECONDS           time to verify at (default: the clock, or SEAL_NOW)
 ";
 

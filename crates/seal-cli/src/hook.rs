@@ -15,8 +15,8 @@ use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::policy::{decide, fallback, read_rules, Answer, CallInput};
 use crate::scan::verification_off;
-use crate::verify::{verify_text, FrameOptions, DEFAULT_ELEMENT};
-use crate::{seen, store};
+use crate::seen;
+use crate::verify::{inbound_seal, verify_text, FrameOptions, DEFAULT_ELEMENT};
 
 /// The flags of the prompt hooks.
 pub const PROMPT_FLAGS: &[Flag] = &[
@@ -25,7 +25,6 @@ pub const PROMPT_FLAGS: &[Flag] = &[
     Flag::value("seen"),
     Flag::value("element"),
     Flag::value("conversation"),
-    Flag::switch("compat"),
     Flag::value("now"),
 ];
 
@@ -140,31 +139,18 @@ fn prompt_context(flags: &Flags) -> Result<String, Failure> {
         element: flags
             .or_env("element", "SEAL_ELEMENT")
             .unwrap_or_else(|| DEFAULT_ELEMENT.to_owned()),
-        compat: flags.switch("compat"),
         off: verification_off(),
     };
     let now = now(flags.value("now"))?;
     let keys = keys_path.as_deref().map(SecretKeys::load).transpose()?;
-    let loaded = store::load(&store_path, now)?;
-    let bound = store::bind(&loaded, keys.as_ref(), seen_path.is_some())?;
+    let seal = inbound_seal(&store_path, keys.as_ref(), &options, now)?;
     let seen_ids = match &seen_path {
         Some(path) => seen::load(path)?,
         None => BTreeSet::new(),
     };
-    let (context, new_ids) = verify_text(
-        &bound,
-        &options,
-        &conversation,
-        now,
-        &seen_ids,
-        prompt,
-        |report| {
-            (
-                report.alarm_text().trim_start_matches('\n').to_owned(),
-                report.new_ids().map(str::to_owned).collect::<Vec<String>>(),
-            )
-        },
-    )?;
+    let inbound = verify_text(&seal, &conversation, now, &seen_ids, prompt)?;
+    let context = inbound.alarms().trim_start_matches('\n').to_owned();
+    let new_ids = inbound.report().new_ids().to_vec();
     if let Some(path) = &seen_path {
         seen::record(path, seen_ids, &new_ids)?;
     }

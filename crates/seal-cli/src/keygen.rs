@@ -3,7 +3,9 @@
 
 use ring::rand::{SecureRandom, SystemRandom};
 use seal_verify::store::{SignedStoreDocument, StoreLimits, StoreSignature};
-use seal_verify::{base64url, Ed25519SigningKey, HmacSecret, UnixTime};
+use seal_verify::{
+    base64url, Ed25519SigningKey, HmacSecret, UnixTime, MAX_TAG_CHARS, MIN_TAG_CHARS,
+};
 
 use crate::args::{Flag, Flags};
 use crate::failure::{quoted, Exit, Failure};
@@ -56,14 +58,19 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         None => DEFAULT_DAYS,
     };
     let tag_chars = match flags.value("tag-chars") {
-        Some(text) => text.parse::<u8>().map_err(|_| {
-            Failure::usage(format!(
-                "`--tag-chars` wants a number, not {}",
-                quoted(text)
-            ))
-        })?,
+        Some(text) => text
+            .parse::<u8>()
+            .ok()
+            .filter(|chars| (MIN_TAG_CHARS..=MAX_TAG_CHARS).contains(chars))
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "`--tag-chars` wants {MIN_TAG_CHARS} to {MAX_TAG_CHARS}, not {}",
+                    quoted(text)
+                ))
+            })?,
         None => 22,
     };
+
     let element = flags.value("element").unwrap_or(DEFAULT_ELEMENT);
     let sources: Vec<&str> = flags.values("source").collect();
     let root_id = flags.value("root-key-id").unwrap_or("root-1");

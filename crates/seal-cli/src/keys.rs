@@ -1,6 +1,7 @@
 //! The secret key file written by `seal keygen` and read by `sign`, `scan`, the hooks and
 //! `doctor`: `{"type":"seal/secret-keys/v1","keys":[..]}`, mode 0600.
 
+use seal::FrameKey;
 use seal_parse::json::Value;
 use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
 
@@ -18,6 +19,8 @@ pub enum Secret {
     Hmac {
         /// The secret.
         secret: HmacSecret,
+        /// The secret's bytes (for the facade's `FrameKey`).
+        bytes: Vec<u8>,
         /// Tag length in base64url characters.
         tag_chars: u8,
     },
@@ -74,7 +77,11 @@ impl SecretKeys {
                         .map_err(|error| Failure::keys(format!("{what}: {error}")))?;
                     let tag_chars = u8::try_from(json_in::integer(entry, "tag_chars", &what)?)
                         .map_err(|_| Failure::keys(format!("{what}: `tag_chars` out of range")))?;
-                    Secret::Hmac { secret, tag_chars }
+                    Secret::Hmac {
+                        secret,
+                        bytes,
+                        tag_chars,
+                    }
                 }
                 "ed25519" => {
                     json_in::only(entry, &["id", "algorithm", "seed"], &what)?;
@@ -101,15 +108,17 @@ impl SecretKeys {
         Ok(SecretKeys { keys })
     }
 
-    /// The HMAC secrets by key id, for binding a store.
-    pub fn hmac_secrets(&self) -> Vec<(&str, &HmacSecret)> {
-        self.keys
-            .iter()
-            .filter_map(|key| match &key.secret {
-                Secret::Hmac { secret, .. } => Some((key.id.as_str(), secret)),
-                Secret::Ed25519 { .. } => None,
-            })
-            .collect()
+    /// The HMAC secrets by key id as the facade's frame keys.
+    pub fn frame_keys(&self) -> Result<Vec<(&str, FrameKey)>, Failure> {
+        let mut keys = Vec::new();
+        for key in &self.keys {
+            if let Secret::Hmac { bytes, .. } = &key.secret {
+                let frame_key = FrameKey::from_secret(bytes)
+                    .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(&key.id))))?;
+                keys.push((key.id.as_str(), frame_key));
+            }
+        }
+        Ok(keys)
     }
 
     /// The key with `id`.
@@ -123,7 +132,9 @@ impl SecretKeys {
     /// The HMAC key with `id`, bound to its tag length.
     pub fn hmac_key(&self, id: &str) -> Result<HmacKey, Failure> {
         match &self.get(id)?.secret {
-            Secret::Hmac { secret, tag_chars } => {
+            Secret::Hmac {
+                secret, tag_chars, ..
+            } => {
                 let length = TagLength::from_chars(*tag_chars)
                     .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id))))?;
                 Ok(HmacKey::new(secret.clone(), length))

@@ -8,8 +8,8 @@ use crate::args::{Flag, Flags};
 use crate::failure::{Exit, Failure};
 use crate::io::{now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::SecretKeys;
-use crate::verify::{report_json, verify_text, FrameOptions, DEFAULT_ELEMENT};
-use crate::{seen, store};
+use crate::seen;
+use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions, DEFAULT_ELEMENT};
 
 /// The flags of `seal scan`.
 pub const FLAGS: &[Flag] = &[
@@ -18,7 +18,6 @@ pub const FLAGS: &[Flag] = &[
     Flag::value("conversation"),
     Flag::value("element"),
     Flag::value("seen"),
-    Flag::switch("compat"),
     Flag::switch("json"),
     Flag::value("now"),
 ];
@@ -39,45 +38,31 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         element: flags
             .or_env("element", "SEAL_ELEMENT")
             .unwrap_or_else(|| DEFAULT_ELEMENT.to_owned()),
-        compat: flags.switch("compat"),
         off: verification_off(),
     };
     let now = now(flags.value("now"))?;
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let keys = keys_path.as_deref().map(SecretKeys::load).transpose()?;
-    let loaded = store::load(&store_path, now)?;
-    let bound = store::bind(&loaded, keys.as_ref(), seen_path.is_some())?;
+    let seal = inbound_seal(&store_path, keys.as_ref(), &options, now)?;
     let seen_ids = match &seen_path {
         Some(path) => seen::load(path)?,
         None => BTreeSet::new(),
     };
-    let (output, tainted, new_ids) = verify_text(
-        &bound,
-        &options,
-        &conversation,
-        now,
-        &seen_ids,
-        &text,
-        |report| {
-            let output = if flags.switch("json") {
-                let mut json = report_json(report).to_text();
-                json.push('\n');
-                json
-            } else {
-                let mut out = text.clone();
-                out.push_str(report.alarm_text());
-                if !report.alarm_text().is_empty() {
-                    out.push('\n');
-                }
-                out
-            };
-            (
-                output,
-                report.is_tainted(),
-                report.new_ids().map(str::to_owned).collect::<Vec<String>>(),
-            )
-        },
-    )?;
+    let inbound = verify_text(&seal, &conversation, now, &seen_ids, &text)?;
+    let output = if flags.switch("json") {
+        let mut json = report_json(&inbound).to_text();
+        json.push('\n');
+        json
+    } else {
+        let mut out = text;
+        out.push_str(inbound.alarms());
+        if !inbound.alarms().is_empty() {
+            out.push('\n');
+        }
+        out
+    };
+    let tainted = inbound.report().is_tainted();
+    let new_ids = inbound.report().new_ids().to_vec();
     if let Some(path) = &seen_path {
         seen::record(path, seen_ids, &new_ids)?;
     }

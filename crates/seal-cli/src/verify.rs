@@ -1,95 +1,109 @@
-//! Frame verification as the binary runs it (`scan`, the prompt hooks, `demo`), and the report
-//! as JSON for machines.
+//! Frame verification as the binary runs it (`scan`, the prompt hooks): the trust store file and
+//! the key file's HMAC secrets given to the facade's [`Seal`], the submitted text verified with
+//! [`Seal::verify_inbound`], and the operator's report as JSON.
 
 use std::collections::BTreeSet;
 
-use seal_parse::frame::ScanConfig;
-use seal_verify::store::MemoryTrustStore;
-use seal_verify::{FrameVerifier, Outcome, Report, UnixTime, VerifyConfig};
+use seal::{FrameVerdict, Inbound, Seal, TrustStore, UnixTime};
 
 use crate::failure::{quoted, Failure};
+use crate::io::{read_file, MAX_FILE_BYTES};
 use crate::json_out::J;
+use crate::keys::SecretKeys;
 
 /// The frame element verified when none is configured.
 pub const DEFAULT_ELEMENT: &str = "channel";
+
+/// Longest conversation id, in bytes (as the per-conversation subkeys allow).
+pub const MAX_CONVERSATION_BYTES: usize = 1024;
 
 /// How frames are verified.
 #[derive(Debug, Clone)]
 pub struct FrameOptions {
     /// The frame element (`channel` by default).
     pub element: String,
-    /// Compatibility mode: bodies hashed before the harness rewrite.
-    pub compat: bool,
-    /// Verification off: every frame gets the `verification_off` notice.
+    /// Verification off: the message gets the visible `verification_off` notice.
     pub off: bool,
 }
 
-impl FrameOptions {
-    /// The verifier configuration these options describe.
-    pub fn config(&self) -> Result<VerifyConfig, Failure> {
-        let scan = ScanConfig::new(&self.element)
-            .map_err(|error| Failure::usage(format!("`--element`: {error}")))?
-            .with_rewrite();
-        let mut config = VerifyConfig::new(scan);
-        if self.compat {
-            config = config
-                .compatibility()
-                .map_err(|error| Failure::usage(format!("`--compat`: {error}")))?;
-        }
-        if self.off {
-            config = config.verification_off();
-        }
-        Ok(config)
+/// The seal that verifies frames: the signed store at `store_path`, accepted at `now`, with the
+/// HMAC secrets of `keys` bound, for `options`.
+pub fn inbound_seal(
+    store_path: &str,
+    keys: Option<&SecretKeys>,
+    options: &FrameOptions,
+    now: UnixTime,
+) -> Result<Seal, Failure> {
+    let envelope = read_file(store_path, MAX_FILE_BYTES, "trust store")?;
+    let frame_keys = keys
+        .map(SecretKeys::frame_keys)
+        .transpose()?
+        .unwrap_or_default();
+    let secrets: Vec<(&str, &seal::FrameKey)> =
+        frame_keys.iter().map(|(id, key)| (*id, key)).collect();
+    let store = TrustStore::from_signed_document(&envelope, &secrets, now)
+        .map_err(|error| Failure::keys(format!("trust store {}: {error}", quoted(store_path))))?;
+    let mut builder = Seal::builder()
+        .trust_store(store)
+        .frame_element(&options.element);
+    if options.off {
+        builder = builder.verification_off();
     }
+    builder
+        .build()
+        .map_err(|error| Failure::usage(format!("cannot verify frames: {error}")))
 }
 
-/// Verifies `text` in `conversation` at `now` against `store`, with `seen` as the ids already
-/// accepted, and hands the report to `use_report`.
-pub fn verify_text<T>(
-    store: &MemoryTrustStore,
-    options: &FrameOptions,
+/// Verifies `text` in `conversation` at `now`, with `seen` as the ids already accepted.
+pub fn verify_text(
+    seal: &Seal,
     conversation: &str,
     now: UnixTime,
     seen: &BTreeSet<String>,
     text: &str,
-    use_report: impl FnOnce(&Report) -> T,
-) -> Result<T, Failure> {
-    if conversation.is_empty() || conversation.len() > seal_verify::MAX_CONVERSATION_ID_BYTES {
+) -> Result<Inbound, Failure> {
+    if conversation.is_empty() || conversation.len() > MAX_CONVERSATION_BYTES {
         return Err(Failure::usage(format!(
-            "conversation id {} must be 1 to {} bytes",
-            quoted(conversation),
-            seal_verify::MAX_CONVERSATION_ID_BYTES
+            "conversation id {} must be 1 to {MAX_CONVERSATION_BYTES} bytes",
+            quoted(conversation)
         )));
     }
-    let config = options.config()?;
-    let verifier = FrameVerifier::new(&config, store, conversation, now, seen);
-    let report = verifier.verify(text);
-    Ok(use_report(&report))
+    Ok(seal.verify_inbound(text, conversation, now, seen))
 }
 
 /// The operator's report as JSON (fields documented in spec/cli.md, "scan --json").
-pub fn report_json(report: &Report) -> J {
+pub fn report_json(inbound: &Inbound) -> J {
+    let report = inbound.report();
     let frames = report
-        .frames()
+        .findings()
         .iter()
-        .map(|frame| {
-            let (outcome, reason, cause, frame_id) = match &frame.outcome {
-                Outcome::Verified(verified) => {
-                    ("verified", J::Null, J::Null, J::opt(verified.frame_id()))
-                }
-                Outcome::Untrusted { reason, cause } => (
+        .map(|finding| {
+            let (outcome, reason, cause, frame_id) = match &finding.verdict {
+                FrameVerdict::Verified { attributes, .. } => (
+                    "verified",
+                    J::Null,
+                    J::Null,
+                    J::opt(
+                        attributes
+                            .iter()
+                            .find(|(name, _)| name == "id")
+                            .map(|(_, value)| value.clone()),
+                    ),
+                ),
+                FrameVerdict::Untrusted { reason, cause } => (
                     "untrusted",
                     J::str(reason.code()),
-                    J::str(cause.to_string()),
+                    J::str(cause.clone()),
                     J::Null,
                 ),
+                _ => ("untrusted", J::Null, J::Null, J::Null),
             };
             J::Obj(vec![
-                ("start", J::Num(frame.tag.start as u64)),
-                ("end", J::Num(frame.tag.end as u64)),
-                ("depth", J::Num(frame.depth as u64)),
-                ("source", J::opt(frame.source.as_deref())),
-                ("key_id", J::opt(frame.key_id.as_deref())),
+                ("start", J::Num(finding.tag.start as u64)),
+                ("end", J::Num(finding.tag.end as u64)),
+                ("depth", J::Num(finding.depth as u64)),
+                ("source", J::opt(finding.source.clone())),
+                ("key_id", J::opt(finding.key_id.clone())),
                 ("outcome", J::str(outcome)),
                 ("reason", reason),
                 ("cause", cause),
@@ -101,14 +115,19 @@ pub fn report_json(report: &Report) -> J {
         ("tainted", J::Bool(report.is_tainted())),
         ("verification_off", J::Bool(report.verification_off())),
         ("verified", J::Num(report.verified().count() as u64)),
-        ("alarms", J::Num(report.alarms().count() as u64)),
-        ("alarms_omitted", J::Num(report.alarms_omitted() as u64)),
-        (
-            "scan_error",
-            J::opt(report.scan_error().map(|error| error.to_string())),
-        ),
+        ("alarms", J::Num(report.alarm_reasons().count() as u64)),
+        ("scan_error", J::opt(report.scan_stopped())),
         ("frames", J::Arr(frames)),
-        ("new_ids", J::Arr(report.new_ids().map(J::str).collect())),
-        ("alarm_text", J::str(report.alarm_text())),
+        (
+            "new_ids",
+            J::Arr(
+                report
+                    .new_ids()
+                    .iter()
+                    .map(|id| J::str(id.clone()))
+                    .collect(),
+            ),
+        ),
+        ("alarm_text", J::str(inbound.alarms())),
     ])
 }

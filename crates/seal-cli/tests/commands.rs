@@ -176,61 +176,41 @@ fn doctor() {
 }
 
 #[test]
-fn doctor_warns_about_compact_keys() {
+fn compact_keys_are_reported_and_not_generated() {
+    // keygen offers no compact (5-character) tags.
     let dir = TempDir::new("compact");
-    let store = dir.file("store.json");
-    let keys = dir.file("keys.json");
-    let made = seal(
+    let refused = seal(
         &[
             "keygen",
             "--store",
-            &store,
+            &dir.file("s.json"),
             "--keys",
-            &keys,
+            &dir.file("k.json"),
             "--tag-chars",
             "5",
-            "--now",
-            NOW,
         ],
         b"",
         &[],
     );
-    assert_eq!(made.code, 0, "{}", made.snapshot());
-    let without_seen = seal(&["doctor", "--store", &store, "--now", NOW], b"", &[]);
-    assert_eq!(without_seen.code, 14);
-    assert!(without_seen.stdout.contains("compact profile"));
-    let with_seen = seal(
-        &[
-            "doctor",
-            "--store",
-            &store,
-            "--now",
-            NOW,
-            "--seen",
-            &dir.file("seen.txt"),
-        ],
-        b"",
-        &[],
+    assert_eq!(refused.code, 2, "{}", refused.snapshot());
+
+    // A store with a compact key, made with the facade: doctor reports it as an error.
+    let root = seal::ApproverKey::from_seed(&[1; 32]).unwrap();
+    let frames = seal::FrameKey::from_secret(&[2; 32]).unwrap();
+    let document = format!(
+        r#"{{"type":"seal/trust-store/v1","version":1,"expires":2000000000,"threshold":1,"keys":[
+        {{"id":"root","algorithm":"ed25519","public_key":"{}","not_before":0,"not_after":2000000000,
+          "status":"active","scopes":{{"frames":[],"manifest_approval":false,"store_update":true}}}},
+        {{"id":"tiny","algorithm":"hmac-sha256","secret_sha256":"{}","tag_chars":5,"not_before":0,
+          "not_after":2000000000,"status":"active",
+          "scopes":{{"frames":[{{"element":"channel","attributes":{{}}}}],"manifest_approval":false,"store_update":false}}}}]}}"#,
+        root.public_key(),
+        frames.secret_sha256()
     );
-    assert_eq!(with_seen.code, 0, "{}", with_seen.snapshot());
-    assert!(with_seen
-        .stdout
-        .contains("warn  key frames-1: compact profile"));
-    // Scanning with a compact key needs the seen-id file.
-    let scan = seal(
-        &[
-            "scan",
-            "--store",
-            &store,
-            "--keys",
-            &keys,
-            "--conversation",
-            "c",
-            "--now",
-            NOW,
-        ],
-        b"hi",
-        &[],
-    );
-    assert_eq!(scan.code, 4, "{}", scan.snapshot());
+    let envelope = seal::sign_store_document(document.as_bytes(), &[("root", &root)]).unwrap();
+    let store = dir.file("compact.json");
+    std::fs::write(&store, envelope).unwrap();
+    let run = seal(&["doctor", "--store", &store, "--now", NOW], b"", &[]);
+    assert_eq!(run.code, 14, "{}", run.snapshot());
+    assert!(run.stdout.contains("error key tiny: compact profile"));
 }
