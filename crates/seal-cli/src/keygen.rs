@@ -2,10 +2,8 @@
 //! Ed25519 approver key) and the secret key file that goes with it.
 
 use ring::rand::{SecureRandom, SystemRandom};
-use seal_verify::store::{SignedStoreDocument, StoreLimits, StoreSignature};
-use seal_verify::{
-    base64url, Ed25519SigningKey, HmacSecret, UnixTime, MAX_TAG_CHARS, MIN_TAG_CHARS,
-};
+use seal::{sign_store_document, ApproverKey, FrameKey};
+use seal_verify::{base64url, UnixTime, MAX_TAG_CHARS, MIN_TAG_CHARS};
 
 use crate::args::{Flag, Flags};
 use crate::failure::{quoted, Exit, Failure};
@@ -152,16 +150,17 @@ pub struct StoreSpec<'a> {
     pub approver: Option<(&'a str, &'a [u8])>,
 }
 
-/// The signed store envelope for `spec`, parsed back by the strict store parser (so what is
-/// written is what `scan` will read).
+/// The signed store envelope for `spec`, signed by the root key with the facade's
+/// [`sign_store_document`], which parses the document with the strict store parser first (so
+/// what is written is what `scan` will read).
 pub fn build_store(spec: &StoreSpec<'_>) -> Result<Vec<u8>, Failure> {
     let not_after = spec
         .now
         .seconds()
         .saturating_add(spec.days.saturating_mul(86_400));
-    let root = Ed25519SigningKey::from_seed(spec.root.1)
+    let root = ApproverKey::from_seed(spec.root.1)
         .map_err(|error| Failure::new(Exit::Internal, format!("root key: {error}")))?;
-    let frame_secret = HmacSecret::from_bytes(spec.frame.1)
+    let frame_key = FrameKey::from_secret(spec.frame.1)
         .map_err(|error| Failure::new(Exit::Internal, format!("frame key: {error}")))?;
     let window = |entry: Vec<(&'static str, J)>| {
         let mut entry = entry;
@@ -188,19 +187,13 @@ pub fn build_store(spec: &StoreSpec<'_>) -> Result<Vec<u8>, Failure> {
     let mut root_entry = window(vec![
         ("id", J::str(spec.root.0)),
         ("algorithm", J::str("ed25519")),
-        (
-            "public_key",
-            J::str(base64url::encode(root.public_key().as_bytes())),
-        ),
+        ("public_key", J::str(root.public_key())),
     ]);
     root_entry.push(("scopes", scopes(vec![], false, true)));
     let mut frame_entry = window(vec![
         ("id", J::str(spec.frame.0)),
         ("algorithm", J::str("hmac-sha256")),
-        (
-            "secret_sha256",
-            J::str(base64url::encode(frame_secret.fingerprint().as_bytes())),
-        ),
+        ("secret_sha256", J::str(frame_key.secret_sha256())),
         ("tag_chars", J::Num(u64::from(spec.tag_chars))),
     ]);
     frame_entry.push((
@@ -216,15 +209,12 @@ pub fn build_store(spec: &StoreSpec<'_>) -> Result<Vec<u8>, Failure> {
     ));
     let mut keys = vec![J::Obj(root_entry), J::Obj(frame_entry)];
     if let Some((id, seed)) = spec.approver {
-        let approver = Ed25519SigningKey::from_seed(seed)
+        let approver = ApproverKey::from_seed(seed)
             .map_err(|error| Failure::new(Exit::Internal, format!("approver key: {error}")))?;
         let mut entry = window(vec![
             ("id", J::str(id)),
             ("algorithm", J::str("ed25519")),
-            (
-                "public_key",
-                J::str(base64url::encode(approver.public_key().as_bytes())),
-            ),
+            ("public_key", J::str(approver.public_key())),
         ]);
         entry.push(("scopes", scopes(vec![], true, false)));
         keys.push(J::Obj(entry));
@@ -237,11 +227,8 @@ pub fn build_store(spec: &StoreSpec<'_>) -> Result<Vec<u8>, Failure> {
         ("keys", J::Arr(keys)),
     ])
     .to_text();
-    let parsed =
-        seal_verify::store::StoreDocument::parse(document.as_bytes(), &StoreLimits::default())
-            .map_err(|error| Failure::usage(format!("the store asked for is refused: {error}")))?;
-    let signature = StoreSignature::sign(&parsed, spec.root.0, &root);
-    let mut envelope = SignedStoreDocument::new(parsed, vec![signature]).to_json();
+    let mut envelope = sign_store_document(document.as_bytes(), &[(spec.root.0, &root)])
+        .map_err(|error| Failure::usage(format!("the store asked for is refused: {error}")))?;
     envelope.push(b'\n');
     Ok(envelope)
 }
