@@ -1,40 +1,10 @@
 //! One forward pass over a command: words, their unquoted values and flags, and the operators
-//! between them. Anything outside the accepted grammar stops the pass with its reason.
+//! between them, written into a segment buffer. Anything outside the accepted grammar stops
+//! the pass with its reason.
 
+use super::buffer::{LexedEntry, Value, WordEntry};
 use super::chars::{forbidden, is_glob, is_name_byte, is_name_start};
 use super::{Operator, Reason, ShellLimits, Span};
-
-/// A word as read: its value with quotes and escapes removed, where it was, and what of it was
-/// unquoted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct LexWord {
-    pub value: String,
-    pub span: Span,
-    /// Unquoted `NAME=` or `NAME+=` prefix.
-    pub assignment: bool,
-    /// An unquoted glob character somewhere.
-    pub glob: bool,
-    /// Starts with an unquoted `~`.
-    pub leading_tilde: bool,
-    /// An unquoted `~` somewhere.
-    pub tilde: bool,
-    /// Starts with an unquoted `=`.
-    pub leading_equals: bool,
-}
-
-impl AsRef<str> for LexWord {
-    fn as_ref(&self) -> &str {
-        &self.value
-    }
-}
-
-/// The words of one segment and the operator after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct LexSegment {
-    pub words: Vec<LexWord>,
-    pub span: Span,
-    pub operator: Option<Operator>,
-}
 
 /// Why and where (byte offset into the lexed text) the pass stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,26 +13,42 @@ pub(super) struct Stop {
     pub offset: usize,
 }
 
-/// Splits `text` into segments. `steps` grows by the work done (bytes and characters read).
+/// Where the lexer writes: word values that must be decoded, the words, and the segments (each
+/// a range of the words).
+pub(super) struct Out<'b> {
+    pub decoded: &'b mut String,
+    pub words: &'b mut Vec<WordEntry>,
+    pub lexed: &'b mut Vec<LexedEntry>,
+}
+
+/// Splits `text` into segments, appended to `out.lexed`. With `borrow`, a word whose value is
+/// its text (no quote or escape) is recorded as a range of `text`; otherwise every value is
+/// copied to `out.decoded`. `steps` grows by the work done (bytes and characters read).
 pub(super) fn lex(
     text: &str,
+    borrow: bool,
     limits: &ShellLimits,
     steps: &mut usize,
-) -> Result<Vec<LexSegment>, Stop> {
+    out: Out<'_>,
+) -> Result<(), Stop> {
+    let segment_base = out.lexed.len();
+    let first_word = out.words.len();
     let mut lexer = Lexer {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         limits,
         steps: 0,
-        segments: Vec::new(),
-        words: Vec::new(),
+        borrow,
+        out,
+        segment_base,
+        first_word,
         word: None,
         last_operator: None,
     };
     let result = lexer.run();
     *steps = steps.saturating_add(lexer.steps);
-    result.map(|()| lexer.segments)
+    result
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,8 +59,16 @@ enum NameState {
     Done(bool),
 }
 
+/// Where the value of the word being read is: still its text from `start`, or decoded from
+/// this offset of the decoded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    Text,
+    Decoded(usize),
+}
+
 struct Builder {
-    value: String,
+    held: Held,
     start: usize,
     name: NameState,
     glob: bool,
@@ -83,19 +77,23 @@ struct Builder {
     leading_equals: bool,
 }
 
-struct Lexer<'a> {
+struct Lexer<'a, 'b> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
     limits: &'a ShellLimits,
     steps: usize,
-    segments: Vec<LexSegment>,
-    words: Vec<LexWord>,
+    borrow: bool,
+    out: Out<'b>,
+    /// First entry of `out.lexed` written by this pass.
+    segment_base: usize,
+    /// First word of the segment being read.
+    first_word: usize,
     word: Option<Builder>,
     last_operator: Option<(Operator, usize)>,
 }
 
-impl Lexer<'_> {
+impl Lexer<'_, '_> {
     fn run(&mut self) -> Result<(), Stop> {
         while let Some(&byte) = self.bytes.get(self.pos) {
             self.steps += 1;
@@ -106,7 +104,7 @@ impl Lexer<'_> {
                 }
                 b'\n' => {
                     self.end_word()?;
-                    if self.words.is_empty() {
+                    if self.segment_is_empty() {
                         self.pos += 1;
                     } else {
                         self.end_segment(Operator::Newline, 1)?;
@@ -166,14 +164,17 @@ impl Lexer<'_> {
                 }
                 _ => {
                     let c = self.char_at(self.pos)?;
-                    self.builder().value.push(c);
+                    self.builder();
+                    if self.decoding() {
+                        self.out.decoded.push(c);
+                    }
                     self.unquoted_other();
                     self.pos += c.len_utf8();
                 }
             }
         }
         self.end_word()?;
-        if !self.words.is_empty() {
+        if !self.segment_is_empty() {
             return self.push_segment(None);
         }
         match self.last_operator {
@@ -220,9 +221,13 @@ impl Lexer<'_> {
 
     fn builder(&mut self) -> &mut Builder {
         let start = self.pos;
-        let bytes = self.bytes;
-        self.word.get_or_insert_with(|| Builder {
-            value: String::with_capacity(word_capacity(bytes, start)),
+        let held = if self.borrow {
+            Held::Text
+        } else {
+            Held::Decoded(self.out.decoded.len())
+        };
+        self.word.get_or_insert(Builder {
+            held,
             start,
             name: NameState::Start,
             glob: false,
@@ -232,10 +237,59 @@ impl Lexer<'_> {
         })
     }
 
+    /// Whether the word being read has its value in the decoded text (so that further
+    /// characters must be pushed there).
+    fn decoding(&self) -> bool {
+        matches!(
+            self.word,
+            Some(Builder {
+                held: Held::Decoded(_),
+                ..
+            })
+        )
+    }
+
+    /// Starts (or continues) the word with a value that differs from its text: the value read
+    /// so far, which is its text, moves to the decoded text.
+    fn decode(&mut self) {
+        self.builder();
+        let pos = self.pos;
+        if let Some(word) = self.word.as_mut() {
+            if word.held == Held::Text {
+                let from = self.out.decoded.len();
+                let read = self.text.get(word.start..pos).unwrap_or_default();
+                self.out.decoded.push_str(read);
+                word.held = Held::Decoded(from);
+            }
+        }
+    }
+
+    /// Whether the word being read has an empty value so far.
+    fn value_is_empty(&self, word: &Builder) -> bool {
+        match word.held {
+            Held::Text => word.start == self.pos,
+            Held::Decoded(from) => self.out.decoded.len() == from,
+        }
+    }
+
+    fn segment_is_empty(&self) -> bool {
+        self.out.words.len() == self.first_word
+    }
+
     /// An unquoted printable ASCII byte that is not a metacharacter.
     fn push_unquoted(&mut self, byte: u8) {
-        let word = self.builder();
-        let first = word.value.is_empty() && word.name == NameState::Start;
+        self.builder();
+        let decoding = self.decoding();
+        let Some(word) = self.word.as_ref() else {
+            return;
+        };
+        let first = self.value_is_empty(word) && word.name == NameState::Start;
+        if decoding {
+            self.out.decoded.push(char::from(byte));
+        }
+        let Some(word) = self.word.as_mut() else {
+            return;
+        };
         word.glob |= is_glob(byte);
         if byte == b'~' {
             word.tilde = true;
@@ -250,7 +304,6 @@ impl Lexer<'_> {
             (NameState::Done(done), _) => NameState::Done(done),
             _ => NameState::Done(false),
         };
-        word.value.push(char::from(byte));
     }
 
     /// After an unquoted non-ASCII character: the word can no longer be an assignment.
@@ -270,7 +323,7 @@ impl Lexer<'_> {
         let Some(word) = self.word.take() else {
             return Ok(());
         };
-        if self.words.len() >= self.limits.max_words {
+        if self.out.words.len() - self.first_word >= self.limits.max_words {
             return Err(Stop {
                 reason: Reason::TooManyWords {
                     max: self.limits.max_words,
@@ -278,8 +331,20 @@ impl Lexer<'_> {
                 offset: word.start,
             });
         }
-        self.words.push(LexWord {
-            value: word.value,
+        let value = match word.held {
+            Held::Text => Value {
+                start: word.start,
+                end: self.pos,
+                decoded: false,
+            },
+            Held::Decoded(from) => Value {
+                start: from,
+                end: self.out.decoded.len(),
+                decoded: true,
+            },
+        };
+        self.out.words.push(WordEntry {
+            value,
             span: Span {
                 start: word.start,
                 end: self.pos,
@@ -295,7 +360,7 @@ impl Lexer<'_> {
 
     fn operator(&mut self, operator: Operator, len: usize) -> Result<(), Stop> {
         self.end_word()?;
-        if self.words.is_empty() {
+        if self.segment_is_empty() {
             return Err(self.stop(Reason::EmptySegment));
         }
         self.end_segment(operator, len)
@@ -309,10 +374,11 @@ impl Lexer<'_> {
     }
 
     fn push_segment(&mut self, operator: Option<Operator>) -> Result<(), Stop> {
-        let words = std::mem::take(&mut self.words);
-        let start = words.first().map_or(self.pos, |w| w.span.start);
-        let end = words.last().map_or(self.pos, |w| w.span.end);
-        if self.segments.len() >= self.limits.max_segments {
+        let words = (self.first_word, self.out.words.len());
+        let segment = self.out.words.get(words.0..words.1).unwrap_or_default();
+        let start = segment.first().map_or(self.pos, |w| w.span.start);
+        let end = segment.last().map_or(self.pos, |w| w.span.end);
+        if self.out.lexed.len() - self.segment_base >= self.limits.max_segments {
             return Err(Stop {
                 reason: Reason::TooManySegments {
                     max: self.limits.max_segments,
@@ -320,11 +386,12 @@ impl Lexer<'_> {
                 offset: start,
             });
         }
-        self.segments.push(LexSegment {
+        self.out.lexed.push(LexedEntry {
             words,
             span: Span { start, end },
             operator,
         });
+        self.first_word = self.out.words.len();
         Ok(())
     }
 
@@ -347,7 +414,8 @@ impl Lexer<'_> {
                 });
             }
         }
-        self.builder().value.push_str(content);
+        self.decode();
+        self.out.decoded.push_str(content);
         self.quoted();
         self.pos = open + len + 2;
         Ok(())
@@ -359,7 +427,7 @@ impl Lexer<'_> {
             reason: Reason::UnterminatedQuote { quote: '"' },
             offset: open,
         };
-        self.builder();
+        self.decode();
         self.quoted();
         self.pos += 1;
         loop {
@@ -374,13 +442,13 @@ impl Lexer<'_> {
                 }
                 b'\\' => match self.peek(1) {
                     Some(escaped @ (b'$' | b'`' | b'"' | b'\\')) => {
-                        self.builder().value.push(char::from(escaped));
+                        self.out.decoded.push(char::from(escaped));
                         self.pos += 2;
                     }
                     Some(b'\n') => return Err(self.stop(Reason::ContinuationInWord)),
                     None => return Err(unterminated),
                     Some(_) => {
-                        self.builder().value.push('\\');
+                        self.out.decoded.push('\\');
                         self.pos += 1;
                     }
                 },
@@ -388,7 +456,7 @@ impl Lexer<'_> {
                 b'`' => return Err(self.stop(Reason::Backtick)),
                 _ => {
                     let c = self.char_at(self.pos)?;
-                    self.builder().value.push(c);
+                    self.out.decoded.push(c);
                     self.pos += c.len_utf8();
                 }
             }
@@ -405,7 +473,8 @@ impl Lexer<'_> {
             }
             Some(_) => {
                 let c = self.char_at(self.pos + 1)?;
-                self.builder().value.push(c);
+                self.decode();
+                self.out.decoded.push(c);
                 self.quoted();
                 self.pos += 1 + c.len_utf8();
                 Ok(())
@@ -431,18 +500,3 @@ impl Lexer<'_> {
         }
     }
 }
-
-/// A capacity for the value of a word starting at `start`: the bytes up to the next blank or
-/// operator byte, at most [`WORD_CAPACITY_HINT`] (so that a word is usually one allocation, and
-/// the hints of many short words never add up to more than that per word).
-fn word_capacity(bytes: &[u8], start: usize) -> usize {
-    let rest = bytes.get(start..).unwrap_or_default();
-    let window = rest.get(..WORD_CAPACITY_HINT).unwrap_or(rest);
-    window
-        .iter()
-        .position(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|'))
-        .unwrap_or(window.len())
-}
-
-/// Most bytes reserved up front for one word's value.
-const WORD_CAPACITY_HINT: usize = 64;

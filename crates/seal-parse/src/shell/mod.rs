@@ -25,6 +25,7 @@
 //! # Ok::<(), seal_parse::shell::Unanalysable>(())
 //! ```
 
+mod buffer;
 mod chars;
 mod forms;
 pub mod fuzz_check;
@@ -37,11 +38,14 @@ mod segment;
 mod wrappers;
 
 pub use crate::frame::Span;
-pub use forms::{Form, NormalizedForms};
+pub use buffer::{LauncherRef, SegmentBuffer, SegmentRef, SegmentsRef};
+pub use forms::{Form, NormalizedForms, Words};
 pub use limits::ShellLimits;
 pub use quote::quote_word;
 pub use reason::{Reason, Unanalysable};
-pub use segment::{segment, segment_with_stats, Operator, Segment, Segments, ShellStats};
+pub use segment::{
+    segment, segment_into, segment_with_stats, Operator, Segment, Segments, ShellStats,
+};
 
 /// The wrapper names of the documented table, in table order (spec/shell-segments.md).
 pub fn wrapper_names() -> impl Iterator<Item = &'static str> {

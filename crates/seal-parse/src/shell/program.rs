@@ -1,6 +1,7 @@
 //! What may stand in program position, and how a shell invocation is read.
 
-use super::lexer::LexWord;
+use super::buffer::WordEntry;
+use super::wrappers::WordSeq;
 use super::Reason;
 
 /// Reserved words of sh, bash and zsh (`time` is handled as a wrapper).
@@ -60,10 +61,9 @@ pub(super) const OPAQUE_SHELLS: &[&str] = &[
     "es",
 ];
 
-/// Checks one word found in program position.
-pub(super) fn check_program(word: &LexWord) -> Result<(), Reason> {
-    let value = &word.value;
-    let owned = || value.clone();
+/// Checks one word found in program position (`value`, read as `word`).
+pub(super) fn check_program(value: &str, word: &WordEntry) -> Result<(), Reason> {
+    let owned = || value.to_owned();
     if value.is_empty() {
         Err(Reason::EmptyProgram)
     } else if !value.is_ascii() {
@@ -74,9 +74,9 @@ pub(super) fn check_program(word: &LexWord) -> Result<(), Reason> {
         Err(Reason::TildeInProgram { word: owned() })
     } else if word.leading_equals {
         Err(Reason::EqualsInProgram { word: owned() })
-    } else if KEYWORDS.contains(&value.as_str()) {
+    } else if KEYWORDS.contains(&value) {
         Err(Reason::Keyword { word: owned() })
-    } else if EVAL_BUILTINS.contains(&value.as_str()) {
+    } else if EVAL_BUILTINS.contains(&value) {
         Err(Reason::EvalBuiltin { word: owned() })
     } else {
         Ok(())
@@ -93,9 +93,9 @@ pub(super) enum Invocation {
 }
 
 /// Reads the arguments of the POSIX shell `shell`. `steps` grows by the words and letters read.
-pub(super) fn shell_invocation(
+pub(super) fn shell_invocation<W: WordSeq + ?Sized>(
     shell: &str,
-    args: &[LexWord],
+    args: &W,
     steps: &mut usize,
 ) -> Result<Invocation, Reason> {
     let refuse = |word: &str| Reason::ShellInvocation {
@@ -103,16 +103,16 @@ pub(super) fn shell_invocation(
         word: word.to_owned(),
     };
     let mut command_string = false;
-    for (at, word) in args.iter().enumerate() {
+    for at in 0..args.count() {
+        let value = args.word(at).unwrap_or_default();
         *steps += 1;
-        let value = word.value.as_str();
         let option = value.len() > 1 && (value.starts_with('-') || value.starts_with('+'));
         if !option {
             if !command_string {
                 return Ok(Invocation::Plain);
             }
-            if let Some(extra) = args.get(at + 1) {
-                return Err(refuse(&extra.value));
+            if let Some(extra) = args.word(at + 1) {
+                return Err(refuse(extra));
             }
             return Ok(Invocation::Payload(at));
         }

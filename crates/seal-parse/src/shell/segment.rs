@@ -2,8 +2,11 @@
 
 use std::sync::Arc;
 
-use super::forms::{basename, FormRef, FormSet, NormalizedForms};
-use super::lexer::{lex, LexSegment, LexWord, Stop};
+use super::buffer::{
+    BufferWords, InvocationEntry, LexedEntry, SegmentBuffer, SegmentEntry, SegmentsRef, WordEntry,
+};
+use super::forms::{basename, FormMarks, FormRef, FormSet, NormalizedForms, WordList};
+use super::lexer::{lex, Out, Stop};
 use super::program::{check_program, shell_invocation, Invocation, OPAQUE_SHELLS, POSIX_SHELLS};
 use super::quote::quote_word;
 use super::wrappers::{wrapper, Strip};
@@ -103,7 +106,29 @@ impl Segment {
     /// The normalized forms.
     #[must_use]
     pub fn forms(&self) -> NormalizedForms<'_> {
-        NormalizedForms::new(&self.words, &self.forms)
+        NormalizedForms::new(
+            WordList::Owned(&self.words),
+            self.forms.marks,
+            &self.forms.after_canonical,
+        )
+    }
+
+    pub(super) fn from_parts(
+        words: Vec<String>,
+        assignments: usize,
+        span: Span,
+        operator: Option<Operator>,
+        launchers: Vec<Arc<[String]>>,
+        forms: FormSet,
+    ) -> Segment {
+        Segment {
+            words,
+            assignments,
+            span,
+            operator,
+            launchers,
+            forms,
+        }
     }
 
     /// The words in one fixed quoting that segments back to the same words and forms: leading
@@ -167,6 +192,10 @@ impl Segments {
     pub fn into_vec(self) -> Vec<Segment> {
         self.segments
     }
+
+    pub(super) fn from_vec(segments: Vec<Segment>) -> Segments {
+        Segments { segments }
+    }
 }
 
 impl<'a> IntoIterator for &'a Segments {
@@ -199,7 +228,8 @@ impl ShellStats {
 /// Strict: whatever the grammar of spec/shell-segments.md does not cover (expansions,
 /// redirections, grouping, hidden characters, unknown wrapper options, limits...) is an
 /// [`Unanalysable`] with its [`Reason`]. Linear in the length of `command` per payload level;
-/// no panic on any input.
+/// no panic on any input. The owned form of [`segment_into`], which makes the same segments
+/// without copying them.
 ///
 /// ```
 /// use seal_parse::shell::{segment, Operator, ShellLimits};
@@ -227,10 +257,55 @@ pub fn segment_with_stats(
     command: &str,
     limits: &ShellLimits,
 ) -> (Result<Segments, Unanalysable>, ShellStats) {
+    let mut buffer = SegmentBuffer::new();
+    let (result, stats) = run(command, limits, &mut buffer);
+    let segments = result.map(|()| SegmentsRef::new(command, &buffer).to_segments());
+    (segments, stats)
+}
+
+/// [`segment`] into a reusable buffer: the same segments, words, forms and launchers (or the
+/// same error), read in place from `command` and `buffer`.
+///
+/// The buffer is cleared first. No heap allocation is made when the buffer already has the
+/// room the command needs (see [`SegmentBuffer`]), for instance after segmenting any command
+/// at least as large in every dimension; an error allocates its reason's text.
+///
+/// ```
+/// use seal_parse::shell::{segment_into, SegmentBuffer, ShellLimits};
+///
+/// let mut buffer = SegmentBuffer::new();
+/// let limits = ShellLimits::default();
+/// let segments = segment_into("FOO=1 sudo 'git' status && bash -c 'ls -l'", &limits, &mut buffer)?;
+/// let forms: Vec<String> = segments.iter().map(|s| s.forms().normalized().to_string()).collect();
+/// assert_eq!(forms, ["git status", "ls -l"]);
+/// let launcher = segments.get(1).and_then(|s| s.launchers().next()).map(|l| l.words().collect::<Vec<_>>());
+/// assert_eq!(launcher, Some(vec!["bash", "-c", "ls -l"]));
+/// # Ok::<(), seal_parse::shell::Unanalysable>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Unanalysable`], exactly as [`segment`].
+pub fn segment_into<'a>(
+    command: &'a str,
+    limits: &ShellLimits,
+    buffer: &'a mut SegmentBuffer,
+) -> Result<SegmentsRef<'a>, Unanalysable> {
+    let (result, _) = run(command, limits, buffer);
+    result.map(|()| SegmentsRef::new(command, buffer))
+}
+
+fn run(
+    command: &str,
+    limits: &ShellLimits,
+    buffer: &mut SegmentBuffer,
+) -> (Result<(), Unanalysable>, ShellStats) {
+    buffer.clear();
     let mut run = Run {
         limits,
         steps: 0,
-        out: Vec::new(),
+        command,
+        buffer,
     };
     let result = if command.len() > limits.max_bytes {
         Err(Unanalysable {
@@ -243,25 +318,26 @@ pub fn segment_with_stats(
             payload_offset: 0,
         })
     } else {
-        run.text(command, &Origin::TOP)
+        run.text(Source::Command, Origin::TOP)
     };
-    let stats = ShellStats { steps: run.steps };
-    (result.map(|()| Segments { segments: run.out }), stats)
+    (result, ShellStats { steps: run.steps })
 }
 
 /// Where a text being segmented sits: the command itself, or a payload.
+#[derive(Clone, Copy)]
 struct Origin {
     depth: usize,
     /// The outermost payload word, for payload texts.
     outer: Option<Span>,
-    launchers: Vec<Arc<[String]>>,
+    /// The innermost invocation, for payload texts.
+    launcher: Option<usize>,
 }
 
 impl Origin {
     const TOP: Origin = Origin {
         depth: 0,
         outer: None,
-        launchers: Vec::new(),
+        launcher: None,
     };
 
     fn fail(&self, reason: Reason, offset: usize) -> Unanalysable {
@@ -274,29 +350,61 @@ impl Origin {
     }
 }
 
-struct Run<'l> {
-    limits: &'l ShellLimits,
-    steps: usize,
-    out: Vec<Segment>,
+/// Which text to segment: the command, or the payload copied into the buffer.
+#[derive(Clone, Copy)]
+enum Source {
+    Command,
+    Payload,
 }
 
-impl Run<'_> {
-    fn text(&mut self, text: &str, origin: &Origin) -> Result<(), Unanalysable> {
-        let segments = lex(text, self.limits, &mut self.steps)
-            .map_err(|Stop { reason, offset }| origin.fail(reason, offset))?;
-        for lexed in segments {
+struct Run<'c, 'l> {
+    limits: &'l ShellLimits,
+    steps: usize,
+    command: &'c str,
+    buffer: &'l mut SegmentBuffer,
+}
+
+impl Run<'_, '_> {
+    fn text(&mut self, source: Source, origin: Origin) -> Result<(), Unanalysable> {
+        let base = self.buffer.lexed.len();
+        let buffer = &mut *self.buffer;
+        let out = Out {
+            decoded: &mut buffer.decoded,
+            words: &mut buffer.words,
+            lexed: &mut buffer.lexed,
+        };
+        let lexed = match source {
+            Source::Command => lex(self.command, true, self.limits, &mut self.steps, out),
+            Source::Payload => lex(&buffer.payload, false, self.limits, &mut self.steps, out),
+        };
+        lexed.map_err(|Stop { reason, offset }| origin.fail(reason, offset))?;
+        let end = self.buffer.lexed.len();
+        for at in base..end {
+            let Some(&lexed) = self.buffer.lexed.get(at) else {
+                break;
+            };
             self.one(lexed, origin)?;
         }
+        self.buffer.lexed.truncate(base);
         Ok(())
     }
 
-    fn one(&mut self, lexed: LexSegment, origin: &Origin) -> Result<(), Unanalysable> {
-        let analysis = analyse(&lexed.words, &mut self.steps)
+    fn one(&mut self, lexed: LexedEntry, origin: Origin) -> Result<(), Unanalysable> {
+        let buffer = &mut *self.buffer;
+        let words = BufferWords {
+            command: self.command,
+            decoded: &buffer.decoded,
+            entries: &buffer.words,
+        }
+        .range(lexed.words);
+        let forms_start = buffer.forms.len();
+        let analysis = analyse(words, &mut buffer.forms, &mut self.steps)
             .map_err(|(reason, offset)| origin.fail(reason, offset))?;
         if let Some(payload) = analysis.payload {
-            return self.payload(&lexed, payload, origin);
+            buffer.forms.truncate(forms_start);
+            return self.payload(lexed, payload, origin);
         }
-        if self.out.len() >= self.limits.max_segments {
+        if buffer.segments.len() >= self.limits.max_segments {
             return Err(origin.fail(
                 Reason::TooManySegments {
                     max: self.limits.max_segments,
@@ -305,24 +413,33 @@ impl Run<'_> {
             ));
         }
         let span = origin.outer.unwrap_or(lexed.span);
-        self.out.push(Segment {
-            words: lexed.words.into_iter().map(|w| w.value).collect(),
+        buffer.segments.push(SegmentEntry {
+            words: lexed.words,
             assignments: analysis.assignments,
             span,
             operator: lexed.operator,
-            launchers: origin.launchers.clone(),
-            forms: analysis.forms,
+            launcher: origin.launcher,
+            depth: origin.depth,
+            marks: analysis.marks,
+            forms: (forms_start, buffer.forms.len()),
         });
         Ok(())
     }
 
     fn payload(
         &mut self,
-        lexed: &LexSegment,
+        lexed: LexedEntry,
         payload: usize,
-        origin: &Origin,
+        origin: Origin,
     ) -> Result<(), Unanalysable> {
-        let Some(word) = lexed.words.get(payload) else {
+        let buffer = &mut *self.buffer;
+        let words = BufferWords {
+            command: self.command,
+            decoded: &buffer.decoded,
+            entries: &buffer.words,
+        }
+        .range(lexed.words);
+        let Some(word) = words.entry(payload) else {
             return Err(origin.fail(Reason::EmptyCommand, lexed.span.start));
         };
         if origin.depth >= self.limits.max_payload_depth {
@@ -333,15 +450,21 @@ impl Run<'_> {
                 word.span.start,
             ));
         }
-        let mut launchers = origin.launchers.clone();
-        launchers.push(lexed.words.iter().map(|w| w.value.clone()).collect());
+        buffer.payload.clear();
+        buffer.payload.push_str(words.value_of(word));
+        let invocation = buffer.invocations.len();
+        buffer.invocations.push(InvocationEntry {
+            words: lexed.words,
+            parent: origin.launcher,
+            first_segment: buffer.segments.len(),
+        });
         let inner = Origin {
             depth: origin.depth + 1,
             outer: Some(origin.outer.unwrap_or(word.span)),
-            launchers,
+            launcher: Some(invocation),
         };
-        self.text(&word.value, &inner)?;
-        if let Some(last) = self.out.last_mut() {
+        self.text(Source::Payload, inner)?;
+        if let Some(last) = self.buffer.segments.last_mut() {
             if last.operator.is_none() {
                 last.operator = lexed.operator;
             }
@@ -352,22 +475,29 @@ impl Run<'_> {
 
 struct Analysis {
     assignments: usize,
-    forms: FormSet,
+    marks: FormMarks,
     /// Index of the payload word of a shell invocation to unwrap.
     payload: Option<usize>,
 }
 
-/// Checks every program position of `words` and computes the forms. Errors carry the offset
-/// of the offending word.
-fn analyse(words: &[LexWord], steps: &mut usize) -> Result<Analysis, (Reason, usize)> {
-    let at = |word: &LexWord| word.span.start;
+/// Checks every program position of `words` and computes the forms: the named ones, and the
+/// distinct ones after the canonical form appended to `all`. Errors carry the offset of the
+/// offending word.
+fn analyse(
+    words: BufferWords<'_>,
+    all: &mut Vec<FormRef>,
+    steps: &mut usize,
+) -> Result<Analysis, (Reason, usize)> {
+    let at = |word: &WordEntry| word.span.start;
+    let value = |index: usize| words.value(index).unwrap_or_default();
+    let base = all.len();
     let mut start = 0;
-    while let Some(word) = words.get(start).filter(|w| w.assignment) {
+    while let Some(word) = words.entry(start).filter(|w| w.assignment) {
         *steps += 1;
         if word.tilde {
             return Err((
                 Reason::AssignmentExpansion {
-                    word: word.value.clone(),
+                    word: words.value_of(word).to_owned(),
                 },
                 at(word),
             ));
@@ -375,65 +505,72 @@ fn analyse(words: &[LexWord], steps: &mut usize) -> Result<Analysis, (Reason, us
         start += 1;
     }
     let assignments = start;
-    let Some(first) = words.get(start) else {
+    let Some(first) = words.entry(start) else {
         return Err((
             Reason::AssignmentOnly,
-            words.first().map_or(0, |w| w.span.start),
+            words.entry(0).map_or(0, |w| w.span.start),
         ));
     };
     let env_stripped = FormRef {
         start,
         basename: false,
     };
-    let mut all = Vec::new();
-    record(env_stripped, &mut all);
+    record(env_stripped, all, base);
     let basename_form = FormRef {
         start,
-        basename: has_basename(&first.value),
+        basename: has_basename(words.value_of(first)),
     };
     let mut program = first;
+    let mut program_at = start;
     loop {
         *steps += 1;
-        check_program(program).map_err(|reason| (reason, at(program)))?;
-        let base = FormRef {
+        let name = words.value_of(program);
+        check_program(name, program).map_err(|reason| (reason, at(program)))?;
+        let base_form = FormRef {
             start,
             basename: true,
         };
-        if has_basename(&program.value) {
-            record(base, &mut all);
+        if has_basename(name) {
+            record(base_form, all, base);
         }
-        let name = basename(&program.value);
-        let Some(wrapper) = wrapper(name) else { break };
-        let args = words.get(start + 1..).unwrap_or_default();
-        match wrapper.strip(args, steps) {
+        let Some(wrapper) = wrapper(basename(name)) else {
+            break;
+        };
+        let args = words.tail(start + 1);
+        match wrapper.strip(&args, steps) {
             Ok(Strip::Command(skip)) => {
                 start += 1 + skip;
-                let Some(next) = words.get(start) else { break };
+                let Some(next) = words.entry(start) else {
+                    break;
+                };
                 program = next;
+                program_at = start;
                 record(
                     FormRef {
                         start,
                         basename: false,
                     },
-                    &mut all,
+                    all,
+                    base,
                 );
             }
             Ok(Strip::NoCommand) => break,
             Err(reason) => return Err((reason, at(program))),
         }
     }
+    let program_value = value(program_at);
     let wrapper_stripped = FormRef {
         start,
         basename: false,
     };
     let normalized = FormRef {
         start,
-        basename: has_basename(&program.value),
+        basename: has_basename(program_value),
     };
-    let name = basename(&program.value);
-    let args = words.get(start + 1..).unwrap_or_default();
+    let name = basename(program_value);
+    let args = words.tail(start + 1);
     let payload = if POSIX_SHELLS.contains(&name) {
-        match shell_invocation(name, args, steps) {
+        match shell_invocation(name, &args, steps) {
             Ok(Invocation::Plain) => None,
             Ok(Invocation::Payload(index)) => Some(start + 1 + index),
             Err(reason) => return Err((reason, at(program))),
@@ -450,20 +587,25 @@ fn analyse(words: &[LexWord], steps: &mut usize) -> Result<Analysis, (Reason, us
     };
     Ok(Analysis {
         assignments,
-        forms: FormSet {
+        marks: FormMarks {
             env_stripped,
             basename: basename_form,
             wrapper_stripped,
             normalized,
-            after_canonical: all,
         },
         payload,
     })
 }
 
-/// Appends `form` to the forms after the canonical one unless it is the last form already.
-fn record(form: FormRef, all: &mut Vec<FormRef>) {
-    if *all.last().unwrap_or(&FormRef::CANONICAL) != form {
+/// Appends `form` to the forms after the canonical one (those of `all` from `base`) unless it
+/// is the last form already.
+fn record(form: FormRef, all: &mut Vec<FormRef>, base: usize) {
+    let last = if all.len() > base {
+        all.last().copied()
+    } else {
+        None
+    };
+    if last.unwrap_or(FormRef::CANONICAL) != form {
         all.push(form);
     }
 }

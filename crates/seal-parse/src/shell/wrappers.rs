@@ -1,7 +1,36 @@
 //! The wrapper table: commands that run another command given as their remaining words, with
 //! the options each accepts. Any other option makes the command unanalysable.
 
+use super::buffer::BufferWords;
 use super::Reason;
+
+/// Words read by index: the arguments of a wrapper or a shell, wherever they are stored.
+pub(super) trait WordSeq {
+    /// The word at `at`.
+    fn word(&self, at: usize) -> Option<&str>;
+    /// How many words.
+    fn count(&self) -> usize;
+}
+
+impl WordSeq for BufferWords<'_> {
+    fn word(&self, at: usize) -> Option<&str> {
+        self.value(at)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<S: AsRef<str>> WordSeq for [S] {
+    fn word(&self, at: usize) -> Option<&str> {
+        self.get(at).map(AsRef::as_ref)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
 
 /// What a wrapper's words amount to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,13 +218,13 @@ pub(super) const WRAPPERS: &[Wrapper] = &[
 impl Wrapper {
     /// Reads the wrapper's options and operands from `args` (the words after its name).
     /// `steps` grows by the words and option letters read.
-    pub(super) fn strip<S: AsRef<str>>(
+    pub(super) fn strip<W: WordSeq + ?Sized>(
         &self,
-        args: &[S],
+        args: &W,
         steps: &mut usize,
     ) -> Result<Strip, Reason> {
         let mut i = 0;
-        while let Some(word) = args.get(i).map(AsRef::as_ref) {
+        while let Some(word) = args.word(i) {
             *steps += 1;
             if word == "--" {
                 i += 1;
@@ -224,12 +253,12 @@ impl Wrapper {
         }
         match self.operands {
             Operands::Assignments => {
-                while args.get(i).is_some_and(|w| w.as_ref().contains('=')) {
+                while args.word(i).is_some_and(|w| w.contains('=')) {
                     *steps += 1;
                     i += 1;
                 }
             }
-            Operands::Duration => match args.get(i).map(AsRef::as_ref) {
+            Operands::Duration => match args.word(i) {
                 Some(duration) if is_duration(duration) => i += 1,
                 Some(other) => {
                     return Err(Reason::WrapperOperand {
@@ -241,7 +270,7 @@ impl Wrapper {
             },
             Operands::None => {}
         }
-        Ok(if i < args.len() {
+        Ok(if i < args.count() {
             Strip::Command(i)
         } else {
             Strip::NoCommand
@@ -315,7 +344,7 @@ mod tests {
         let mut words = line.split(' ').map(str::to_owned);
         let name = words.next().unwrap();
         let args: Vec<String> = words.collect();
-        wrapper(&name).unwrap().strip(&args, &mut 0)
+        wrapper(&name).unwrap().strip(args.as_slice(), &mut 0)
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// The three answers a pre-execute listener (or the end-of-chain default) can give.
 ///
@@ -22,19 +24,24 @@ pub enum Decision {
 /// A plain-text reason attached to a deny or an ask.
 ///
 /// The text is kept as given, unvalidated and unescaped: it is rendered for people elsewhere
-/// (with the escape grammar), never interpreted. A `&'static str` reason costs no allocation.
+/// (with the escape grammar), never interpreted. A `&'static str` reason costs no allocation,
+/// and neither does cloning a reason made from an `Arc<str>` (a reference-count increment).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Reason(Cow<'static, str>);
+pub struct Reason(Text);
 
 /// Which rule matched, and the normalized form of the input it matched, as reported by the stage
 /// that decided.
 ///
 /// `rule` is the rule as its author wrote it (`Bash(git log:*)`); `form` is the normalized form
 /// the rule was matched against (a wrapper-stripped segment, a canonical path), when there is one.
+///
+/// Cloning an explanation made with [`Because::shared_rule`] does not copy the rule text (a
+/// reference-count increment); the rules listener also shares the form it reports, written
+/// into a buffer that a reused trace keeps from one evaluation to the next.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Because {
-    rule: Cow<'static, str>,
-    form: Option<Cow<'static, str>>,
+    rule: Text,
+    form: Option<Text>,
 }
 
 /// A [`Decision`] with an optional [`Because`], as a listener returns it.
@@ -103,24 +110,31 @@ impl fmt::Display for Decision {
 impl Reason {
     /// A reason with the given text.
     pub fn new(text: impl Into<Cow<'static, str>>) -> Reason {
-        Reason(text.into())
+        Reason(Text::from(text.into()))
     }
 
     /// The text as given.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.as_str()
     }
 }
 
 impl From<&'static str> for Reason {
     fn from(text: &'static str) -> Reason {
-        Reason(Cow::Borrowed(text))
+        Reason(Text::Static(text))
     }
 }
 
 impl From<String> for Reason {
     fn from(text: String) -> Reason {
-        Reason(Cow::Owned(text))
+        Reason(Text::Owned(text))
+    }
+}
+
+impl From<Arc<str>> for Reason {
+    /// A reason sharing `text`: cloning it does not copy the text.
+    fn from(text: Arc<str>) -> Reason {
+        Reason(Text::Shared(text))
     }
 }
 
@@ -128,7 +142,7 @@ impl fmt::Display for Reason {
     /// The text in backticks, with control and other non-printing characters shown as Rust
     /// escapes so that a reason can never forge a line of a report.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`", self.0.escape_debug())
+        write!(f, "`{}`", self.as_str().escape_debug())
     }
 }
 
@@ -136,7 +150,16 @@ impl Because {
     /// The given rule matched, with no particular normalized form.
     pub fn rule(rule: impl Into<Cow<'static, str>>) -> Because {
         Because {
-            rule: rule.into(),
+            rule: Text::from(rule.into()),
+            form: None,
+        }
+    }
+
+    /// The given rule matched, with no particular normalized form; the rule text is shared
+    /// (making and cloning the explanation does not copy it).
+    pub fn shared_rule(rule: Arc<str>) -> Because {
+        Because {
+            rule: Text::Shared(rule),
             form: None,
         }
     }
@@ -147,27 +170,59 @@ impl Because {
         form: impl Into<Cow<'static, str>>,
     ) -> Because {
         Because {
-            rule: rule.into(),
-            form: Some(form.into()),
+            rule: Text::from(rule.into()),
+            form: Some(Text::from(form.into())),
+        }
+    }
+
+    /// The same rule, matched against the form that `form` writes (its `Display` text), kept in
+    /// the shared string `pool` holds: rewritten in place when nothing else holds it (no
+    /// allocation while it has room), otherwise replaced by a new one of
+    /// [`POOLED_FORM_CAPACITY`] bytes.
+    pub(crate) fn with_pooled_form(
+        self,
+        pool: &mut Option<Arc<String>>,
+        form: impl fmt::Display,
+    ) -> Because {
+        if !pool
+            .as_mut()
+            .is_some_and(|text| Arc::get_mut(text).is_some())
+        {
+            *pool = Some(Arc::new(String::with_capacity(POOLED_FORM_CAPACITY)));
+        }
+        let shared = match pool.as_mut() {
+            Some(text) => {
+                if let Some(text) = Arc::get_mut(text) {
+                    text.clear();
+                    // Writing to a `String` fails only if `form`'s `Display` fails.
+                    let _ = fmt::write(text, format_args!("{form}"));
+                }
+                Text::Pooled(Arc::clone(text))
+            }
+            None => Text::Owned(form.to_string()),
+        };
+        Because {
+            rule: self.rule,
+            form: Some(shared),
         }
     }
 
     /// The rule as written by its author.
     pub fn rule_text(&self) -> &str {
-        &self.rule
+        self.rule.as_str()
     }
 
     /// The normalized form the rule matched, if the stage reported one.
     pub fn form(&self) -> Option<&str> {
-        self.form.as_deref()
+        self.form.as_ref().map(Text::as_str)
     }
 }
 
 impl fmt::Display for Because {
     /// ``rule `r` `` or ``rule `r` matched `form` `` (non-printing characters escaped).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rule `{}`", self.rule.escape_debug())?;
-        if let Some(form) = &self.form {
+        write!(f, "rule `{}`", self.rule_text().escape_debug())?;
+        if let Some(form) = self.form() {
             write!(f, " matched `{}`", form.escape_debug())?;
         }
         Ok(())
@@ -251,5 +306,54 @@ impl Eq for Ruling {}
 impl From<Decision> for Ruling {
     fn from(decision: Decision) -> Ruling {
         Ruling::new(decision)
+    }
+}
+
+/// Room reserved by a pooled form string when it is made: every form of a command under 256
+/// bytes fits without growing it.
+pub(crate) const POOLED_FORM_CAPACITY: usize = 256;
+
+/// Text of a reason or an explanation: static, owned, or shared. Compared and hashed as its
+/// characters, whatever the storage.
+#[derive(Debug, Clone)]
+enum Text {
+    Static(&'static str),
+    Owned(String),
+    Shared(Arc<str>),
+    /// A string reused from one evaluation to the next (see [`Because::with_pooled_form`]).
+    Pooled(Arc<String>),
+}
+
+impl Text {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Static(text) => text,
+            Text::Owned(text) => text,
+            Text::Shared(text) => text,
+            Text::Pooled(text) => text,
+        }
+    }
+}
+
+impl From<Cow<'static, str>> for Text {
+    fn from(text: Cow<'static, str>) -> Text {
+        match text {
+            Cow::Borrowed(text) => Text::Static(text),
+            Cow::Owned(text) => Text::Owned(text),
+        }
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl Hash for Text {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }

@@ -4,7 +4,7 @@
 use super::call::ToolCall;
 use super::decision::Ruling;
 use super::failure::StageError;
-use super::trace::Via;
+use super::trace::{Scratch, Via};
 use super::waterfall::{descend, Chain, Run};
 
 /// A stage of the pre-execute waterfall.
@@ -56,6 +56,11 @@ impl<'a> Next<'a> {
             run,
             caller,
         }
+    }
+
+    /// Storage carried by the evaluation's trace, reused from one evaluation to the next.
+    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+        self.run.trace.scratch()
     }
 
     /// Runs the rest of the chain and returns its ruling. Returning that ruling unchanged keeps

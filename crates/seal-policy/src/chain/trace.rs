@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use seal_parse::shell::SegmentBuffer;
 use seal_record::Outcome;
 
 use super::decision::{Because, Decision};
@@ -14,10 +15,48 @@ use super::failure::StageError;
 /// Listeners appear in the order the waterfall reached them (a listener that delegates comes
 /// before the stages it delegated to); stages whose scope did not match the call, and stages
 /// after a short-circuit, are not consulted and do not appear.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// A trace also carries working storage for the next evaluation that reuses it
+/// ([`Chain::evaluate_reusing`](crate::chain::Chain::evaluate_reusing)): the buffer the rules
+/// listener segments commands into. It is not part of the explanation: equality, `Debug` and
+/// `Display` ignore it, and a clone starts without it.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct Trace {
     steps: Vec<Step>,
     decided_by: Option<usize>,
+    scratch: Scratch,
+}
+
+/// Storage reused from one evaluation to the next; never part of what a trace says.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Where the rules listener segments a command.
+    pub(crate) segments: SegmentBuffer,
+    /// The string the rules listener writes a matched form into (shared with the explanation).
+    pub(crate) form: Option<Arc<String>>,
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Scratch) -> bool {
+        true
+    }
+}
+
+impl Eq for Scratch {}
+
+impl fmt::Debug for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Trace")
+            .field("steps", &self.steps)
+            .field("decided_by", &self.decided_by)
+            .finish()
+    }
 }
 
 /// One stage consulted, and what it returned.
@@ -145,6 +184,10 @@ impl Trace {
 
     pub(crate) fn len(&self) -> usize {
         self.steps.len()
+    }
+
+    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+        &mut self.scratch
     }
 }
 

@@ -1,8 +1,8 @@
 //! The rules as a stage of the pre-execute chain.
 
-use crate::chain::{self, Because, Listener, Next, Ruling, StageError, ToolCall};
+use crate::chain::{self, Listener, Next, Ruling, StageError, ToolCall};
 
-use super::evaluation::{AskCause, Evaluation, Match, Site};
+use super::evaluation::Evaluation;
 use super::set::{RuleSet, Subject};
 
 /// A [`Listener`] that evaluates a [`RuleSet`] on the call's typed subject.
@@ -37,35 +37,20 @@ impl RulesListener {
 }
 
 impl Listener for RulesListener {
-    fn decide(&self, call: &ToolCall, next: Next<'_>) -> Result<Ruling, StageError> {
-        // The evaluation is owned here: its decisive match moves into the explanation.
-        let (ruling, decisive) = match self.rules.evaluate_decisive(call.tool(), subject_of(call)) {
-            Evaluation::Deny(m) => (
-                Ruling::deny(format!("denied by rule `{}`", m.text)),
-                Some(m),
-            ),
-            Evaluation::Ask(AskCause::Rule(m)) => {
-                (Ruling::ask(format!("rule `{}` asks", m.text)), Some(m))
-            }
-            Evaluation::Ask(AskCause::Unanalysed(u)) => (Ruling::ask(u.to_string()), None),
-            Evaluation::Allow(matches) => (Ruling::allow(), matches.into_iter().next()),
-            Evaluation::NoMatch(_) => return Ok(next.run()),
-        };
-        Ok(match decisive {
-            Some(m) => ruling.because(because_of(m)),
-            None => ruling,
-        })
-    }
-}
-
-/// The rule and the form it matched, as the chain's explanation.
-fn because_of(m: Match) -> Because {
-    match m.site {
-        Site::Tool => Because::rule(m.text),
-        Site::Segment { form, .. }
-        | Site::Launcher { form, .. }
-        | Site::Path(form)
-        | Site::Host(form) => Because::rule_and_form(m.text, form),
+    fn decide(&self, call: &ToolCall, mut next: Next<'_>) -> Result<Ruling, StageError> {
+        // Segmented into the buffer the evaluation's trace carries, so that a reused trace
+        // makes deciding a command free of allocations.
+        let scratch = next.scratch();
+        let decided = self.rules.decide(
+            call.tool(),
+            subject_of(call),
+            &mut scratch.segments,
+            &mut scratch.form,
+        );
+        match decided {
+            Some(ruling) => Ok(ruling),
+            None => Ok(next.run()),
+        }
     }
 }
 

@@ -1,8 +1,13 @@
 //! A rule set and its evaluation on one call: deny beats ask beats allow, commands per segment.
 
+use std::fmt;
 use std::sync::Arc;
 
-use seal_parse::shell::{segment, Form, NormalizedForms, Segment, Segments};
+use seal_parse::shell::{
+    segment_into, Form, NormalizedForms, SegmentBuffer, SegmentRef, SegmentsRef, Words,
+};
+
+use crate::chain::{Because, Reason, Ruling};
 
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
@@ -42,10 +47,12 @@ pub struct Location {
 /// One rule of a set, as written and as parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleEntry {
-    text: String,
+    text: Arc<str>,
     effect: Effect,
     rule: Rule,
     location: Option<Location>,
+    /// The reason a deny or an ask by this rule gives, shared by every ruling that cites it.
+    reason: Arc<str>,
 }
 
 impl RuleEntry {
@@ -138,11 +145,17 @@ impl RuleSet {
             });
         }
         let rule = Rule::parse(text)?;
+        let reason = match effect {
+            Effect::Deny => format!("denied by rule `{text}`"),
+            Effect::Ask => format!("rule `{text}` asks"),
+            Effect::Allow => format!("allowed by rule `{text}`"),
+        };
         self.rules.push(RuleEntry {
-            text: text.to_owned(),
+            text: Arc::from(text),
             effect,
             rule,
             location,
+            reason: Arc::from(reason),
         });
         Ok(())
     }
@@ -186,15 +199,45 @@ impl RuleSet {
     /// ```
     #[must_use]
     pub fn evaluate(&self, tool: &str, subject: Subject<'_>) -> Evaluation {
-        let scan = self.scan(tool, subject, Input::Submitted, Detail::Every);
-        combine(scan, None)
+        let mut buffer = SegmentBuffer::new();
+        let field = self.field(tool, subject, Input::Submitted, &mut buffer);
+        let mut allowed = Vec::new();
+        let scan = self.scan(tool, &field, Input::Submitted, &mut |hit: Hit<'_>| {
+            allowed.push(hit.to_match());
+            true
+        });
+        owned(combine(scan, None), allowed)
     }
 
-    /// [`RuleSet::evaluate`], except that an allow carries only its first match (the decisive
-    /// one): the chain's rules listener needs no more, and the others are not built.
-    pub(crate) fn evaluate_decisive(&self, tool: &str, subject: Subject<'_>) -> Evaluation {
-        let scan = self.scan(tool, subject, Input::Submitted, Detail::Decisive);
-        combine(scan, None)
+    /// The chain's rules listener: the ruling [`RuleSet::evaluate`] leads to (deny, ask, or
+    /// allow explained by its first match; `None` when no rule decides), segmenting into
+    /// `buffer` and writing the matched form into the pooled string `form`. For a command,
+    /// deciding allocates nothing once both have the room the command needs, unless the
+    /// command is unanalysable (the ask then carries the reason).
+    pub(crate) fn decide(
+        &self,
+        tool: &str,
+        subject: Subject<'_>,
+        buffer: &mut SegmentBuffer,
+        form: &mut Option<Arc<String>>,
+    ) -> Option<Ruling> {
+        let field = self.field(tool, subject, Input::Submitted, buffer);
+        let mut first = None;
+        let scan = self.scan(tool, &field, Input::Submitted, &mut |hit: Hit<'_>| {
+            first = Some(hit);
+            false
+        });
+        match combine(scan, None) {
+            Outcome::Deny(hit) | Outcome::Ask(hit) => {
+                Some(Ruling::new(hit.entry.ruling_decision()).because(hit.because(form)))
+            }
+            Outcome::Unanalysed(u) => Some(Ruling::ask(u.to_string())),
+            Outcome::Allow => Some(match first {
+                Some(hit) => Ruling::allow().because(hit.because(form)),
+                None => Ruling::allow(),
+            }),
+            Outcome::NoMatch(_) => None,
+        }
     }
 
     /// Evaluates a call whose input a hook rewrote: deny and ask are checked on both the
@@ -208,39 +251,59 @@ impl RuleSet {
         submitted: Subject<'_>,
         rewritten: Subject<'_>,
     ) -> Evaluation {
-        let first = self.scan(tool, submitted, Input::Submitted, Detail::Every);
-        let second = self.scan(tool, rewritten, Input::Rewritten, Detail::Every);
-        combine(second, Some(first))
+        let (mut first_buffer, mut second_buffer) = (SegmentBuffer::new(), SegmentBuffer::new());
+        let first_field = self.field(tool, submitted, Input::Submitted, &mut first_buffer);
+        let second_field = self.field(tool, rewritten, Input::Rewritten, &mut second_buffer);
+        let first = self.scan(tool, &first_field, Input::Submitted, &mut |_: Hit<'_>| true);
+        let mut allowed = Vec::new();
+        let second = self.scan(tool, &second_field, Input::Rewritten, &mut |hit: Hit<
+            '_,
+        >| {
+            allowed.push(hit.to_match());
+            true
+        });
+        owned(combine(second, Some(first)), allowed)
     }
 
-    fn scan(&self, tool: &str, subject: Subject<'_>, input: Input, detail: Detail) -> Scan {
+    /// Matches the rules naming `tool` against `field`. Each allow match covering a site is
+    /// given to `allowed`, in order, for as long as it returns `true`.
+    fn scan<'f>(
+        &'f self,
+        tool: &'f str,
+        field: &'f Field<'f>,
+        input: Input,
+        allowed: &mut dyn FnMut(Hit<'f>) -> bool,
+    ) -> Scan<'f> {
         let rules = Applicable {
             entries: &self.rules,
             tool,
         };
-        let mut scan = Scan::default();
-        let field = self.field(tool, subject, rules, input);
-        if let Field::Unanalysed(u) = &field {
+        let mut scan = Scan {
+            deny: None,
+            ask: None,
+            unanalysed: None,
+            allow: None,
+        };
+        if let Field::Unanalysed(u) = field {
             scan.unanalysed = Some(u.clone());
         }
-        for effect in [Effect::Deny, Effect::Ask] {
-            let found = first_hit(rules, effect, &field, input);
-            match effect {
-                Effect::Deny => scan.deny = found,
-                _ => scan.ask = found,
-            }
-        }
-        scan.allow = allow_cover(rules, &field, input, detail);
+        scan.deny = first_hit(rules, Effect::Deny, field, input);
+        scan.ask = first_hit(rules, Effect::Ask, field, input);
+        scan.allow = allow_cover(rules, field, input, allowed);
         scan
     }
 
-    fn field(
+    fn field<'b>(
         &self,
         tool: &str,
-        subject: Subject<'_>,
-        rules: Applicable<'_>,
+        subject: Subject<'b>,
         input: Input,
-    ) -> Field {
+        buffer: &'b mut SegmentBuffer,
+    ) -> Field<'b> {
+        let rules = Applicable {
+            entries: &self.rules,
+            tool,
+        };
         let kind = FieldKind::of(tool);
         let specified = rules
             .iter()
@@ -254,7 +317,7 @@ impl RuleSet {
         };
         match (kind, subject) {
             (FieldKind::Command, Subject::Command(command)) => {
-                match segment(command, &self.limits.shell) {
+                match segment_into(command, &self.limits.shell, buffer) {
                     Ok(segments) => Field::Command(segments),
                     Err(e) => unanalysed(e.reason.code(), e.to_string()),
                 }
@@ -290,6 +353,18 @@ impl RuleSet {
     }
 }
 
+impl RuleEntry {
+    /// The decision a deny or an ask by this rule gives (its reason shared, not copied).
+    fn ruling_decision(&self) -> crate::chain::Decision {
+        let reason = Reason::from(Arc::clone(&self.reason));
+        match self.effect {
+            Effect::Deny => crate::chain::Decision::Deny(reason),
+            Effect::Ask => crate::chain::Decision::Ask(Some(reason)),
+            Effect::Allow => crate::chain::Decision::Allow,
+        }
+    }
+}
+
 /// The rules that name the tool, in set order, with their indices: a view, so that selecting
 /// them allocates nothing.
 #[derive(Clone, Copy)]
@@ -314,18 +389,10 @@ impl<'a> Applicable<'a> {
     }
 }
 
-/// How many matches an allow keeps.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Detail {
-    /// One per segment, then per launcher ([`Evaluation::Allow`] as documented).
-    Every,
-    /// The first only.
-    Decisive,
-}
-
 /// The typed field, ready for matching.
-enum Field {
-    Command(Segments),
+enum Field<'b> {
+    /// The segments, in a buffer.
+    Command(SegmentsRef<'b>),
     Path(String),
     Host(String),
     /// Only rules without a specifier apply.
@@ -334,51 +401,161 @@ enum Field {
     Unanalysed(Unanalysed),
 }
 
-#[derive(Default)]
-struct Scan {
-    deny: Option<Match>,
-    ask: Option<Match>,
-    unanalysed: Option<Unanalysed>,
-    /// `Ok(matches)` when allow rules cover the field; `Err(site)` otherwise, with the first
-    /// uncovered site when there is one to name.
-    allow: Option<Result<Vec<Match>, Option<Site>>>,
+/// One rule matching one site, borrowed from the rule set and the field.
+#[derive(Clone)]
+struct Hit<'a> {
+    rule: usize,
+    entry: &'a RuleEntry,
+    site: SiteRef<'a>,
+    input: Input,
 }
 
-fn combine(main: Scan, other: Option<Scan>) -> Evaluation {
+impl Hit<'_> {
+    fn to_match(&self) -> Match {
+        Match {
+            rule: self.rule,
+            effect: self.entry.effect,
+            text: self.entry.text.to_string(),
+            site: self.site.to_site(),
+            input: self.input,
+        }
+    }
+
+    /// The rule (shared) and the form it matched (written into the pooled string `form`), as
+    /// the chain's explanation.
+    fn because(&self, form: &mut Option<Arc<String>>) -> Because {
+        let rule = Because::shared_rule(Arc::clone(&self.entry.text));
+        match &self.site {
+            SiteRef::Tool => rule,
+            site => rule.with_pooled_form(form, site),
+        }
+    }
+}
+
+/// Where a rule matched, borrowed: [`Site`] without its strings.
+#[derive(Clone)]
+enum SiteRef<'a> {
+    Tool,
+    Segment {
+        index: usize,
+        kind: FormKind,
+        form: Form<'a>,
+    },
+    Launcher {
+        segment: usize,
+        program: &'a str,
+        rest: Words<'a>,
+    },
+    Path(&'a str),
+    Host(&'a str),
+}
+
+impl SiteRef<'_> {
+    fn to_site(&self) -> Site {
+        match self {
+            SiteRef::Tool => Site::Tool,
+            SiteRef::Segment { index, kind, form } => Site::Segment {
+                index: *index,
+                kind: *kind,
+                form: form.to_string(),
+            },
+            SiteRef::Launcher { segment, .. } => Site::Launcher {
+                segment: *segment,
+                form: self.to_string(),
+            },
+            SiteRef::Path(path) => Site::Path((*path).to_owned()),
+            SiteRef::Host(host) => Site::Host((*host).to_owned()),
+        }
+    }
+}
+
+impl fmt::Display for SiteRef<'_> {
+    /// The text of the form matched: words joined by single spaces, the path, or the host.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SiteRef::Tool => Ok(()),
+            SiteRef::Segment { form, .. } => form.fmt(f),
+            SiteRef::Launcher { program, rest, .. } => {
+                f.write_str(program)?;
+                for word in rest.clone() {
+                    f.write_str(" ")?;
+                    f.write_str(word)?;
+                }
+                Ok(())
+            }
+            SiteRef::Path(text) | SiteRef::Host(text) => f.write_str(text),
+        }
+    }
+}
+
+struct Scan<'a> {
+    deny: Option<Hit<'a>>,
+    ask: Option<Hit<'a>>,
+    unanalysed: Option<Unanalysed>,
+    /// `Ok(())` when allow rules cover the field; `Err(site)` otherwise, with the first
+    /// uncovered site when there is one to name.
+    allow: Option<Result<(), Option<SiteRef<'a>>>>,
+}
+
+/// What the scans amount to, deny beating ask beating allow.
+enum Outcome<'a> {
+    Deny(Hit<'a>),
+    Ask(Hit<'a>),
+    Unanalysed(Unanalysed),
+    Allow,
+    NoMatch(Option<SiteRef<'a>>),
+}
+
+fn combine<'a>(main: Scan<'a>, other: Option<Scan<'a>>) -> Outcome<'a> {
     let (other_deny, other_ask, other_unanalysed) = match other {
         Some(scan) => (scan.deny, scan.ask, scan.unanalysed),
         None => (None, None, None),
     };
-    if let Some(m) = other_deny.or(main.deny) {
-        return Evaluation::Deny(m);
+    if let Some(hit) = other_deny.or(main.deny) {
+        return Outcome::Deny(hit);
     }
-    if let Some(m) = other_ask.or(main.ask) {
-        return Evaluation::Ask(AskCause::Rule(m));
+    if let Some(hit) = other_ask.or(main.ask) {
+        return Outcome::Ask(hit);
     }
     if let Some(u) = other_unanalysed.or(main.unanalysed) {
-        return Evaluation::Ask(AskCause::Unanalysed(u));
+        return Outcome::Unanalysed(u);
     }
     match main.allow {
-        Some(Ok(matches)) => Evaluation::Allow(matches),
-        Some(Err(site)) => Evaluation::NoMatch(site),
-        None => Evaluation::NoMatch(None),
+        Some(Ok(())) => Outcome::Allow,
+        Some(Err(site)) => Outcome::NoMatch(site),
+        None => Outcome::NoMatch(None),
+    }
+}
+
+/// The owned evaluation of an outcome, `allowed` holding the allow matches.
+fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
+    match outcome {
+        Outcome::Deny(hit) => Evaluation::Deny(hit.to_match()),
+        Outcome::Ask(hit) => Evaluation::Ask(AskCause::Rule(hit.to_match())),
+        Outcome::Unanalysed(u) => Evaluation::Ask(AskCause::Unanalysed(u)),
+        Outcome::Allow => Evaluation::Allow(allowed),
+        Outcome::NoMatch(site) => Evaluation::NoMatch(site.as_ref().map(SiteRef::to_site)),
     }
 }
 
 /// The first rule of `effect` matching anything in the field (segments in order, forms
 /// canonical first, then launchers; rules in set order within one site).
-fn first_hit(rules: Applicable<'_>, effect: Effect, field: &Field, input: Input) -> Option<Match> {
+fn first_hit<'a>(
+    rules: Applicable<'a>,
+    effect: Effect,
+    field: &'a Field<'a>,
+    input: Input,
+) -> Option<Hit<'a>> {
     let of_effect = || rules.of(effect);
-    let hit = |index: usize, entry: &RuleEntry, site: Site| Match {
-        rule: index,
-        effect,
-        text: entry.text.clone(),
+    let hit = |rule: usize, entry: &'a RuleEntry, site: SiteRef<'a>| Hit {
+        rule,
+        entry,
         site,
         input,
     };
     // Rules without a specifier match every call of the tool, whatever its field.
     if let Some((index, entry)) = of_effect().find(|(_, e)| *e.rule.specifier() == Specifier::Any) {
-        return Some(hit(index, entry, Site::Tool));
+        return Some(hit(index, entry, SiteRef::Tool));
     }
     match field {
         Field::Command(segments) => {
@@ -390,33 +567,44 @@ fn first_hit(rules: Applicable<'_>, effect: Effect, field: &Field, input: Input)
                         return Some(hit(
                             index,
                             entry,
-                            Site::Segment {
+                            SiteRef::Segment {
                                 index: at,
                                 kind,
-                                form: joined(&form),
+                                form,
                             },
                         ));
                     }
                 }
             }
-            for (at, launcher) in distinct_launchers(segments) {
-                for start in 0..launcher.len() {
-                    let Some(words) = launcher.get(start..) else {
+            for launcher in segments.launchers() {
+                for start in 0..launcher.words().len() {
+                    let mut suffix = launcher.words();
+                    for _ in 0..start {
+                        suffix.next();
+                    }
+                    let Some(first) = suffix.next() else {
                         continue;
                     };
                     for based in [false, true] {
-                        let Some(form) = suffix_words(words, based) else {
-                            continue;
+                        let program = if based {
+                            match first.rsplit_once('/') {
+                                Some((_, base)) if !base.is_empty() => base,
+                                _ => continue,
+                            }
+                        } else {
+                            first
                         };
+                        let form = std::iter::once(program).chain(suffix.clone());
                         let found =
                             of_effect().find(|(_, e)| command_matches_words(e, form.clone()));
                         if let Some((index, entry)) = found {
                             return Some(hit(
                                 index,
                                 entry,
-                                Site::Launcher {
-                                    segment: at,
-                                    form: form.collect::<Vec<_>>().join(" "),
+                                SiteRef::Launcher {
+                                    segment: launcher.first_segment(),
+                                    program,
+                                    rest: suffix.clone(),
                                 },
                             ));
                         }
@@ -427,115 +615,110 @@ fn first_hit(rules: Applicable<'_>, effect: Effect, field: &Field, input: Input)
         }
         Field::Path(path) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)))
-            .map(|(index, entry)| hit(index, entry, Site::Path(path.clone()))),
+            .map(|(index, entry)| hit(index, entry, SiteRef::Path(path))),
         Field::Host(host) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)))
-            .map(|(index, entry)| hit(index, entry, Site::Host(host.clone()))),
+            .map(|(index, entry)| hit(index, entry, SiteRef::Host(host))),
         Field::Opaque | Field::Unanalysed(_) => None,
     }
 }
 
-/// Whether allow rules cover the field: `None` when no allow rule names the tool.
-fn allow_cover(
-    rules: Applicable<'_>,
-    field: &Field,
+/// Whether allow rules cover the field: `None` when no allow rule names the tool. Each match
+/// covering a site goes to `keep` while it returns `true`.
+fn allow_cover<'a>(
+    rules: Applicable<'a>,
+    field: &'a Field<'a>,
     input: Input,
-    detail: Detail,
-) -> Option<Result<Vec<Match>, Option<Site>>> {
+    keep: &mut dyn FnMut(Hit<'a>) -> bool,
+) -> Option<Result<(), Option<SiteRef<'a>>>> {
     let allows = || rules.of(Effect::Allow);
     // No allow rule names the tool: nothing to cover.
     allows().next()?;
-    let hit = |index: usize, entry: &RuleEntry, site: Site| Match {
-        rule: index,
-        effect: Effect::Allow,
-        text: entry.text.clone(),
+    let hit = |rule: usize, entry: &'a RuleEntry, site: SiteRef<'a>| Hit {
+        rule,
+        entry,
         site,
         input,
     };
     let any = allows().find(|(_, e)| *e.rule.specifier() == Specifier::Any);
+    let mut keeping = true;
+    let mut give = |found: Hit<'a>| {
+        if keeping {
+            keeping = keep(found);
+        }
+    };
     match field {
         Field::Unanalysed(_) => Some(Err(None)),
         Field::Command(segments) => {
             if let Some((index, entry)) = any {
-                return Some(Ok(vec![hit(index, entry, Site::Tool)]));
+                give(hit(index, entry, SiteRef::Tool));
+                return Some(Ok(()));
             }
-            let mut matches = Vec::new();
-            // Sites are written out only for a match that is kept, or for the uncovered one.
-            let keep = |matches: &Vec<Match>| detail == Detail::Every || matches.is_empty();
             for (at, seg) in segments.iter().enumerate() {
                 let canonical = seg.forms().canonical();
-                let site = || Site::Segment {
+                let site = SiteRef::Segment {
                     index: at,
                     kind: FormKind::Canonical,
-                    form: joined(&canonical),
+                    form: canonical,
                 };
                 match allows().find(|(_, e)| command_matches(e, &canonical)) {
-                    Some((index, entry)) if keep(&matches) => {
-                        matches.push(hit(index, entry, site()));
-                    }
-                    Some(_) => {}
-                    None => return Some(Err(Some(site()))),
+                    Some((index, entry)) => give(hit(index, entry, site)),
+                    None => return Some(Err(Some(site))),
                 }
                 for launcher in seg.launchers() {
-                    let site = || Site::Launcher {
+                    let mut words = launcher.words();
+                    let program = words.next().unwrap_or_default();
+                    let site = SiteRef::Launcher {
                         segment: at,
-                        form: launcher.join(" "),
+                        program,
+                        rest: words,
                     };
-                    match allows().find(|(_, e)| {
-                        command_matches_words(e, launcher.iter().map(String::as_str))
-                    }) {
-                        Some((index, entry)) if keep(&matches) => {
-                            matches.push(hit(index, entry, site()));
-                        }
-                        Some(_) => {}
-                        None => return Some(Err(Some(site()))),
+                    match allows().find(|(_, e)| command_matches_words(e, launcher.words())) {
+                        Some((index, entry)) => give(hit(index, entry, site)),
+                        None => return Some(Err(Some(site))),
                     }
                 }
             }
-            Some(Ok(matches))
+            Some(Ok(()))
         }
         Field::Path(path) => {
-            let site = Site::Path(path.clone());
+            let site = SiteRef::Path(path);
             let found = any.or_else(|| {
                 allows().find(
                     |(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)),
                 )
             });
-            Some(
-                found
-                    .map(|(i, e)| vec![hit(i, e, site.clone())])
-                    .ok_or(Some(site)),
-            )
+            match found {
+                Some((i, e)) => {
+                    give(hit(i, e, site));
+                    Some(Ok(()))
+                }
+                None => Some(Err(Some(site))),
+            }
         }
         Field::Host(host) => {
-            let site = Site::Host(host.clone());
+            let site = SiteRef::Host(host);
             let found = any.or_else(|| {
                 allows().find(
                     |(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)),
                 )
             });
-            Some(
-                found
-                    .map(|(i, e)| vec![hit(i, e, site.clone())])
-                    .ok_or(Some(site)),
-            )
+            match found {
+                Some((i, e)) => {
+                    give(hit(i, e, site));
+                    Some(Ok(()))
+                }
+                None => Some(Err(Some(site))),
+            }
         }
-        Field::Opaque => Some(any.map(|(i, e)| vec![hit(i, e, Site::Tool)]).ok_or(None)),
+        Field::Opaque => match any {
+            Some((i, e)) => {
+                give(hit(i, e, SiteRef::Tool));
+                Some(Ok(()))
+            }
+            None => Some(Err(None)),
+        },
     }
-}
-
-/// The form's words joined by single spaces (its `Display`), sized up front so that it is one
-/// allocation.
-fn joined(form: &Form<'_>) -> String {
-    let len = form.words().map(|word| word.len() + 1).sum::<usize>();
-    let mut out = String::with_capacity(len.saturating_sub(1));
-    for (at, word) in form.words().enumerate() {
-        if at > 0 {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
 }
 
 fn command_matches(entry: &RuleEntry, form: &Form<'_>) -> bool {
@@ -547,7 +730,7 @@ fn command_matches_words<'a>(entry: &RuleEntry, words: impl IntoIterator<Item = 
 }
 
 /// Every form of the segment with the name of the first named form it equals.
-fn labelled_forms(seg: &Segment) -> impl Iterator<Item = (FormKind, Form<'_>)> {
+fn labelled_forms<'a>(seg: SegmentRef<'a>) -> impl Iterator<Item = (FormKind, Form<'a>)> {
     let forms = seg.forms();
     forms.all().map(move |form| {
         let kind = NAMED_KINDS
@@ -583,33 +766,4 @@ fn named_form<'a>(forms: &NormalizedForms<'a>, kind: FormKind) -> Form<'a> {
         FormKind::WrapperStripped => forms.wrapper_stripped(),
         FormKind::Normalized => forms.normalized(),
     }
-}
-
-/// Each distinct launcher (launchers are shared between the segments of one payload) with the
-/// index of the first segment it launched.
-fn distinct_launchers(segments: &Segments) -> Vec<(usize, &Arc<[String]>)> {
-    let mut out: Vec<(usize, &Arc<[String]>)> = Vec::new();
-    for (at, seg) in segments.iter().enumerate() {
-        for launcher in seg.launchers() {
-            if !out.iter().any(|(_, seen)| Arc::ptr_eq(seen, launcher)) {
-                out.push((at, launcher));
-            }
-        }
-    }
-    out
-}
-
-/// The words of a launcher suffix, with the first one reduced to its basename when `based`
-/// (`None` when that changes nothing, so each distinct form is tried once).
-fn suffix_words(words: &[String], based: bool) -> Option<impl Iterator<Item = &str> + Clone + '_> {
-    let (first, rest) = words.split_first()?;
-    let program = if based {
-        match first.rsplit_once('/') {
-            Some((_, base)) if !base.is_empty() => base,
-            _ => return None,
-        }
-    } else {
-        first.as_str()
-    };
-    Some(std::iter::once(program).chain(rest.iter().map(String::as_str)))
 }
