@@ -50,7 +50,7 @@ const CARD_INDENT: usize = 12;
 
 /// Runs `seal demo`.
 pub fn run() -> Result<u8, Failure> {
-    print!("{}", output()?);
+    out!("{}", output()?);
     Ok(Exit::Ok.code())
 }
 

@@ -115,7 +115,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
                 ])
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             J::Obj(vec![
                 ("problems", J::Num(problems as u64)),
@@ -126,9 +126,9 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         );
     } else {
         for (level, message) in &checks {
-            println!("{:<5} {message}", level.as_str());
+            outln!("{:<5} {message}", level.as_str());
         }
-        println!("{problems} problems, {warnings} warnings");
+        outln!("{problems} problems, {warnings} warnings");
     }
     Ok(if problems > 0 {
         Exit::DoctorProblems

@@ -52,7 +52,7 @@ pub fn run_prompt(args: &[String]) -> u8 {
         Err(failure) => Err(failure),
     };
     let context = context.unwrap_or_else(|failure| {
-        eprintln!("seal: {failure}");
+        crate::io::warn(&format!("seal: {failure}"));
         failure_alarm()
     });
     let answer = J::Obj(vec![(
@@ -62,8 +62,7 @@ pub fn run_prompt(args: &[String]) -> u8 {
             ("additionalContext", J::str(context)),
         ]),
     )]);
-    println!("{}", answer.to_text());
-    Exit::Ok.code()
+    answer_code(&answer)
 }
 
 /// Runs a tool hook (`pre-tool-use`): always exit 0 with a decision; any failure denies.
@@ -76,7 +75,7 @@ pub fn run_tool(harness: Harness, args: &[String]) -> u8 {
     let (answer, reason) = match decided {
         Ok(pair) => pair,
         Err(failure) => {
-            eprintln!("seal: {failure}");
+            crate::io::warn(&format!("seal: {failure}"));
             (
                 Answer::Deny,
                 format!(
@@ -86,8 +85,7 @@ pub fn run_tool(harness: Harness, args: &[String]) -> u8 {
             )
         }
     };
-    println!("{}", tool_answer(harness, answer, &reason).to_text());
-    Exit::Ok.code()
+    answer_code(&tool_answer(harness, answer, &reason))
 }
 
 /// The hook answer for a decision.
@@ -197,7 +195,23 @@ fn check_event(object: &seal_parse::json::Object<'_>, expected: &str) -> Result<
     }
 }
 
+/// Writes the answer: exit 0, or 6 when stdout cannot be written (no answer can reach the
+/// agent then).
+fn answer_code(answer: &J) -> u8 {
+    let mut text = answer.to_text();
+    text.push('\n');
+    match crate::io::emit(&text) {
+        Ok(()) => Exit::Ok.code(),
+        Err(failure) => {
+            crate::io::warn(&format!("seal: {failure}"));
+            failure.exit.code()
+        }
+    }
+}
+
 fn help(text: &str) -> u8 {
-    print!("{text}");
-    Exit::Ok.code()
+    match crate::io::emit(text) {
+        Ok(()) => Exit::Ok.code(),
+        Err(failure) => failure.exit.code(),
+    }
 }

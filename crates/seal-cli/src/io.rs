@@ -20,6 +20,22 @@ pub const MAX_HOOK_INPUT_BYTES: usize = 4 * 1024 * 1024;
 /// Most bytes read from any file named on the command line (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 
+/// Writes `text` to stdout and flushes it. A closed or failing stdout is an output failure
+/// (exit 6), never a panic.
+pub fn emit(text: &str) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|error| Failure::new(Exit::Output, format!("cannot write stdout: {error}")))
+}
+
+/// Writes one line to stderr; a failing stderr is ignored (there is nowhere left to report it).
+pub fn warn(line: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{line}");
+}
+
 /// Reads stdin, refusing more than `limit` bytes.
 pub fn read_stdin(limit: usize) -> Result<Vec<u8>, Failure> {
     read_bounded(std::io::stdin().lock(), limit, "stdin")

@@ -117,13 +117,13 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
     }
     write_atomic(keys_path, key_file_json(&secrets).as_bytes(), Some(0o600))?;
     write_atomic(store_path, &envelope, Some(0o644))?;
-    println!("wrote trust store {store_path} and secret key file {keys_path} (mode 0600)");
-    println!("frame key {frame_id}: hmac-sha256, {tag_chars} characters, element {element}");
-    println!("store key {root_id}: ed25519, signs store updates");
+    outln!("wrote trust store {store_path} and secret key file {keys_path} (mode 0600)");
+    outln!("frame key {frame_id}: hmac-sha256, {tag_chars} characters, element {element}");
+    outln!("store key {root_id}: ed25519, signs store updates");
     if let Some(id) = approver_id {
-        println!("approver key {id}: ed25519, approves manifests");
+        outln!("approver key {id}: ed25519, approves manifests");
     }
-    println!(
+    outln!(
         "valid until {} ({days} days)",
         now.seconds().saturating_add(days * 86_400)
     );

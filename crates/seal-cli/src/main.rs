@@ -2,6 +2,20 @@
 //! clock and draws randomness. Every decision is made by the core crates; this crate parses the
 //! command line, moves bytes, and maps failures to the exit codes of spec/cli.md.
 
+/// `print!` that returns an output failure instead of panicking when stdout fails.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::io::emit(&format!($($arg)*))?
+    };
+}
+
+/// `println!` that returns an output failure instead of panicking when stdout fails.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::io::emit(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
 mod args;
 mod demo;
 mod doctor;
@@ -33,7 +47,7 @@ fn main() -> ExitCode {
     let code = match dispatch(&args) {
         Ok(code) => code,
         Err(failure) => {
-            eprintln!("seal: {failure}");
+            io::warn(&format!("seal: {failure}"));
             failure.exit.code()
         }
     };
@@ -46,7 +60,7 @@ fn dispatch(args: &[String]) -> Result<u8, Failure> {
         [] => Err(Failure::usage("no command given; see `seal --help`")),
         ["--help" | "-h" | "help", ..] => help(help::MAIN),
         ["--version" | "-V"] => {
-            println!("seal {}", env!("CARGO_PKG_VERSION"));
+            outln!("seal {}", env!("CARGO_PKG_VERSION"));
             Ok(Exit::Ok.code())
         }
         ["keygen", ..] => command(rest(args, 1), keygen::FLAGS, help::KEYGEN, keygen::run),
@@ -141,6 +155,6 @@ fn sub_help(
 }
 
 fn help(text: &str) -> Result<u8, Failure> {
-    print!("{text}");
+    out!("{text}");
     Ok(Exit::Ok.code())
 }

@@ -42,7 +42,7 @@ pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
     write_atomic(out, text.as_bytes(), Some(0o644))?;
     let hash = manifest.disclosure_hash().to_hex();
     if flags.switch("json") {
-        println!(
+        outln!(
             "{}",
             J::Obj(vec![
                 ("disclosure_hash", J::str(hash)),
@@ -51,8 +51,8 @@ pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
             .to_text()
         );
     } else {
-        print!("{}", manifest.summary());
-        println!("wrote {out}");
+        out!("{}", manifest.summary());
+        outln!("wrote {out}");
     }
     Ok(Exit::Ok.code())
 }
@@ -87,7 +87,7 @@ pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
         Err(error) => (spawn_exit(error), spawn_code(error), error.to_string()),
     };
     if flags.switch("json") {
-        println!(
+        outln!(
             "{}",
             J::Obj(vec![
                 ("outcome", J::str(outcome)),
@@ -97,9 +97,9 @@ pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
             .to_text()
         );
     } else if result.is_ok() {
-        println!("clear: {detail} ({})", approved.to_hex());
+        outln!("clear: {detail} ({})", approved.to_hex());
     } else {
-        println!("refused ({outcome}): {detail}");
+        outln!("refused ({outcome}): {detail}");
     }
     Ok(exit.code())
 }

@@ -322,9 +322,9 @@ pub fn run_check(flags: &Flags) -> Result<u8, Failure> {
     }
     let decided = decide(&rules, fallback, &call)?;
     if flags.switch("json") {
-        println!("{}", decided_json(&decided).to_text());
+        outln!("{}", decided_json(&decided).to_text());
     } else {
-        print!("{}", decided_text(&decided));
+        out!("{}", decided_text(&decided));
     }
     Ok(match decided.answer {
         Answer::Allow => Exit::Ok,
@@ -340,12 +340,12 @@ pub fn run_lint(flags: &Flags) -> Result<u8, Failure> {
     let findings = lint_lines(&rules);
     if flags.switch("json") {
         let items = findings.iter().map(|line| J::str(line.clone())).collect();
-        println!("{}", J::Obj(vec![("findings", J::Arr(items))]).to_text());
+        outln!("{}", J::Obj(vec![("findings", J::Arr(items))]).to_text());
     } else if findings.is_empty() {
-        println!("no findings in {} rules", rules.rules().len());
+        outln!("no findings in {} rules", rules.rules().len());
     } else {
         for line in &findings {
-            println!("{line}");
+            outln!("{line}");
         }
     }
     Ok(if findings.is_empty() {

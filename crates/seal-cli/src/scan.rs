@@ -2,11 +2,10 @@
 //! by the alarms (or, with `--json`, the operator's report).
 
 use std::collections::BTreeSet;
-use std::io::Write;
 
 use crate::args::{Flag, Flags};
 use crate::failure::{Exit, Failure};
-use crate::io::{now, read_stdin, utf8, MAX_STDIN_BYTES};
+use crate::io::{emit, now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::SecretKeys;
 use crate::seen;
 use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions, DEFAULT_ELEMENT};
@@ -66,11 +65,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
     if let Some(path) = &seen_path {
         seen::record(path, seen_ids, &new_ids)?;
     }
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(output.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|error| Failure::new(Exit::Output, format!("cannot write stdout: {error}")))?;
+    emit(&output)?;
     Ok(if tainted { Exit::Tainted } else { Exit::Ok }.code())
 }
 

@@ -66,7 +66,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         signer.sign(element, &pairs, &body)
     }
     .map_err(|error| Failure::usage(format!("cannot sign: {error}")))?;
-    println!("{frame}");
+    outln!("{frame}");
     Ok(Exit::Ok.code())
 }
 
