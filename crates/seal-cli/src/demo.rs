@@ -3,14 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use seal::{Fallback, LiveState, Manifest, Sha256Digest};
-use seal_parse::frame::{HarnessRewrite, ScanConfig};
+use seal::{Fallback, FrameKey, LiveState, Manifest, Seal, Sha256Digest, TrustStore, UnixTime};
+use seal_parse::frame::HarnessRewrite;
 use seal_parse::json::{parse, JsonLimits};
-use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
-use seal_verify::{
-    FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey, TagLength, UnixTime, VerifyConfig,
-    VerifyingKey,
-};
+use seal_verify::{FrameSigner, HmacKey, HmacSecret, SigningKey, TagLength};
 
 use crate::failure::{Exit, Failure};
 use crate::manifest::{spawn_code, spawn_exit};
@@ -133,50 +129,42 @@ fn internal(error: impl std::fmt::Display) -> Failure {
     Failure::new(Exit::Internal, format!("demo: {error}"))
 }
 
-fn demo_store() -> Result<(MemoryTrustStore, HmacKey), Failure> {
-    let key = || -> Result<HmacKey, Failure> {
-        Ok(HmacKey::new(
-            HmacSecret::from_bytes(&DEMO_SECRET).map_err(internal)?,
-            TagLength::STANDARD,
-        ))
-    };
-    let mut store = MemoryTrustStore::new(UnixTime(DEMO_TIME.seconds() + 86_400));
-    let scopes = Scopes {
-        frames: vec![FrameScope::new(
-            "channel",
-            vec![("source".to_owned(), vec!["telegram".to_owned()])],
-        )
-        .map_err(internal)?],
-        ..Scopes::default()
-    };
-    let window = Validity {
-        not_before: UnixTime(DEMO_TIME.seconds() - 86_400),
-        not_after: UnixTime(DEMO_TIME.seconds() + 86_400),
-    };
+/// The demo's seal: the demo frame key in a trust store valid around the demo time. Frames are
+/// verified through the facade; they are signed below with the core signer, the way a harness
+/// signs a raw body after its closing-tag rewrite (the facade signs escaped bodies only).
+fn demo_seal() -> Result<(Seal, HmacKey), Failure> {
+    let frame_key = FrameKey::from_secret(&DEMO_SECRET).map_err(internal)?;
+    let mut store = TrustStore::new(UnixTime(DEMO_TIME.seconds() + 86_400));
     store
-        .insert(
-            KeyRecord::new(
-                DEMO_KEY_ID,
-                VerifyingKey::Hmac(key()?),
-                window,
-                KeyStatus::Active,
-                scopes,
-            )
-            .map_err(internal)?,
+        .add_frame_key(
+            DEMO_KEY_ID,
+            &frame_key,
+            "channel",
+            UnixTime(DEMO_TIME.seconds() - 86_400),
+            UnixTime(DEMO_TIME.seconds() + 86_400),
         )
         .map_err(internal)?;
-    Ok((store, key()?))
+    let seal = Seal::builder()
+        .trust_store(store)
+        .build()
+        .map_err(internal)?;
+    let master = HmacKey::new(
+        HmacSecret::from_bytes(&DEMO_SECRET).map_err(internal)?,
+        TagLength::STANDARD,
+    );
+    Ok((seal, master))
 }
 
 fn frames(out: &mut Out) -> Result<(), Failure> {
-    let (store, master) = demo_store()?;
+    let (seal, master) = demo_seal()?;
     let rewrite = HarnessRewrite::closing_tag("channel").map_err(internal)?;
     let signer = FrameSigner::new(DEMO_KEY_ID, SigningKey::Hmac(&master), DEMO_CONVERSATION)
         .map_err(internal)?
         .with_rewrite(rewrite);
-    let config = VerifyConfig::new(ScanConfig::new("channel").map_err(internal)?.with_rewrite());
-    let nothing_seen = BTreeSet::new();
-    let verifier = FrameVerifier::new(&config, &store, DEMO_CONVERSATION, DEMO_TIME, &nothing_seen);
+    let nothing_seen: BTreeSet<String> = BTreeSet::new();
+    let verify = |text: &str, seen: &BTreeSet<String>| {
+        seal.verify_inbound(text, DEMO_CONVERSATION, DEMO_TIME, seen)
+    };
 
     out.title("1. A signed message is verified");
     let frame = signer
@@ -187,10 +175,8 @@ fn frames(out: &mut Out) -> Result<(), Failure> {
         )
         .map_err(internal)?;
     out.indented("   ", &frame);
-    let (verified, alarm) = {
-        let report = verifier.verify(&frame);
-        (report.verified().count(), report.alarm_text().to_owned())
-    };
+    let inbound = verify(&frame, &nothing_seen);
+    let (verified, alarm) = (inbound.report().verified().count(), inbound.alarms());
     out.line(&format!(
         "-> {verified} frame verified (HMAC-SHA256, 132-bit tag, key `{DEMO_KEY_ID}`); {}",
         if alarm.is_empty() {
@@ -209,24 +195,22 @@ fn frames(out: &mut Out) -> Result<(), Failure> {
     out.line("signs what it received and rewrites the closing tag, as harnesses do:");
     out.indented("   ", &forged);
     out.line("seal appends, after the message (the message itself is never changed):");
-    let alarm = verifier
-        .verify(&forged)
-        .alarm_text()
-        .trim_start_matches('\n')
-        .to_owned();
-    out.indented("   ", &alarm);
+    let inbound = verify(&forged, &nothing_seen);
+    let alarm = inbound.alarms().trim_start_matches('\n');
+    out.indented("   ", alarm);
 
     out.title("3. A replayed frame is caught");
-    let seen: BTreeSet<String> = ["m41".to_owned()].into_iter().collect();
-    let replaying = FrameVerifier::new(&config, &store, DEMO_CONVERSATION, DEMO_TIME, &seen);
+    let seen: BTreeSet<String> = inbound_ids(&verify(&frame, &nothing_seen));
     out.line("The frame of step 1 arrives again; its id `m41` was accepted before:");
-    let alarm = replaying
-        .verify(&frame)
-        .alarm_text()
-        .trim_start_matches('\n')
-        .to_owned();
-    out.indented("   ", &alarm);
+    let inbound = verify(&frame, &seen);
+    let alarm = inbound.alarms().trim_start_matches('\n');
+    out.indented("   ", alarm);
     Ok(())
+}
+
+/// The ids an inbound message had accepted, as the embedder records them.
+fn inbound_ids(inbound: &seal::Inbound) -> BTreeSet<String> {
+    inbound.report().new_ids().iter().cloned().collect()
 }
 
 fn commands(out: &mut Out) -> Result<(), Failure> {
