@@ -111,6 +111,9 @@ fn dispatch(args: &[String]) -> Result<u8, Failure> {
                 ))),
             }
         }
+        ["hook", "claude-code" | "codex"] => Err(Failure::usage(
+            "`hook` needs an event: user-prompt-submit or pre-tool-use",
+        )),
         ["hook", ..] => sub_help(args, 1, help::HOOK, "hook", "claude-code|codex EVENT"),
         [other, ..] => Err(Failure::usage(format!(
             "unknown command {}; see `seal --help`",
@@ -143,7 +146,7 @@ fn sub_help(
     expected: &str,
 ) -> Result<u8, Failure> {
     match args.get(at).map(String::as_str) {
-        Some("--help" | "-h") | None if args.get(at).is_some() => help(help_text),
+        Some("--help" | "-h") => help(help_text),
         Some(other) => Err(Failure::usage(format!(
             "unknown `{name}` subcommand {}; expected {expected}",
             quoted(other)

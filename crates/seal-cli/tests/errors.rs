@@ -38,6 +38,14 @@ fn exit_codes() {
         ("no command", vec![], b"", 2),
         ("unknown command", vec!["frobnicate"], b"", 2),
         ("unknown flag", vec!["scan", "--bogus"], b"", 2),
+        ("hook without event", vec!["hook", "codex"], b"", 2),
+        ("policy without subcommand", vec!["policy"], b"", 2),
+        (
+            "unknown harness",
+            vec!["hook", "cursor", "pre-tool-use"],
+            b"",
+            2,
+        ),
         ("missing flag", vec!["sign", "--keys", &keys], b"", 2),
         (
             "flag twice",
