@@ -361,3 +361,36 @@ fn bad_flag_still_denies() {
     assert_eq!(run.code, 0);
     assert_eq!(decision(&run), "deny");
 }
+
+#[test]
+fn replayed_frame_across_prompts_alarms_with_a_seen_file() {
+    let dir = support::TempDir::new("hook-seen");
+    let seen_file = dir.file("seen.txt");
+    let store = fixture("store.json");
+    let keys = fixture("keys.json");
+    let run = || {
+        seal(
+            &[
+                "hook",
+                "claude-code",
+                "user-prompt-submit",
+                "--store",
+                &store,
+                "--keys",
+                &keys,
+                "--seen",
+                &seen_file,
+                "--now",
+                NOW,
+            ],
+            &prompt_input(SIGNED_FRAME),
+            &[],
+        )
+    };
+    let first = run();
+    assert_eq!(context(&first), "");
+    assert_eq!(std::fs::read_to_string(&seen_file).unwrap(), "m1\n");
+    let second = run();
+    assert_eq!(second.code, 0);
+    assert!(context(&second).contains("reason=\"replayed_frame\""));
+}
