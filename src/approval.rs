@@ -96,7 +96,7 @@ pub struct Question<'a> {
 pub struct PendingApproval<'a> {
     pub(crate) seal: &'a Seal,
     pub(crate) call: &'a Call,
-    pub(crate) waiting: Waiting<'a>,
+    pub(crate) waiting: Box<Waiting<'a>>,
     pub(crate) escalation_target: Option<SandboxMode>,
     pub(crate) standing: CoreStamp,
     pub(crate) asked: ApprovalAsked,
@@ -202,7 +202,7 @@ impl<'a> PendingApproval<'a> {
         let mut asking = match service.ask(&caller, &request, cancelled) {
             Ok(asking) => asking,
             Err(refusal) => {
-                let mut trace = match &waiting {
+                let mut trace = match &*waiting {
                     Waiting::Ask(pending) => Trace::from_core(pending.trace()),
                     Waiting::Allowed(verdict) => Trace::from_core(verdict.trace()),
                 };
@@ -242,7 +242,7 @@ impl<'a> PendingApproval<'a> {
             Some(outcome) => outcome,
             None => Outcome::Unavailable,
         };
-        let verdict = match waiting {
+        let verdict = match *waiting {
             Waiting::Ask(pending) => pending.finish(outcome),
             Waiting::Allowed(verdict) => verdict,
         };

@@ -117,12 +117,16 @@ impl Inbound {
             .map(|frame| FrameFinding {
                 tag: frame.tag.range(),
                 depth: frame.depth,
-                source: frame.source.clone(),
-                key_id: frame.key_id.clone(),
+                source: frame.source.as_deref().map(str::to_owned),
+                key_id: frame.key_id.as_deref().map(str::to_owned),
                 verdict: match &frame.outcome {
                     CoreOutcome::Verified(verified) => FrameVerdict::Verified {
                         element: verified.element().to_owned(),
-                        attributes: verified.attributes().to_vec(),
+                        attributes: verified
+                            .attributes()
+                            .iter()
+                            .map(|a| (a.name.to_owned(), a.value().to_owned()))
+                            .collect(),
                         body: verified.body().range(),
                     },
                     CoreOutcome::Untrusted { reason, cause } => FrameVerdict::Untrusted {
@@ -139,7 +143,7 @@ impl Inbound {
                 tainted: report.is_tainted(),
                 verification_off: report.verification_off(),
                 scan_stopped: report.scan_error().map(|error| error.to_string()),
-                new_ids: report.new_ids().to_vec(),
+                new_ids: report.new_ids().map(str::to_owned).collect(),
             },
         }
     }

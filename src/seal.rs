@@ -325,7 +325,7 @@ impl Seal {
         let pending = PendingApproval {
             seal: self,
             call,
-            waiting,
+            waiting: Box::new(waiting),
             escalation_target: target,
             standing: plan.standing,
             asked,
