@@ -56,7 +56,9 @@
 //! - [`AlarmReason`]: the closed alarm vocabulary;
 //! - the modules [`parse`] (frame scanner, canonical JSON, shell segmentation) and [`render`]
 //!   (escape grammar, frame and alarm renderers), for code that works with seal's text
-//!   formats directly.
+//!   formats directly;
+//! - with feature `testing`, the hostile-text strategies and corpora of the renderer crate
+//!   (`testing::hostile_string` and its siblings), which are proptest strategies.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -67,6 +69,7 @@ mod disclosure;
 mod dispatch;
 mod inbound;
 mod keys;
+mod lint;
 mod policy;
 mod seal;
 mod session;
@@ -94,6 +97,7 @@ pub use disclosure::{
 pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
 pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport, SeenIds};
 pub use keys::{ApproverKey, FrameKey, KeyError};
+pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
 pub use seal::{Seal, SignError};
 pub use session::{Call, CallError, Escalation, Session};

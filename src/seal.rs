@@ -342,9 +342,9 @@ impl Seal {
 
     /// SHA-256 of the RFC 8785 canonical bytes of the rule text this seal was built with
     /// ([`NO_RULES`](crate::NO_RULES) when none was given): the policy digest a disclosure
-    /// manifest binds, so a run refuses to spawn when the rules changed. Listeners and guards
-    /// are code and are not covered: change the approval id prefix or the run id when they
-    /// change.
+    /// manifest binds, so a run refuses to spawn when the rules changed. How the text was
+    /// spaced or ordered does not change it. Listeners and guards are code and are not covered
+    /// by it.
     pub fn policy_digest(&self) -> Sha256Digest {
         self.policy_digest
     }

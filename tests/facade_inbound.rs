@@ -287,3 +287,35 @@ fn key_material_is_checked_and_redacted() {
     assert!(!format!("{key:?}").contains("ab, ab"));
     assert_eq!(key.tag_chars(), 22);
 }
+
+#[test]
+fn a_conversation_id_that_derives_no_subkey_trusts_nothing() {
+    let seal = seal_with_store();
+    let frame = seal
+        .sign_frame("conv-1", "channel", &[("id", "m1")], "hi")
+        .unwrap();
+    for conversation in ["", &"c".repeat(2000)] {
+        let inbound = seal.verify_inbound(&frame, conversation, NOW, &BTreeSet::new());
+        assert!(inbound.report().is_tainted(), "{conversation:?}");
+        assert_eq!(inbound.report().verified().count(), 0);
+    }
+}
+
+#[test]
+fn lint_names_rules_that_never_fire() {
+    let findings = seal::lint_rules(
+        r#"{"permissions": {"allow": ["Bash(git push:*)"], "deny": ["Bash(git:*)"]}}"#,
+    )
+    .unwrap();
+    assert_eq!(findings.len(), 1);
+    assert_eq!(findings[0].rule, "Bash(git push:*)");
+    assert!(
+        findings[0].message.contains("never fires"),
+        "{}",
+        findings[0]
+    );
+    assert!(matches!(
+        seal::lint_rules("[]"),
+        Err(seal::BuildError::Rules { .. })
+    ));
+}
