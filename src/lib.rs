@@ -16,7 +16,7 @@
 //!   and verify it again right before spawning (stale policy, model, file and payload are
 //!   distinct [`SpawnError`]s).
 //! - **Rendering**: everything seal shows is ASCII-only and injective ([`render`]); with feature
-//!   `testing`, [`testing`] checks your own renderer the same way.
+//!   `testing`, the module `testing` checks your own renderer the same way.
 //!
 //! ```
 //! use seal::{Dispatch, Outcome, Prepared, Seal};
