@@ -696,3 +696,78 @@ fn seal_is_shareable_across_threads() {
     assert_send_sync::<Seal>();
     assert_send_sync::<seal::Call>();
 }
+
+#[test]
+fn the_card_layout() {
+    let seal = rules_seal();
+    let session = seal.open_session("s1").unwrap();
+    let call = seal
+        .call(&session, "a1", "c1", "Bash", &bash("git push origin dev"))
+        .unwrap();
+    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
+        panic!()
+    };
+    let expected = [
+        "+- approval needed ------------------------------------------------------------",
+        "| approval  approval-1",
+        "| tool      Bash",
+        "| call      c1",
+        "| session   s1",
+        "| agent     a1",
+        "| command   git push origin dev",
+        "|           19 bytes, sha256 ",
+        "| arguments {\"command\":\"git push origin dev\"}",
+        "|           33 bytes, sha256 ",
+        "| sandbox   workspace-write",
+        "| reason    rule `Bash(git push:*)` asks",
+        "+------------------------------------------------------------------------------",
+    ];
+    let lines: Vec<&str> = pending.card().lines().collect();
+    assert_eq!(lines.len(), expected.len(), "{}", pending.card());
+    for (line, expected) in lines.iter().zip(expected) {
+        assert!(
+            line.starts_with(expected),
+            "{line:?} does not start with {expected:?}"
+        );
+        assert!(line.len() <= 80, "{line}");
+    }
+    let _ = pending.cancel();
+}
+
+#[test]
+fn approvals_from_many_threads_get_distinct_ids() {
+    let seal = Seal::builder()
+        .rules_json(RULES)
+        .answerer(|_: &Question<'_>| Answer::AllowOnce)
+        .build()
+        .unwrap();
+    let ids = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for thread in 0..4 {
+            let (seal, ids) = (&seal, &ids);
+            scope.spawn(move || {
+                let session = seal.open_session(&format!("s{thread}")).unwrap();
+                for index in 0..25 {
+                    let call = seal
+                        .call(
+                            &session,
+                            "a1",
+                            &format!("c{index}"),
+                            "Bash",
+                            &bash("git push"),
+                        )
+                        .unwrap();
+                    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
+                        panic!()
+                    };
+                    ids.lock().unwrap().push(pending.approval_id().to_owned());
+                    assert!(pending.ask_answerers().is_run());
+                }
+            });
+        }
+    });
+    let mut ids = ids.into_inner().unwrap();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 100);
+}
