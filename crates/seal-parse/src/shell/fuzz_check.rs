@@ -1,7 +1,9 @@
 //! The property behind the `shell_segments` fuzz target, also replayed over its committed
 //! corpus by the ordinary test suite.
 
-use super::{segment, segment_with_stats, Segment, Segments, ShellLimits};
+use super::{
+    segment, segment_into, segment_with_stats, Segment, SegmentBuffer, Segments, ShellLimits,
+};
 
 /// Steps allowed per input byte and per payload level (see [`ShellStats`](super::ShellStats)).
 pub const STEPS_PER_BYTE_PER_LEVEL: usize = 4;
@@ -9,8 +11,9 @@ pub const STEPS_PER_BYTE_PER_LEVEL: usize = 4;
 /// Segments `data` (as UTF-8, invalid sequences replaced) and checks: no panic; work within
 /// [`STEPS_PER_BYTE_PER_LEVEL`] per byte and payload level; an analysable command has at least
 /// one segment, each with words, a span in bounds on character boundaries, spans in order,
-/// forms running from the canonical to the normalized form; and every segment's
-/// [`Segment::quoted`] segments back to one segment with the same words and forms.
+/// forms running from the canonical to the normalized form; every segment's
+/// [`Segment::quoted`] segments back to one segment with the same words and forms; and
+/// segmenting into a [`SegmentBuffer`] left full by another command gives the same result.
 ///
 /// # Errors
 ///
@@ -23,12 +26,34 @@ pub fn shell_segments(data: &[u8]) -> Result<(), String> {
     if stats.steps() > STEPS_PER_BYTE_PER_LEVEL * levels * (text.len() + 1) {
         return Err(format!("{} steps for {} bytes", stats.steps(), text.len()));
     }
+    reused(&text, &limits, &result)?;
     let Ok(segments) = result else {
         return Ok(());
     };
     check_segments(&text, &segments)?;
     for one in &segments {
         requote(one)?;
+    }
+    Ok(())
+}
+
+/// A command that leaves every part of a buffer in use (decoded words, a nested payload,
+/// assignments, wrappers, forms).
+const USED: &str =
+    "A='x y' sudo bash -c 'ls -l; sh -c \"git log\"' && env B=1 /bin/echo \"q\\\"\" | tee o";
+
+fn reused(
+    text: &str,
+    limits: &ShellLimits,
+    owned: &Result<Segments, super::Unanalysable>,
+) -> Result<(), String> {
+    let mut buffer = SegmentBuffer::new();
+    if segment_into(USED, limits, &mut buffer).map(|s| s.len()) != Ok(4) {
+        return Err(format!("`{USED}` does not give 4 segments"));
+    }
+    let again = segment_into(text, limits, &mut buffer).map(|view| view.to_segments());
+    if again != *owned {
+        return Err(format!("a reused buffer gives {again:?}, not {owned:?}"));
     }
     Ok(())
 }

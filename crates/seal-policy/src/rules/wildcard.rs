@@ -46,18 +46,49 @@ pub(super) fn glob<P, T>(
 
 /// Whether `text` matches `pattern` character by character, `*` matching any run of characters
 /// and, when `question` is set, `?` matching exactly one character.
+///
+/// The algorithm of [`glob`] read directly over the two strings (positions are byte offsets on
+/// character boundaries), so that matching allocates nothing.
 pub(super) fn chars_match(pattern: &str, text: &str, question: bool) -> bool {
     if !(pattern.contains('*') || (question && pattern.contains('?'))) {
         return pattern == text;
     }
-    let pattern: Vec<char> = pattern.chars().collect();
-    let text: Vec<char> = text.chars().collect();
-    glob(
-        &pattern,
-        &text,
-        |&c| c == '*',
-        |&p, &t| p == t || (question && p == '?'),
-    )
+    let next = |s: &str, at: usize| s.get(at..).and_then(|rest| rest.chars().next());
+    let (mut p, mut t) = (0, 0);
+    // Pattern offset just after the last star met, and the text offset it currently stands for.
+    let mut star: Option<(usize, usize)> = None;
+    loop {
+        match next(pattern, p) {
+            Some('*') => {
+                star = Some((p + 1, t));
+                p += 1;
+                continue;
+            }
+            Some(unit) => {
+                if let Some(got) = next(text, t) {
+                    if unit == got || (question && unit == '?') {
+                        p += unit.len_utf8();
+                        t += got.len_utf8();
+                        continue;
+                    }
+                }
+            }
+            None if t == text.len() => return true,
+            None => {}
+        }
+        match star {
+            Some((after, from)) => match next(text, from) {
+                Some(skipped) => {
+                    let from = from + skipped.len_utf8();
+                    p = after;
+                    t = from;
+                    star = Some((after, from));
+                }
+                None => return false,
+            },
+            None => return false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -75,5 +106,50 @@ mod tests {
         assert!(chars_match("*.rs", "main.rs", true));
         assert!(!chars_match("*.rs", "main.rsx", true));
         assert!(chars_match("**x", "abx", false));
+        assert!(chars_match("caf*", "caf\u{e9}s", false));
+        assert!(chars_match("?\u{e9}*", "x\u{e9}", true));
+        assert!(!chars_match("?", "\u{e9}\u{e9}", true));
+    }
+
+    #[test]
+    fn agrees_with_the_unit_glob() {
+        let units = [
+            "",
+            "a",
+            "*",
+            "?",
+            "\u{e9}",
+            "ab",
+            "a*",
+            "*a",
+            "?*",
+            "\u{e9}*\u{e9}",
+            "**",
+        ];
+        for pattern in units
+            .iter()
+            .flat_map(|x| units.iter().map(move |y| format!("{x}{y}")))
+        {
+            for text in units
+                .iter()
+                .flat_map(|x| units.iter().map(move |y| format!("{x}{y}")))
+            {
+                for question in [false, true] {
+                    let p: Vec<char> = pattern.chars().collect();
+                    let t: Vec<char> = text.chars().collect();
+                    let naive = glob(
+                        &p,
+                        &t,
+                        |&c| c == '*',
+                        |&a, &b| a == b || (question && a == '?'),
+                    );
+                    assert_eq!(
+                        chars_match(&pattern, &text, question),
+                        naive,
+                        "{pattern:?} {text:?} {question}"
+                    );
+                }
+            }
+        }
     }
 }
