@@ -10,11 +10,14 @@ use seal_record::{
 };
 use seal_render::{escape, Context};
 use seal_verify::{
-    verify_before_spawn, FileDigests, LivePayload, LiveState as CoreLive, SpawnError as CoreSpawn,
-    StaleItem,
+    verify_before_spawn, verify_signed_before_spawn, ApprovalCheck, FileDigests, LivePayload,
+    LiveState as CoreLive, SignedApproval, SpawnError as CoreSpawn, StaleItem,
 };
 
-use crate::Sha256Digest;
+use crate::inbound::SeenIds;
+use crate::keys::ApproverKey;
+use crate::trust::TrustStore;
+use crate::{Sha256Digest, UnixTime};
 
 /// A disclosure manifest (spec/manifest-v1.md): run id, provider, model, purpose, the files
 /// and line ranges sent with their digests, redaction counts, external tools, estimated
@@ -148,13 +151,43 @@ pub enum SpawnError {
         /// What differs.
         detail: String,
     },
+    /// The signed approval was refused: unknown or out-of-scope approver key, bad signature,
+    /// expired, or an approval id already used.
+    Approval {
+        /// Why.
+        detail: String,
+    },
+}
+
+/// An approver's signature over a disclosure hash: approver key id, single-use approval id,
+/// last valid second, the hash and the signature (86 base64url characters). Made with
+/// [`ManifestApproval::sign`] where the human approves, checked by
+/// [`Manifest::verify_approved_before_spawn`] where the run spawns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestApproval {
+    approval: SignedApproval,
+}
+
+/// Where a signed approval is checked: the trust store holding approver keys (scoped for
+/// manifest approval), the time, and the approval ids already spent (record
+/// [`SpawnClearance::approval_id`] after each spawn).
+pub struct ApprovalContext<'a> {
+    /// The trust store.
+    pub store: &'a TrustStore,
+    /// The time of the check.
+    pub now: UnixTime,
+    /// Approval ids already used.
+    pub used_ids: &'a dyn SeenIds,
 }
 
 /// Proof that a run may spawn: the manifest rebuilt from live state hashes to the approved
-/// disclosure hash. Only [`Manifest::verify_before_spawn`] builds one.
+/// disclosure hash (and, for a signed approval, the approval checked). Only
+/// [`Manifest::verify_before_spawn`] and [`Manifest::verify_approved_before_spawn`] build one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpawnClearance {
     disclosure_hash: Sha256Digest,
+    approver_key_id: Option<String>,
+    approval_id: Option<String>,
 }
 
 impl Manifest {
@@ -265,10 +298,135 @@ impl Manifest {
             files: &files as &dyn FileDigests,
         };
         verify_before_spawn(&self.manifest, approved, &core)
-            .map(|clearance| SpawnClearance {
-                disclosure_hash: clearance.disclosure_hash(),
-            })
+            .map(|clearance| clearance_of(&clearance))
             .map_err(spawn_error)
+    }
+
+    /// [`Manifest::verify_before_spawn`] with the approved hash taken from a signed approval,
+    /// which is checked first: the approver key resolves in `context.store` for manifest
+    /// approval at `context.now`, the signature checks, the approval has not expired and its id
+    /// is not among `context.used_ids`.
+    ///
+    /// ```
+    /// use std::collections::BTreeSet;
+    /// use seal::{
+    ///     ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, Sha256Digest,
+    ///     TrustStore, UnixTime,
+    /// };
+    ///
+    /// let approver = ApproverKey::from_seed(&[5; 32])?;
+    /// let mut store = TrustStore::new(UnixTime(2_000_000_000));
+    /// store.add_approver_key("alice", &approver, UnixTime(0), UnixTime(2_000_000_000))?;
+    /// let policy = Sha256Digest::of(b"rules");
+    /// let manifest = Manifest::builder()
+    ///     .run_id("run-1").provider("p").model("m").purpose("review").estimated_tokens(10)
+    ///     .payload(b"prompt").policy(policy).build()?;
+    /// // Where the human approves:
+    /// let approval =
+    ///     ManifestApproval::sign(&approver, "alice", "approval-7", UnixTime(1_800_000_100), &manifest)?;
+    ///
+    /// let used: BTreeSet<String> = BTreeSet::new();
+    /// // Where the run spawns:
+    /// let context = ApprovalContext { store: &store, now: UnixTime(1_800_000_000), used_ids: &used };
+    /// let live = LiveState { policy, model: "m", payload: b"prompt", files: &|_: &str| None };
+    /// let clearance = manifest.verify_approved_before_spawn(&approval, &context, &live)?;
+    /// assert_eq!(clearance.approval_id(), Some("approval-7"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SpawnError::Approval`], or the first stale item.
+    pub fn verify_approved_before_spawn(
+        &self,
+        approval: &ManifestApproval,
+        context: &ApprovalContext<'_>,
+        live: &LiveState<'_>,
+    ) -> Result<SpawnClearance, SpawnError> {
+        let files = |path: &CanonicalPath| live.files.contents_digest(path.as_str());
+        let core = CoreLive {
+            policy_sha256: live.policy,
+            model: live.model,
+            payload: LivePayload::Bytes(live.payload),
+            files: &files as &dyn FileDigests,
+        };
+        let used = |id: &str| context.used_ids.contains_id(id);
+        let check = ApprovalCheck {
+            store: &context.store.inner,
+            now: context.now,
+            used_ids: &used,
+        };
+        verify_signed_before_spawn(&self.manifest, &approval.approval, &check, &core)
+            .map(|clearance| clearance_of(&clearance))
+            .map_err(spawn_error)
+    }
+}
+
+impl ManifestApproval {
+    /// The approver `key` (listed as `key_id`) signs `manifest`'s disclosure hash, valid until
+    /// `not_after` (inclusive) and usable once as `approval_id` (`[A-Za-z0-9._-]{1,64}`).
+    ///
+    /// # Errors
+    /// [`ManifestError::Invalid`] for a key id or approval id outside its grammar.
+    pub fn sign(
+        key: &ApproverKey,
+        key_id: &str,
+        approval_id: &str,
+        not_after: UnixTime,
+        manifest: &Manifest,
+    ) -> Result<ManifestApproval, ManifestError> {
+        SignedApproval::sign(
+            key.signing_key(),
+            key_id,
+            approval_id,
+            not_after,
+            manifest.disclosure_hash(),
+        )
+        .map(|approval| ManifestApproval { approval })
+        .map_err(invalid)
+    }
+
+    /// An approval received from elsewhere (checked only when verified before spawn).
+    pub fn from_parts(
+        key_id: &str,
+        approval_id: &str,
+        not_after: UnixTime,
+        disclosure_hash: Sha256Digest,
+        signature: &str,
+    ) -> ManifestApproval {
+        ManifestApproval {
+            approval: SignedApproval::from_parts(
+                key_id,
+                approval_id,
+                not_after,
+                disclosure_hash,
+                signature,
+            ),
+        }
+    }
+
+    /// The approver's key id.
+    pub fn key_id(&self) -> &str {
+        self.approval.key_id()
+    }
+
+    /// The single-use approval id.
+    pub fn approval_id(&self) -> &str {
+        self.approval.approval_id()
+    }
+
+    /// The last second the approval is valid.
+    pub fn not_after(&self) -> UnixTime {
+        self.approval.not_after()
+    }
+
+    /// The approved disclosure hash.
+    pub fn disclosure_hash(&self) -> Sha256Digest {
+        self.approval.disclosure_hash()
+    }
+
+    /// The signature text (86 base64url characters).
+    pub fn signature(&self) -> &str {
+        self.approval.signature()
     }
 }
 
@@ -385,6 +543,24 @@ impl SpawnClearance {
     pub fn disclosure_hash(&self) -> Sha256Digest {
         self.disclosure_hash
     }
+
+    /// The approver's key id, for a signed approval.
+    pub fn approver_key_id(&self) -> Option<&str> {
+        self.approver_key_id.as_deref()
+    }
+
+    /// The approval id to record as used, for a signed approval.
+    pub fn approval_id(&self) -> Option<&str> {
+        self.approval_id.as_deref()
+    }
+}
+
+fn clearance_of(clearance: &seal_verify::SpawnClearance) -> SpawnClearance {
+    SpawnClearance {
+        disclosure_hash: clearance.disclosure_hash(),
+        approver_key_id: clearance.approver_key_id().map(str::to_owned),
+        approval_id: clearance.approval_id().map(str::to_owned),
+    }
 }
 
 impl fmt::Display for ManifestError {
@@ -440,6 +616,7 @@ impl fmt::Display for SpawnError {
             }
             Self::StalePayload => f.write_str("stale manifest: payload changed"),
             Self::Recomputed { detail } => write!(f, "stale manifest: {detail}"),
+            Self::Approval { detail } => write!(f, "approval refused: {detail}"),
         }
     }
 }
@@ -535,6 +712,9 @@ fn spawn_error(error: CoreSpawn) -> SpawnError {
         CoreSpawn::StaleManifest {
             item: StaleItem::Payload,
         } => SpawnError::StalePayload,
+        CoreSpawn::Approval(error) => SpawnError::Approval {
+            detail: error.to_string(),
+        },
         other => SpawnError::Recomputed {
             detail: other.to_string(),
         },

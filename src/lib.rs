@@ -92,7 +92,8 @@ pub use builder::{
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{
-    LiveFiles, LiveState, Manifest, ManifestBuilder, ManifestError, SpawnClearance, SpawnError,
+    ApprovalContext, LiveFiles, LiveState, Manifest, ManifestApproval, ManifestBuilder,
+    ManifestError, SpawnClearance, SpawnError,
 };
 pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
 pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport, SeenIds};

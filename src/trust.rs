@@ -177,6 +177,43 @@ impl TrustStore {
             .map_err(|e| refused(e.to_string()))
     }
 
+    /// Adds an active approver key `key_id` that may approve disclosure manifests from
+    /// `not_before` to `not_after` inclusive (only its public key is kept).
+    ///
+    /// # Errors
+    /// [`TrustError::Key`] for a key id outside `[A-Za-z0-9._-]{1,64}`, an inverted window or an
+    /// id already present.
+    pub fn add_approver_key(
+        &mut self,
+        key_id: &str,
+        key: &ApproverKey,
+        not_before: UnixTime,
+        not_after: UnixTime,
+    ) -> Result<(), TrustError> {
+        let refused = |detail: String| TrustError::Key {
+            key_id: key_id.to_owned(),
+            detail,
+        };
+        let scopes = Scopes {
+            manifest_approval: true,
+            ..Scopes::default()
+        };
+        let window = Validity {
+            not_before,
+            not_after,
+        };
+        let public = key.signing_key().public_key();
+        let record = KeyRecord::new(
+            key_id,
+            VerifyingKey::Ed25519(public),
+            window,
+            KeyStatus::Active,
+            scopes,
+        )
+        .map_err(|e| refused(e.to_string()))?;
+        self.inner.insert(record).map_err(|e| refused(e.to_string()))
+    }
+
     /// The time after which nothing resolves.
     pub fn expires(&self) -> UnixTime {
         self.inner.expires()
