@@ -14,8 +14,8 @@ const RULE: &str =
     "+------------------------------------------------------------------------------";
 
 /// The card for one approval request. Every field is escaped in the inline context (one line,
-/// printable ASCII), every line starts with the renderer-owned gutter `| `, and nothing is
-/// truncated without the elision marker.
+/// printable ASCII; `reason` arrives escaped), every line starts with the renderer-owned gutter
+/// `| `, and nothing is truncated without the elision marker.
 pub(crate) fn approval_card(
     approval_id: &str,
     call: &Call,
@@ -47,7 +47,8 @@ pub(crate) fn approval_card(
         None => standing.as_str().to_owned(),
     };
     line(&mut card, "sandbox", &sandbox);
-    line(&mut card, "reason", reason);
+    // The reason is already escaped to printable ASCII.
+    line_ascii(&mut card, "reason", reason);
     card.push_str(RULE);
     card.push('\n');
     card

@@ -284,7 +284,7 @@ impl Seal {
         if let Some(escalation) = &plan.escalation {
             reasons.push(escalation.reason());
         }
-        let reason = reasons.join("; ");
+        let reason = approval_reason(&reasons.join("; "));
         let approval_id = format!(
             "{}{}",
             self.approval_prefix,
@@ -371,6 +371,23 @@ impl fmt::Debug for Seal {
             .field("settings", &self.settings)
             .field("answerers", &self.answerers.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// Most characters of an approval request's reason; the record allows 2,000.
+const MAX_APPROVAL_REASON_CHARS: usize = 1_900;
+
+/// The reason of an approval request: escaped to printable ASCII (a listener's or a command's
+/// text may hold anything; the record refuses control and invisible characters), and past
+/// [`MAX_APPROVAL_REASON_CHARS`] cut with an explicit marker.
+fn approval_reason(reason: &str) -> String {
+    let escaped = escape(reason, Context::Inline);
+    match escaped.get(..MAX_APPROVAL_REASON_CHARS) {
+        Some(head) if escaped.len() > MAX_APPROVAL_REASON_CHARS => format!(
+            "{head} [... {} characters elided]",
+            escaped.len() - MAX_APPROVAL_REASON_CHARS
+        ),
+        _ => escaped.into_owned(),
     }
 }
 

@@ -771,3 +771,35 @@ fn approvals_from_many_threads_get_distinct_ids() {
     ids.dedup();
     assert_eq!(ids.len(), 100);
 }
+
+#[test]
+fn a_hostile_or_long_ask_reason_still_asks_and_is_shown_escaped_once() {
+    let hostile = |call: &CallView<'_>, _: Next<'_>| -> Result<Ruling, StageFailure> {
+        Ok(Ruling::ask(format!(
+            "review \u{202e}this\n{}",
+            call.command().unwrap_or("")
+        )))
+    };
+    let seal = Seal::builder()
+        .listener("reviewer", Scope::tool("Bash"), hostile)
+        .build()
+        .unwrap();
+    let session = seal.open_session("s1").unwrap();
+    let call = seal
+        .call(&session, "a1", "c1", "Bash", &bash(&"y".repeat(3000)))
+        .unwrap();
+    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
+        panic!("a reason with controls or of any length still asks")
+    };
+    assert!(pending.reason().is_ascii());
+    assert!(
+        pending.reason().starts_with("review \\u{202e}this\\n"),
+        "{}",
+        pending.reason()
+    );
+    assert!(pending.reason().ends_with("characters elided]"));
+    assert!(pending
+        .card()
+        .contains("| reason    review \\u{202e}this\\n"));
+    assert!(pending.settle(Outcome::AllowedOnce).is_run());
+}
