@@ -211,7 +211,9 @@ impl TrustStore {
             scopes,
         )
         .map_err(|e| refused(e.to_string()))?;
-        self.inner.insert(record).map_err(|e| refused(e.to_string()))
+        self.inner
+            .insert(record)
+            .map_err(|e| refused(e.to_string()))
     }
 
     /// The time after which nothing resolves.
