@@ -232,7 +232,9 @@ fn a_signed_approval_is_checked_before_spawn() {
     let alice = ApproverKey::from_seed(&[5; 32]).unwrap();
     let mallory = ApproverKey::from_seed(&[6; 32]).unwrap();
     let mut store = TrustStore::new(UnixTime(2_000_000_000));
-    store.add_approver_key("alice", &alice, UnixTime(0), UnixTime(2_000_000_000)).unwrap();
+    store
+        .add_approver_key("alice", &alice, UnixTime(0), UnixTime(2_000_000_000))
+        .unwrap();
     let now = UnixTime(1_800_000_000);
     let live = LiveState {
         policy: fixture.policy,
@@ -241,28 +243,75 @@ fn a_signed_approval_is_checked_before_spawn() {
         files: &fixture.files,
     };
     let mut used = BTreeSet::new();
-    let approval =
-        ManifestApproval::sign(&alice, "alice", "approval-1", UnixTime(now.0 + 60), &fixture.manifest).unwrap();
-    assert_eq!(approval.disclosure_hash(), fixture.manifest.disclosure_hash());
-    let context = ApprovalContext { store: &store, now, used_ids: &used };
-    let clearance = fixture.manifest.verify_approved_before_spawn(&approval, &context, &live).unwrap();
+    let approval = ManifestApproval::sign(
+        &alice,
+        "alice",
+        "approval-1",
+        UnixTime(now.0 + 60),
+        &fixture.manifest,
+    )
+    .unwrap();
+    assert_eq!(
+        approval.disclosure_hash(),
+        fixture.manifest.disclosure_hash()
+    );
+    let context = ApprovalContext {
+        store: &store,
+        now,
+        used_ids: &used,
+    };
+    let clearance = fixture
+        .manifest
+        .verify_approved_before_spawn(&approval, &context, &live)
+        .unwrap();
     assert_eq!(clearance.approver_key_id(), Some("alice"));
     assert_eq!(clearance.approval_id(), Some("approval-1"));
     used.insert("approval-1".to_owned());
 
     let refused = |approval: &ManifestApproval, now: UnixTime, used: &BTreeSet<String>| {
-        let context = ApprovalContext { store: &store, now, used_ids: used };
-        fixture.manifest.verify_approved_before_spawn(approval, &context, &live).unwrap_err()
+        let context = ApprovalContext {
+            store: &store,
+            now,
+            used_ids: used,
+        };
+        fixture
+            .manifest
+            .verify_approved_before_spawn(approval, &context, &live)
+            .unwrap_err()
     };
     // Reused, expired, unknown approver, forged signature.
-    assert!(matches!(refused(&approval, now, &used), SpawnError::Approval { .. }));
-    assert!(matches!(refused(&approval, UnixTime(now.0 + 61), &BTreeSet::new()), SpawnError::Approval { .. }));
-    let by_mallory =
-        ManifestApproval::sign(&mallory, "alice", "approval-2", UnixTime(now.0 + 60), &fixture.manifest).unwrap();
-    assert!(matches!(refused(&by_mallory, now, &BTreeSet::new()), SpawnError::Approval { .. }));
-    let unknown =
-        ManifestApproval::sign(&mallory, "mallory", "approval-3", UnixTime(now.0 + 60), &fixture.manifest).unwrap();
-    assert!(matches!(refused(&unknown, now, &BTreeSet::new()), SpawnError::Approval { .. }));
+    assert!(matches!(
+        refused(&approval, now, &used),
+        SpawnError::Approval { .. }
+    ));
+    assert!(matches!(
+        refused(&approval, UnixTime(now.0 + 61), &BTreeSet::new()),
+        SpawnError::Approval { .. }
+    ));
+    let by_mallory = ManifestApproval::sign(
+        &mallory,
+        "alice",
+        "approval-2",
+        UnixTime(now.0 + 60),
+        &fixture.manifest,
+    )
+    .unwrap();
+    assert!(matches!(
+        refused(&by_mallory, now, &BTreeSet::new()),
+        SpawnError::Approval { .. }
+    ));
+    let unknown = ManifestApproval::sign(
+        &mallory,
+        "mallory",
+        "approval-3",
+        UnixTime(now.0 + 60),
+        &fixture.manifest,
+    )
+    .unwrap();
+    assert!(matches!(
+        refused(&unknown, now, &BTreeSet::new()),
+        SpawnError::Approval { .. }
+    ));
     let forged = ManifestApproval::from_parts(
         "alice",
         "approval-4",
@@ -270,21 +319,43 @@ fn a_signed_approval_is_checked_before_spawn() {
         fixture.manifest.disclosure_hash(),
         by_mallory.signature(),
     );
-    assert!(matches!(refused(&forged, now, &BTreeSet::new()), SpawnError::Approval { .. }));
+    assert!(matches!(
+        refused(&forged, now, &BTreeSet::new()),
+        SpawnError::Approval { .. }
+    ));
     // An approval of another manifest does not clear this one.
     let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
     let elsewhere =
-        ManifestApproval::sign(&alice, "alice", "approval-5", UnixTime(now.0 + 60), &other).unwrap();
-    assert!(matches!(refused(&elsewhere, now, &BTreeSet::new()), SpawnError::NotApproved { .. }));
+        ManifestApproval::sign(&alice, "alice", "approval-5", UnixTime(now.0 + 60), &other)
+            .unwrap();
+    assert!(matches!(
+        refused(&elsewhere, now, &BTreeSet::new()),
+        SpawnError::NotApproved { .. }
+    ));
     // A stale file still refuses with a valid approval.
     let mut changed = fixture.files.clone();
     changed.insert("src/lib.rs".to_owned(), "changed\n".to_owned());
-    let live = LiveState { files: &changed, ..live };
-    let context = ApprovalContext { store: &store, now, used_ids: &BTreeSet::new() };
-    let fresh =
-        ManifestApproval::sign(&alice, "alice", "approval-6", UnixTime(now.0 + 60), &fixture.manifest).unwrap();
+    let live = LiveState {
+        files: &changed,
+        ..live
+    };
+    let context = ApprovalContext {
+        store: &store,
+        now,
+        used_ids: &BTreeSet::new(),
+    };
+    let fresh = ManifestApproval::sign(
+        &alice,
+        "alice",
+        "approval-6",
+        UnixTime(now.0 + 60),
+        &fixture.manifest,
+    )
+    .unwrap();
     assert!(matches!(
-        fixture.manifest.verify_approved_before_spawn(&fresh, &context, &live),
+        fixture
+            .manifest
+            .verify_approved_before_spawn(&fresh, &context, &live),
         Err(SpawnError::StaleFile { .. })
     ));
     assert!(ManifestApproval::sign(&alice, "alice", "bad id!", now, &fixture.manifest).is_err());
