@@ -9,7 +9,7 @@ use crate::failure::{Exit, Failure};
 use crate::io::now;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
-use crate::policy::{lint_lines, load_rules};
+use crate::policy::lint_file;
 use crate::scan::verification_off;
 use crate::store;
 use crate::verify::{inbound_seal, FrameOptions, DEFAULT_ELEMENT};
@@ -77,18 +77,11 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
     }
 
     if let Some(path) = flags.or_env("rules", "SEAL_RULES") {
-        match load_rules(&path) {
+        match lint_file(&path) {
             Err(failure) => checks.push((Level::Error, failure.message)),
-            Ok(rules) => {
-                let findings = lint_lines(&rules);
+            Ok(findings) => {
                 if findings.is_empty() {
-                    checks.push((
-                        Level::Ok,
-                        format!(
-                            "rules: {} rules load, no lint findings",
-                            rules.rules().len()
-                        ),
-                    ));
+                    checks.push((Level::Ok, "rules: load, no lint findings".into()));
                 }
                 for finding in findings {
                     checks.push((Level::Warn, format!("rules: {finding}")));

@@ -1,11 +1,11 @@
 //! Policy decisions as the binary makes them (`policy check`, the tool hooks, `demo`): the rules
 //! file given to the facade's [`Seal`], one tool call frozen and prepared, the decision with its
-//! trace and, for an ask, the facade's approval card; and `policy lint` (core rules lint).
+//! trace and, for an ask, the facade's approval card; and `policy lint` (the facade's lint).
 
-use seal::{Fallback, Prepared, Seal, Trace};
+use seal::{lint_rules, Fallback, Prepared, Seal, Trace};
 use seal_parse::json::{Object, Value};
 use seal_policy::chain::ToolCall;
-use seal_policy::rules::{lint, RuleLimits, RuleSet, RulesListener};
+use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
 use seal_render::{escape, Context};
 
@@ -111,7 +111,7 @@ impl<'a> CallInput<'a> {
 }
 
 /// Reads the rules file at `path` (UTF-8 text; whether it loads is decided when the seal is
-/// built, or by [`load_rules`]).
+/// built, or by the lint).
 pub fn read_rules(path: &str) -> Result<String, Failure> {
     let bytes = read_file(path, MAX_FILE_BYTES, "rules file").map_err(|failure| Failure {
         exit: Exit::Rules,
@@ -121,13 +121,6 @@ pub fn read_rules(path: &str) -> Result<String, Failure> {
         exit: Exit::Rules,
         ..failure
     })
-}
-
-/// Loads the rules file at `path` as a core rule set (for lint).
-pub fn load_rules(path: &str) -> Result<RuleSet, Failure> {
-    let text = read_rules(path)?;
-    RuleSet::from_json(text.as_bytes(), &RuleLimits::default())
-        .map_err(|error| Failure::new(Exit::Rules, format!("rules file {}: {error}", quoted(path))))
 }
 
 /// The end-of-chain fallback named by `text` (`allow`, `ask` or `deny`; default `ask`).
@@ -336,13 +329,12 @@ pub fn run_check(flags: &Flags) -> Result<u8, Failure> {
 
 /// Runs `seal policy lint`.
 pub fn run_lint(flags: &Flags) -> Result<u8, Failure> {
-    let rules = load_rules(flags.required("rules")?)?;
-    let findings = lint_lines(&rules);
+    let findings = lint_file(flags.required("rules")?)?;
     if flags.switch("json") {
         let items = findings.iter().map(|line| J::str(line.clone())).collect();
         outln!("{}", J::Obj(vec![("findings", J::Arr(items))]).to_text());
     } else if findings.is_empty() {
-        outln!("no findings in {} rules", rules.rules().len());
+        outln!("no findings");
     } else {
         for line in &findings {
             outln!("{line}");
@@ -356,18 +348,15 @@ pub fn run_lint(flags: &Flags) -> Result<u8, Failure> {
     .code())
 }
 
-/// The lint findings of `rules`, one ASCII line each, with the rule's location when known.
-pub fn lint_lines(rules: &RuleSet) -> Vec<String> {
-    lint(rules)
-        .iter()
-        .map(|finding| {
-            let at = rules
-                .rules()
-                .get(finding.rule)
-                .and_then(|entry| entry.location())
-                .map(|location| format!("line {}: ", location.line))
-                .unwrap_or_default();
-            escape(&format!("{at}{finding}"), Context::Inline).into_owned()
-        })
-        .collect()
+/// The lint findings of the rules file at `path` ([`seal::lint_rules`]), one ASCII line each:
+/// the rule, what is wrong, and a counterexample.
+pub fn lint_file(path: &str) -> Result<Vec<String>, Failure> {
+    let text = read_rules(path)?;
+    let findings = lint_rules(&text).map_err(|error| {
+        Failure::new(Exit::Rules, format!("rules file {}: {error}", quoted(path)))
+    })?;
+    Ok(findings
+        .into_iter()
+        .map(|finding| finding.message)
+        .collect())
 }
