@@ -81,7 +81,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
             Err(failure) => checks.push((Level::Error, failure.message)),
             Ok(findings) => {
                 if findings.is_empty() {
-                    checks.push((Level::Ok, "rules: load, no lint findings".into()));
+                    checks.push((Level::Ok, "rules: the rules load, no lint findings".into()));
                 }
                 for finding in findings {
                     checks.push((Level::Warn, format!("rules: {finding}")));
