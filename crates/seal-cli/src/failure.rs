@@ -40,6 +40,9 @@ pub enum Exit {
     NotApproved = 23,
     /// `manifest verify`: the manifest rebuilt from live state does not hash to the approval.
     Recomputed = 24,
+    /// `manifest verify --approval`: the signed approval is refused (unknown or out-of-scope
+    /// approver key, bad signature, expired, or an approval id already used).
+    ApprovalRefused = 25,
     /// A failure inside seal itself (a bug): reported, never ignored.
     Internal = 70,
 }

@@ -12,6 +12,7 @@ commands:
   scan              verify the frames in the text on stdin; print it + alarms
   render            escape stdin (escape-v1); --decode to decode
   manifest seal     seal a disclosure manifest from a description and files
+  manifest approve  sign a manifest's disclosure hash with an approver key
   manifest verify   re-verify a manifest against the files before a run
   policy check      decide a tool call (JSON on stdin) against a rules file
   policy lint       report rules that never fire or mislead
@@ -23,7 +24,7 @@ commands:
 exit codes: 0 ok, 2 usage, 3 input, 4 keys/store, 5 rules, 6 output, 7 decode,
 10 tainted, 11 deny, 12 ask, 13 lint findings, 14 doctor problems,
 20 stale policy, 21 stale manifest, 22 stale model, 23 not approved,
-24 recomputed mismatch, 70 internal (spec/cli.md)
+24 recomputed mismatch, 25 approval refused, 70 internal (spec/cli.md)
 ";
 
 /// `seal keygen --help`.
@@ -93,14 +94,23 @@ Default context: block.
 pub const MANIFEST: &str = "\
 usage: seal manifest seal --description DESC.json --out MANIFEST.json
                           [--root DIR] [--json]
+       seal manifest approve --manifest MANIFEST.json --keys KEYS.json
+                             --key-id ID --approval-id ID --out APPROVAL.json
+                             [--valid-for SECONDS] [--now SECONDS]
        seal manifest verify --description DESC.json --manifest MANIFEST.json
-                            [--root DIR] [--approved HASH] [--json]
+                            [--root DIR] [--approved HASH | --approval PATH
+                            --store STORE.json [--used PATH]] [--now SECONDS]
+                            [--json]
 
 seal: builds the manifest from the description and the files under --root
 (default .), writes it, prints the summary and the disclosure hash.
+approve: signs the manifest's disclosure hash with an approver key (single-use
+approval id, valid --valid-for seconds, default 3600).
 verify: recomputes from the files now; exit 20 stale policy, 21 stale manifest,
-22 stale model, 23 not the approved manifest, 24 recomputed hash differs.
---approved defaults to the hash of the manifest file given.
+22 stale model, 23 not the approved manifest, 24 recomputed hash differs,
+25 approval refused. --approved defaults to the hash of the manifest file;
+--approval checks a signed approval against the store and, with --used,
+records its id so it is used once.
 ";
 
 /// `seal policy --help`.

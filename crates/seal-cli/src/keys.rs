@@ -1,7 +1,7 @@
 //! The secret key file written by `seal keygen` and read by `sign`, `scan`, the hooks and
 //! `doctor`: `{"type":"seal/secret-keys/v1","keys":[..]}`, mode 0600.
 
-use seal::FrameKey;
+use seal::{ApproverKey, FrameKey};
 use seal_parse::json::Value;
 use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
 
@@ -150,6 +150,20 @@ impl SecretKeys {
     pub fn ed25519_key(&self, id: &str) -> Result<Ed25519SigningKey, Failure> {
         match &self.get(id)?.secret {
             Secret::Ed25519 { seed } => Ed25519SigningKey::from_seed(seed)
+                .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
+            Secret::Hmac { .. } => Err(Failure::keys(format!(
+                "key {} is not an Ed25519 key",
+                quoted(id)
+            ))),
+        }
+    }
+}
+
+impl SecretKeys {
+    /// The Ed25519 key with `id` as the facade's approver key.
+    pub fn approver_key(&self, id: &str) -> Result<ApproverKey, Failure> {
+        match &self.get(id)?.secret {
+            Secret::Ed25519 { seed } => ApproverKey::from_seed(seed)
                 .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
             Secret::Hmac { .. } => Err(Failure::keys(format!(
                 "key {} is not an Ed25519 key",

@@ -16,6 +16,7 @@ macro_rules! outln {
     };
 }
 
+mod approve;
 mod args;
 mod demo;
 mod doctor;
@@ -73,13 +74,16 @@ fn dispatch(args: &[String]) -> Result<u8, Failure> {
             help::MANIFEST,
             manifest::run_seal,
         ),
+        ["manifest", "approve", ..] => {
+            command(rest(args, 2), approve::FLAGS, help::MANIFEST, approve::run)
+        }
         ["manifest", "verify", ..] => command(
             rest(args, 2),
             manifest::VERIFY_FLAGS,
             help::MANIFEST,
             manifest::run_verify,
         ),
-        ["manifest", ..] => sub_help(args, 1, help::MANIFEST, "manifest", "seal|verify"),
+        ["manifest", ..] => sub_help(args, 1, help::MANIFEST, "manifest", "seal|approve|verify"),
         ["policy", "check", ..] => command(
             rest(args, 2),
             policy::CHECK_FLAGS,

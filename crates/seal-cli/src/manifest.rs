@@ -2,17 +2,22 @@
 //! description and the files on disk, and re-verified from the files right before a run (the
 //! facade's [`Manifest`]).
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
-use seal::{LiveState, Manifest, Sha256Digest, SpawnError};
+use seal::{
+    ApprovalContext, LiveState, Manifest, ManifestApproval, Sha256Digest, SpawnError, TrustStore,
+};
 use seal_parse::json::Value;
 use seal_record::canonical_path;
 
+use crate::approve::load_approval;
 use crate::args::{Flag, Flags};
 use crate::failure::{quoted, Exit, Failure};
-use crate::io::{read_file, utf8, write_atomic, MAX_FILE_BYTES};
+use crate::io::{now, read_file, utf8, write_atomic, MAX_FILE_BYTES};
 use crate::json_in;
 use crate::json_out::J;
+use crate::seen;
 
 /// The flags of `seal manifest seal`.
 pub const SEAL_FLAGS: &[Flag] = &[
@@ -28,6 +33,10 @@ pub const VERIFY_FLAGS: &[Flag] = &[
     Flag::value("root"),
     Flag::value("manifest"),
     Flag::value("approved"),
+    Flag::value("approval"),
+    Flag::value("store"),
+    Flag::value("used"),
+    Flag::value("now"),
     Flag::switch("json"),
 ];
 
@@ -61,23 +70,52 @@ pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
 pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
     let root = flags.value("root").unwrap_or(".");
     let description = Description::load(flags.required("description")?)?;
-    let manifest_path = flags.required("manifest")?;
-    let text = utf8(
-        read_file(manifest_path, MAX_FILE_BYTES, "manifest")?,
-        "manifest",
-    )?;
-    let manifest = Manifest::from_json(&text)
-        .map_err(|error| Failure::input(format!("manifest {}: {error}", quoted(manifest_path))))?;
-    let approved = match flags.value("approved") {
-        Some(hex) => Sha256Digest::from_hex(hex).map_err(|_| {
-            Failure::usage(format!(
-                "`--approved` wants 64 lowercase hex digits, not {}",
-                quoted(hex)
-            ))
-        })?,
-        None => manifest.disclosure_hash(),
+    let manifest = load_manifest(flags.required("manifest")?)?;
+    let (approved, result) = match flags.value("approval") {
+        Some(path) => {
+            if flags.value("approved").is_some() {
+                return Err(Failure::usage(
+                    "give `--approved` or `--approval`, not both",
+                ));
+            }
+            let approval = load_approval(path)?;
+            let store_path = flags.or_env("store", "SEAL_STORE").ok_or_else(|| {
+                Failure::usage("`--approval` needs the trust store (`--store` or `SEAL_STORE`)")
+            })?;
+            let now = now(flags.value("now"))?;
+            let envelope = read_file(&store_path, MAX_FILE_BYTES, "trust store")?;
+            let store = TrustStore::from_signed_document(&envelope, &[], now).map_err(|error| {
+                Failure::keys(format!("trust store {}: {error}", quoted(&store_path)))
+            })?;
+            let used_path = flags.value("used");
+            let used = match used_path {
+                Some(path) => seen::load(path)?,
+                None => BTreeSet::new(),
+            };
+            let context = ApprovalContext {
+                store: &store,
+                now,
+                used_ids: &used,
+            };
+            let result = description.verify_approved(root, &manifest, &approval, &context)?;
+            if let (Ok(()), Some(path)) = (&result, used_path) {
+                seen::record(path, used, &[approval.approval_id().to_owned()])?;
+            }
+            (approval.disclosure_hash(), result)
+        }
+        None => {
+            let approved = match flags.value("approved") {
+                Some(hex) => Sha256Digest::from_hex(hex).map_err(|_| {
+                    Failure::usage(format!(
+                        "`--approved` wants 64 lowercase hex digits, not {}",
+                        quoted(hex)
+                    ))
+                })?,
+                None => manifest.disclosure_hash(),
+            };
+            (approved, description.verify(root, &manifest, &approved)?)
+        }
     };
-    let result = description.verify(root, &manifest, &approved)?;
     let (exit, outcome, detail) = match &result {
         Ok(()) => (
             Exit::Ok,
@@ -113,6 +151,7 @@ pub fn spawn_exit(error: &SpawnError) -> Exit {
         | SpawnError::MissingFile { .. }
         | SpawnError::StalePayload => Exit::StaleManifest,
         SpawnError::NotApproved { .. } => Exit::NotApproved,
+        SpawnError::Approval { .. } => Exit::ApprovalRefused,
         _ => Exit::Recomputed,
     }
 }
@@ -124,6 +163,7 @@ pub fn spawn_code(error: &SpawnError) -> &'static str {
         Exit::StaleModel => "stale_model",
         Exit::StaleManifest => "stale_manifest",
         Exit::NotApproved => "not_approved",
+        Exit::ApprovalRefused => "approval_refused",
         _ => "recomputed",
     }
 }
@@ -262,6 +302,32 @@ impl Description {
         manifest: &Manifest,
         approved: &Sha256Digest,
     ) -> Result<Result<(), SpawnError>, Failure> {
+        self.with_live(root, |live| {
+            manifest.verify_before_spawn(approved, live).map(|_| ())
+        })
+    }
+
+    /// Verifies `manifest` against a signed `approval` checked in `context`, with live state
+    /// read from `root` now.
+    pub fn verify_approved(
+        &self,
+        root: &str,
+        manifest: &Manifest,
+        approval: &ManifestApproval,
+        context: &ApprovalContext<'_>,
+    ) -> Result<Result<(), SpawnError>, Failure> {
+        self.with_live(root, |live| {
+            manifest
+                .verify_approved_before_spawn(approval, context, live)
+                .map(|_| ())
+        })
+    }
+
+    fn with_live<T>(
+        &self,
+        root: &str,
+        check: impl FnOnce(&LiveState<'_>) -> T,
+    ) -> Result<T, Failure> {
         let payload = read_under(root, &self.payload, "payload")?;
         let policy = Sha256Digest::of(&read_under(root, &self.policy, "policy")?);
         let files = |path: &str| {
@@ -275,8 +341,15 @@ impl Description {
             payload: &payload,
             files: &files,
         };
-        Ok(manifest.verify_before_spawn(approved, &live).map(|_| ()))
+        Ok(check(&live))
     }
+}
+
+/// Reads a stored manifest strictly.
+pub fn load_manifest(path: &str) -> Result<Manifest, Failure> {
+    let text = utf8(read_file(path, MAX_FILE_BYTES, "manifest")?, "manifest")?;
+    Manifest::from_json(&text)
+        .map_err(|error| Failure::input(format!("manifest {}: {error}", quoted(path))))
 }
 
 fn read_under(root: &str, path: &str, what: &str) -> Result<Vec<u8>, Failure> {

@@ -200,3 +200,90 @@ fn bad_descriptions() {
     );
     assert_eq!(missing.code, 3);
 }
+
+#[test]
+fn signed_approval_is_checked_and_used_once() {
+    let dir = sealed();
+    let keys = |args: &[&str]| seal_in(Some(&dir.path), args, b"", &[]);
+    let made = keys(&[
+        "keygen",
+        "--store",
+        "store.json",
+        "--keys",
+        "keys.json",
+        "--approver",
+        "--now",
+        "1767225600",
+    ]);
+    assert_eq!(made.code, 0, "{}", made.snapshot());
+    let approve = |key_id: &str, approval_id: &str, out: &str| {
+        keys(&[
+            "manifest",
+            "approve",
+            "--manifest",
+            "manifest.json",
+            "--keys",
+            "keys.json",
+            "--key-id",
+            key_id,
+            "--approval-id",
+            approval_id,
+            "--out",
+            out,
+            "--now",
+            "1767225600",
+            "--valid-for",
+            "600",
+        ])
+    };
+    let approved = approve("approver-1", "approval-1", "approval.json");
+    assert_eq!(approved.code, 0, "{}", approved.snapshot());
+    let with_approval = |approval: &str, now: &str| {
+        verify(
+            &dir,
+            &[
+                "--approval",
+                approval,
+                "--store",
+                "store.json",
+                "--used",
+                "used.txt",
+                "--now",
+                now,
+            ],
+        )
+    };
+    let first = with_approval("approval.json", "1767225700");
+    assert_eq!(first.code, 0, "{}", first.snapshot());
+    assert_eq!(
+        std::fs::read_to_string(dir.path.join("used.txt")).unwrap(),
+        "approval-1\n"
+    );
+    // The same approval again: used.
+    let again = with_approval("approval.json", "1767225700");
+    assert_eq!(again.code, 25, "{}", again.snapshot());
+    // A fresh approval after its window: expired.
+    assert_eq!(approve("approver-1", "approval-2", "late.json").code, 0);
+    assert_eq!(with_approval("late.json", "1767230000").code, 25);
+    // The store root key may not approve manifests; an HMAC key cannot sign at all.
+    assert_eq!(approve("root-1", "approval-3", "root.json").code, 0);
+    let root = with_approval("root.json", "1767225700");
+    assert_eq!(root.code, 25);
+    assert_eq!(approve("frames-1", "approval-4", "hmac.json").code, 4);
+    // A valid approval, but a file changed: stale manifest.
+    assert_eq!(approve("approver-1", "approval-5", "fresh.json").code, 0);
+    std::fs::write(dir.path.join("src/app.py"), "changed\n").unwrap();
+    assert_eq!(with_approval("fresh.json", "1767225700").code, 21);
+    // A tampered approval file: refused.
+    let text = std::fs::read_to_string(dir.path.join("fresh.json")).unwrap();
+    std::fs::write(
+        dir.path.join("forged.json"),
+        text.replace("approval-5", "approval-6"),
+    )
+    .unwrap();
+    assert_eq!(with_approval("forged.json", "1767225700").code, 25);
+    insta::assert_snapshot!(
+        "manifest_approval",
+        format!("{}{}{}", first.stdout, again.stdout, root.stdout)
+    );
+}

@@ -1,0 +1,107 @@
+//! Signed manifest approvals: `seal manifest approve` signs a manifest's disclosure hash with an
+//! approver key (the facade's `ManifestApproval`), and the approval file it writes is checked by
+//! `seal manifest verify --approval` against the trust store.
+
+use seal::{ManifestApproval, Sha256Digest, UnixTime};
+
+use crate::args::{Flag, Flags};
+use crate::failure::{quoted, Exit, Failure};
+use crate::io::{now, read_file, utf8, write_atomic, MAX_FILE_BYTES};
+use crate::json_in;
+use crate::json_out::J;
+use crate::keys::SecretKeys;
+use crate::manifest::load_manifest;
+
+/// The `type` of an approval file.
+pub const APPROVAL_TYPE: &str = "seal/manifest-approval/v1";
+
+/// How long an approval is valid when `--valid-for` is not given: one hour.
+pub const DEFAULT_VALID_SECONDS: u64 = 3600;
+
+/// The flags of `seal manifest approve`.
+pub const FLAGS: &[Flag] = &[
+    Flag::value("manifest"),
+    Flag::value("keys"),
+    Flag::value("key-id"),
+    Flag::value("approval-id"),
+    Flag::value("valid-for"),
+    Flag::value("now"),
+    Flag::value("out"),
+];
+
+/// Runs `seal manifest approve`.
+pub fn run(flags: &Flags) -> Result<u8, Failure> {
+    let manifest = load_manifest(flags.required("manifest")?)?;
+    let keys = SecretKeys::load(flags.required("keys")?)?;
+    let key_id = flags.required("key-id")?;
+    let approval_id = flags.required("approval-id")?;
+    let out = flags.required("out")?;
+    let valid_for = match flags.value("valid-for") {
+        Some(text) => text.parse::<u64>().map_err(|_| {
+            Failure::usage(format!("`--valid-for` wants seconds, not {}", quoted(text)))
+        })?,
+        None => DEFAULT_VALID_SECONDS,
+    };
+    let now = now(flags.value("now"))?;
+    let not_after = UnixTime(now.seconds().saturating_add(valid_for));
+    let key = keys.approver_key(key_id)?;
+    let approval = ManifestApproval::sign(&key, key_id, approval_id, not_after, &manifest)
+        .map_err(|error| Failure::usage(format!("cannot approve: {error}")))?;
+    let mut text = approval_json(&approval).to_text();
+    text.push('\n');
+    write_atomic(out, text.as_bytes(), Some(0o644))?;
+    outln!(
+        "approved {} as `{approval_id}` by `{key_id}` until {not_after}; wrote {out}",
+        manifest.disclosure_hash().to_hex()
+    );
+    Ok(Exit::Ok.code())
+}
+
+/// The approval file's JSON.
+pub fn approval_json(approval: &ManifestApproval) -> J {
+    J::Obj(vec![
+        ("type", J::str(APPROVAL_TYPE)),
+        ("key_id", J::str(approval.key_id())),
+        ("approval_id", J::str(approval.approval_id())),
+        ("not_after", J::Num(approval.not_after().seconds())),
+        (
+            "disclosure_hash",
+            J::str(approval.disclosure_hash().to_hex()),
+        ),
+        ("sig", J::str(approval.signature())),
+    ])
+}
+
+/// Reads an approval file (checked only when verified before spawn).
+pub fn load_approval(path: &str) -> Result<ManifestApproval, Failure> {
+    let text = utf8(read_file(path, MAX_FILE_BYTES, "approval")?, "approval")?;
+    let what = format!("approval {}", quoted(path));
+    let object = json_in::object(text.as_bytes(), &what)?;
+    json_in::only(
+        &object,
+        &[
+            "type",
+            "key_id",
+            "approval_id",
+            "not_after",
+            "disclosure_hash",
+            "sig",
+        ],
+        &what,
+    )?;
+    if json_in::string(&object, "type", &what)? != APPROVAL_TYPE {
+        return Err(Failure::input(format!(
+            "{what}: `type` is not `{APPROVAL_TYPE}`"
+        )));
+    }
+    let hash = json_in::string(&object, "disclosure_hash", &what)?;
+    let hash = Sha256Digest::from_hex(hash)
+        .map_err(|_| Failure::input(format!("{what}: `disclosure_hash` is not a digest")))?;
+    Ok(ManifestApproval::from_parts(
+        json_in::string(&object, "key_id", &what)?,
+        json_in::string(&object, "approval_id", &what)?,
+        UnixTime(json_in::integer(&object, "not_after", &what)?),
+        hash,
+        json_in::string(&object, "sig", &what)?,
+    ))
+}
