@@ -72,20 +72,25 @@ pub fn run_tool(harness: Harness, args: &[String]) -> u8 {
         Ok(Parsed::Help) => return help(crate::help::HOOK_TOOL),
         Err(failure) => Err(failure),
     };
+    if let Err(failure) = &decided {
+        crate::io::warn(&format!("seal: {failure}"));
+    }
+    answer_code(&answer_for(harness, decided))
+}
+
+/// The hook answer for a decision or a failure: every failure is a deny.
+pub fn answer_for(harness: Harness, decided: Result<(Answer, String), Failure>) -> J {
     let (answer, reason) = match decided {
         Ok(pair) => pair,
-        Err(failure) => {
-            crate::io::warn(&format!("seal: {failure}"));
-            (
-                Answer::Deny,
-                format!(
-                    "seal: the policy check failed, so the call is denied: {}",
-                    escape(&failure.to_string(), Context::Inline)
-                ),
-            )
-        }
+        Err(failure) => (
+            Answer::Deny,
+            format!(
+                "seal: the policy check failed, so the call is denied: {}",
+                escape(&failure.to_string(), Context::Inline)
+            ),
+        ),
     };
-    answer_code(&tool_answer(harness, answer, &reason))
+    tool_answer(harness, answer, &reason)
 }
 
 /// The hook answer for a decision.
@@ -162,6 +167,16 @@ fn tool_decision(harness: Harness, flags: &Flags) -> Result<(Answer, String), Fa
     let fallback = fallback(flags.or_env("default", "SEAL_DEFAULT").as_deref())?;
     let rules = read_rules(&rules_path)?;
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
+    decide_input(harness, &rules, fallback, bytes)
+}
+
+/// Decides a `PreToolUse` hook input (`bytes`) with the rules text `rules`.
+pub fn decide_input(
+    harness: Harness,
+    rules: &str,
+    fallback: seal::Fallback,
+    bytes: Vec<u8>,
+) -> Result<(Answer, String), Failure> {
     let text = utf8(bytes, "hook input")?;
     let object = json_in::object(text.as_bytes(), "hook input")?;
     check_event(&object, "PreToolUse")?;
@@ -170,7 +185,7 @@ fn tool_decision(harness: Harness, flags: &Flags) -> Result<(Answer, String), Fa
         Harness::Codex => "codex",
     };
     let call = CallInput::from_object(&object, agent, "hook input")?;
-    let decided = decide(&rules, fallback, &call)?;
+    let decided = decide(rules, fallback, &call)?;
     let matched = decided
         .matched
         .as_deref()
@@ -213,5 +228,139 @@ fn help(text: &str) -> u8 {
     match crate::io::emit(text) {
         Ok(()) => Exit::Ok.code(),
         Err(failure) => failure.exit.code(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    use super::*;
+
+    const RULES: &str = r#"{"permissions": {"allow": ["Bash(git log:*)", "Read"], "ask": ["Bash(git push:*)"], "deny": ["Bash(rm:*)"]}}"#;
+
+    /// The answer a hook writes for `input`, through `answer` (the real mapping or a broken one).
+    fn answer_text(
+        answer: fn(Harness, Result<(Answer, String), Failure>) -> J,
+        input: &[u8],
+    ) -> String {
+        let decided = decide_input(
+            Harness::ClaudeCode,
+            RULES,
+            seal::Fallback::Ask,
+            input.to_vec(),
+        );
+        answer(Harness::ClaudeCode, decided).to_text()
+    }
+
+    /// Whether `input` is a well-formed call: a strict JSON object with a string `tool_name`
+    /// and an object `tool_input`.
+    fn is_call(input: &[u8]) -> bool {
+        let Ok(serde_json::Value::Object(object)) = serde_json::from_slice(input) else {
+            return false;
+        };
+        object
+            .get("tool_name")
+            .is_some_and(serde_json::Value::is_string)
+            && object
+                .get("tool_input")
+                .is_some_and(serde_json::Value::is_object)
+    }
+
+    /// The command of a Bash call, if `input` is one.
+    fn bash_command(input: &[u8]) -> Option<String> {
+        let value: serde_json::Value = serde_json::from_slice(input).ok()?;
+        (value["tool_name"] == "Bash")
+            .then(|| value["tool_input"]["command"].as_str().map(str::to_owned))
+            .flatten()
+    }
+
+    /// The invariant: one JSON object, a decision among allow, deny and ask, deny whenever
+    /// the input is not a call, and never allow for a Bash command holding an `rm` segment.
+    fn check(text: &str, input: &[u8]) -> Result<(), TestCaseError> {
+        let opens = text.starts_with('{');
+        prop_assert!(opens && text.is_ascii(), "not one ASCII object: {}", text);
+        let answer: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let output = &answer["hookSpecificOutput"];
+        prop_assert_eq!(&output["hookEventName"], "PreToolUse");
+        let decision = output["permissionDecision"].as_str().unwrap_or("");
+        prop_assert!(["allow", "deny", "ask"].contains(&decision));
+        if !is_call(input) {
+            prop_assert_eq!(decision, "deny");
+        }
+        if bash_command(input).is_some_and(|command| command.contains("; rm ")) {
+            prop_assert_ne!(decision, "allow");
+        }
+        Ok(())
+    }
+
+    fn inputs() -> impl Strategy<Value = Vec<u8>> {
+        let command = prop_oneof![
+            Just("git log".to_owned()),
+            Just("git log; rm -rf t".to_owned()),
+            Just("git push origin".to_owned()),
+            "[ -~]{0,24}",
+            "\\PC{0,12}",
+        ];
+        let call = (
+            prop_oneof![Just("Bash"), Just("Read"), Just("Write"), Just("mcp__x__y")],
+            command,
+        )
+            .prop_map(|(tool, command)| {
+                serde_json::to_vec(&serde_json::json!({
+                    "session_id": "s",
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": tool,
+                    "tool_input": {"command": command, "file_path": "/ws/a"},
+                    "cwd": "/ws",
+                }))
+                .unwrap_or_default()
+            });
+        prop_oneof![
+            call.clone(),
+            call.prop_map(|mut bytes| {
+                bytes.truncate(bytes.len() / 2);
+                bytes
+            }),
+            prop::collection::vec(any::<u8>(), 0..64),
+            Just(b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\",\"command\":\"rm -rf /\"}}".to_vec()),
+        ]
+    }
+
+    fn runner() -> TestRunner {
+        TestRunner::new_with_rng(
+            Config {
+                cases: 256,
+                failure_persistence: None,
+                ..Config::default()
+            },
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+        )
+    }
+
+    #[test]
+    fn every_input_gets_one_answer_and_failures_deny() {
+        let result = runner().run(&inputs(), |input| {
+            check(&answer_text(answer_for, &input), &input)
+        });
+        assert!(result.is_ok(), "{result:?}");
+    }
+
+    /// A broken mapping that lets a failure through as allow: the property must catch it.
+    fn failure_allows(harness: Harness, decided: Result<(Answer, String), Failure>) -> J {
+        match decided {
+            Ok((answer, reason)) => tool_answer(harness, answer, &reason),
+            Err(_) => tool_answer(harness, Answer::Allow, "seal: failed open"),
+        }
+    }
+
+    #[test]
+    fn the_property_catches_a_hook_that_fails_open() {
+        let result = runner().run(&inputs(), |input| {
+            check(&answer_text(failure_allows, &input), &input)
+        });
+        assert!(result.is_err(), "the broken hook was not caught");
     }
 }
