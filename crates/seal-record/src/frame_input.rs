@@ -7,7 +7,7 @@ use seal_parse::frame::Frame;
 use sha2::{Digest, Sha256};
 
 use crate::names::{is_attribute_name, is_element_name};
-use crate::pae::{piece_len, put_count, put_piece};
+use crate::pae::{le64, piece_len, usize_to_u64};
 use crate::signing_input::{count_piece, SigningInput, FOOTER_DOMAIN, FRAME_DOMAIN};
 
 /// The attribute that carries the tag; it is never part of what the tag covers.
@@ -31,6 +31,21 @@ pub struct FrameSigningInput {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FooterSigningInput {
     input: SigningInput,
+}
+
+/// The checked parts of a frame or footer signing input, with the body (or message) already
+/// hashed, borrowing the rest: writes exactly the bytes of [`FrameSigningInput`] (or
+/// [`FooterSigningInput`]) piece by piece into a sink, so a MAC can be fed without building the
+/// bytes in memory.
+#[derive(Debug, Clone, Copy)]
+pub struct SigningInputParts<'a> {
+    domain: &'static str,
+    key_id: &'a str,
+    algorithm: &'a str,
+    tag_len: [u8; 8],
+    element: Option<&'a str>,
+    attributes: &'a [(&'a str, &'a str)],
+    hash: [u8; 32],
 }
 
 /// Why a frame or footer signing input cannot be built.
@@ -130,6 +145,86 @@ impl FrameSigningInput {
     /// The underlying domain-separated signing input.
     pub fn signing_input(&self) -> &SigningInput {
         &self.input
+    }
+}
+
+impl<'a> SigningInputParts<'a> {
+    /// The parts of a frame's signing input, checked as by [`FrameSigningInput::new`] (same
+    /// arguments, same errors); the body is hashed here.
+    pub fn frame(
+        key_id: &'a str,
+        algorithm: &'a str,
+        tag_len: usize,
+        element: &'a str,
+        attributes: &'a [(&'a str, &'a str)],
+        body: &[u8],
+    ) -> Result<SigningInputParts<'a>, SigningInputError> {
+        check_common(key_id, algorithm, tag_len, attributes.iter().copied())?;
+        if !is_element_name(element) {
+            return Err(SigningInputError::InvalidElement {
+                name: element.to_owned(),
+            });
+        }
+        Ok(SigningInputParts {
+            domain: FRAME_DOMAIN,
+            key_id,
+            algorithm,
+            tag_len: count_piece(tag_len),
+            element: Some(element),
+            attributes,
+            hash: Sha256::digest(body).into(),
+        })
+    }
+
+    /// The parts of a footer's signing input, checked as by [`FooterSigningInput::new`] (same
+    /// arguments, same errors); the message is hashed here.
+    pub fn footer(
+        key_id: &'a str,
+        algorithm: &'a str,
+        tag_len: usize,
+        fields: &'a [(&'a str, &'a str)],
+        message: &[u8],
+    ) -> Result<SigningInputParts<'a>, SigningInputError> {
+        check_common(key_id, algorithm, tag_len, fields.iter().copied())?;
+        Ok(SigningInputParts {
+            domain: FOOTER_DOMAIN,
+            key_id,
+            algorithm,
+            tag_len: count_piece(tag_len),
+            element: None,
+            attributes: fields,
+            hash: Sha256::digest(message).into(),
+        })
+    }
+
+    /// Writes the encoded signing input into `sink`, in order, in pieces: the concatenation of
+    /// what `sink` receives is the signing input's bytes.
+    pub fn write_to(&self, sink: &mut impl FnMut(&[u8])) {
+        let element = self.element.map(str::as_bytes);
+        let head: [&[u8]; 4] = [
+            self.key_id.as_bytes(),
+            self.algorithm.as_bytes(),
+            &self.tag_len,
+            element.unwrap_or_default(),
+        ];
+        let head = match element {
+            Some(_) => &head[..],
+            None => head.get(..3).unwrap_or_default(),
+        };
+        encode_into(
+            self.domain,
+            head,
+            self.attributes.iter().copied(),
+            &self.hash,
+            sink,
+        );
+    }
+
+    /// The encoded signing input in one buffer.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write_to(&mut |bytes| out.extend_from_slice(bytes));
+        out
     }
 }
 
@@ -244,16 +339,7 @@ fn encode<'a>(
     attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
     hash: &[u8; 32],
 ) -> Vec<u8> {
-    let pair_len = |name: &str, value: &str| 8 + piece_len(name.len()) + piece_len(value.len());
-    let (count, pairs_len) =
-        attributes
-            .clone()
-            .fold((0usize, 8usize), |(count, len), (name, value)| {
-                (
-                    count + 1,
-                    len.saturating_add(piece_len(pair_len(name, value))),
-                )
-            });
+    let pairs_len = pairs_len(attributes.clone()).1;
     let total = 8usize
         .saturating_add(piece_len(domain.len()))
         .saturating_add(
@@ -264,21 +350,56 @@ fn encode<'a>(
         .saturating_add(piece_len(pairs_len))
         .saturating_add(piece_len(hash.len()));
     let mut out = Vec::with_capacity(total);
-    put_count(&mut out, head.len() + 3);
-    put_piece(&mut out, domain.as_bytes());
-    for piece in head {
-        put_piece(&mut out, piece);
-    }
-    put_count(&mut out, pairs_len);
-    put_count(&mut out, count);
-    for (name, value) in attributes {
-        put_count(&mut out, pair_len(name, value));
-        put_count(&mut out, 2);
-        put_piece(&mut out, name.as_bytes());
-        put_piece(&mut out, value.as_bytes());
-    }
-    put_piece(&mut out, hash);
+    encode_into(domain, head, attributes, hash, &mut |bytes| {
+        out.extend_from_slice(bytes)
+    });
     out
+}
+
+/// Writes `PAE(domain, head.., PAE(PAE(name_1, value_1), .., PAE(name_k, value_k)), hash)`
+/// into `sink`, in order.
+fn encode_into<'a>(
+    domain: &str,
+    head: &[&[u8]],
+    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    hash: &[u8; 32],
+    sink: &mut impl FnMut(&[u8]),
+) {
+    let (count, pairs_len) = pairs_len(attributes.clone());
+    sink(&le64(usize_to_u64(head.len() + 3)));
+    sink(&le64(usize_to_u64(domain.len())));
+    sink(domain.as_bytes());
+    for piece in head {
+        sink(&le64(usize_to_u64(piece.len())));
+        sink(piece);
+    }
+    sink(&le64(usize_to_u64(pairs_len)));
+    sink(&le64(usize_to_u64(count)));
+    for (name, value) in attributes {
+        sink(&le64(usize_to_u64(pair_len(name, value))));
+        sink(&le64(2));
+        sink(&le64(usize_to_u64(name.len())));
+        sink(name.as_bytes());
+        sink(&le64(usize_to_u64(value.len())));
+        sink(value.as_bytes());
+    }
+    sink(&le64(usize_to_u64(hash.len())));
+    sink(hash);
+}
+
+/// The encoded size of `PAE(name, value)`.
+fn pair_len(name: &str, value: &str) -> usize {
+    8 + piece_len(name.len()) + piece_len(value.len())
+}
+
+/// The number of attributes and the encoded size of `PAE(PAE(name_1, value_1), ..)`.
+fn pairs_len<'a>(attributes: impl Iterator<Item = (&'a str, &'a str)>) -> (usize, usize) {
+    attributes.fold((0usize, 8usize), |(count, len), (name, value)| {
+        (
+            count + 1,
+            len.saturating_add(piece_len(pair_len(name, value))),
+        )
+    })
 }
 
 fn check_common<'a>(
@@ -388,6 +509,54 @@ mod tests {
             ]);
             assert_eq!(footer.bytes(), expected.as_slice());
             assert_eq!(footer.signing_input().domain(), FOOTER_DOMAIN);
+        }
+    }
+
+    /// The parts write exactly the bytes of the one-buffer inputs, and refuse what they refuse.
+    #[test]
+    fn parts_write_the_same_bytes_and_refuse_the_same_inputs() {
+        let names: Vec<String> = (0..40).map(|i| format!("a{i}")).collect();
+        for count in [0, 1, 4, 33, 40] {
+            let attributes: Vec<(&str, &str)> = names
+                .iter()
+                .take(count)
+                .map(|name| (name.as_str(), "v\u{e9}"))
+                .collect();
+            let frame =
+                FrameSigningInput::new("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
+                    .unwrap();
+            let parts =
+                SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
+                    .unwrap();
+            assert_eq!(parts.to_bytes(), frame.bytes());
+            let mut streamed = Vec::new();
+            let mut writes = 0;
+            parts.write_to(&mut |piece| {
+                writes += 1;
+                streamed.extend_from_slice(piece);
+            });
+            assert_eq!(streamed, frame.bytes());
+            assert!(writes > 1);
+            let footer = FooterSigningInput::new("k1", "ed25519", 86, &attributes, b"m").unwrap();
+            let parts = SigningInputParts::footer("k1", "ed25519", 86, &attributes, b"m").unwrap();
+            assert_eq!(parts.to_bytes(), footer.bytes());
+        }
+        type Case<'a> = (&'a str, &'a str, usize, &'a str, &'a [(&'a str, &'a str)]);
+        let bad: [Case<'_>; 6] = [
+            ("", "a", 1, "e", &[]),
+            ("k", "", 1, "e", &[]),
+            ("k", "a", 0, "e", &[]),
+            ("k", "a", 1, "E", &[]),
+            ("k", "a", 1, "e", &[("sig", "x")]),
+            ("k", "a", 1, "e", &[("x", "1"), ("x", "2")]),
+        ];
+        for (key_id, algorithm, tag_len, element, attributes) in bad {
+            let one = FrameSigningInput::new(key_id, algorithm, tag_len, element, attributes, b"")
+                .unwrap_err();
+            let parts =
+                SigningInputParts::frame(key_id, algorithm, tag_len, element, attributes, b"")
+                    .unwrap_err();
+            assert_eq!(one, parts);
         }
     }
 

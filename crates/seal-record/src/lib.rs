@@ -31,7 +31,9 @@ pub use audit::{
 };
 pub use call::{SealedCall, CALL_TYPE};
 pub use digest::{DigestError, Sha256Digest};
-pub use frame_input::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_ATTRIBUTE};
+pub use frame_input::{
+    FooterSigningInput, FrameSigningInput, SigningInputError, SigningInputParts, SIG_ATTRIBUTE,
+};
 pub use log::{
     entry_hash, verify_log, verify_log_from, AppendError, BreakKind, Log, LogBreak, LogEntry,
     GENESIS_HASH,

@@ -106,12 +106,26 @@ pub fn encode_bits(bytes: &[u8], bits: usize) -> String {
 /// the unused low bits of the last byte are zero. Rejects any other length, any character outside
 /// the alphabet and any set bit past `bits`.
 pub fn decode_bits(text: &str, bits: usize) -> Result<Vec<u8>, Base64Error> {
+    let mut out = vec![0u8; packed_len(bits)];
+    decode_bits_into(text, bits, &mut out)?;
+    Ok(out)
+}
+
+/// [`decode_bits`] into the first `ceil(bits / 8)` bytes of `out` (same checks, same errors, in
+/// the same order), without allocating; bytes of `out` past those are left as they are. An `out`
+/// shorter than `ceil(bits / 8)` bytes receives only what fits.
+pub fn decode_bits_into(text: &str, bits: usize, out: &mut [u8]) -> Result<(), Base64Error> {
     let expected = encoded_len(bits);
     let found = text.len();
     if found != expected {
         return Err(Base64Error::Length { expected, found });
     }
-    let mut out = vec![0u8; packed_len(bits)];
+    let packed = packed_len(bits);
+    let out = match out.get_mut(..packed) {
+        Some(exact) => exact,
+        None => out,
+    };
+    out.fill(0);
     // Bits of the last character past `bits` (0 to 5): they must be zero.
     let spare = expected.saturating_mul(6).saturating_sub(bits);
     let mut held: u32 = 0;
@@ -143,7 +157,7 @@ pub fn decode_bits(text: &str, bits: usize) -> Result<Vec<u8>, Base64Error> {
             *target = (held << (8 - held_bits)) as u8;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

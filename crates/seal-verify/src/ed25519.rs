@@ -62,7 +62,7 @@ impl Ed25519PublicKey {
     /// [`Ed25519PublicKey::verify`].
     pub fn verify_text(&self, message: &[u8], sig: &str) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(ED25519_SIGNATURE_BITS))?;
-        self.verify(message, &packed)
+        self.verify(message, packed.as_slice())
     }
 }
 

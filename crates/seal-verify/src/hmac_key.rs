@@ -3,6 +3,7 @@
 use std::fmt;
 
 use ring::{hkdf, hmac};
+use seal_record::SigningInputParts;
 use subtle::ConstantTimeEq;
 
 use crate::base64url::{self, Base64Error};
@@ -118,7 +119,7 @@ impl HmacKey {
     /// then as [`HmacKey::verify`].
     pub fn verify_text(&self, message: &[u8], sig: &str) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(self.tag_length.bits()))?;
-        self.verify(message, &packed)
+        self.verify(message, packed.as_slice())
     }
 
     /// The per-conversation subkey: HKDF-SHA256 with salt [`SUBKEY_SALT`], this key's secret as
@@ -162,7 +163,25 @@ impl ConversationKey {
         sig: &str,
     ) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
-        check_tag(&self.key, tag_length, message, &packed)
+        check_tag(&self.key, tag_length, message, packed.as_slice())
+    }
+
+    /// As [`ConversationKey::verify_text`] over the bytes `parts` writes, fed to the MAC piece
+    /// by piece (the signing input is never built in memory).
+    pub(crate) fn verify_parts(
+        &self,
+        tag_length: TagLength,
+        parts: &SigningInputParts<'_>,
+        sig: &str,
+    ) -> Result<(), SignatureError> {
+        let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
+        check_mac(tag_length, packed.as_slice(), || {
+            let mut context = hmac::Context::with_key(&self.key);
+            let mut chunk = Chunk::default();
+            parts.write_to(&mut |piece| chunk.write(piece, |full| context.update(full)));
+            context.update(chunk.pending());
+            context.sign()
+        })
     }
 }
 
@@ -199,6 +218,16 @@ fn check_tag(
     message: &[u8],
     tag: &[u8],
 ) -> Result<(), SignatureError> {
+    check_mac(tag_length, tag, || hmac::sign(key, message))
+}
+
+/// [`check_tag`] with the full MAC computed by `mac`, called only once the presented tag has
+/// the right length and canonical trailing bits.
+fn check_mac(
+    tag_length: TagLength,
+    tag: &[u8],
+    mac: impl FnOnce() -> hmac::Tag,
+) -> Result<(), SignatureError> {
     let expected_len = tag_length.byte_len();
     if tag.len() != expected_len {
         return Err(SignatureError::Length {
@@ -213,7 +242,7 @@ fn check_tag(
     {
         return Err(SignatureError::TrailingBits);
     }
-    let full = hmac::sign(key, message);
+    let full = mac();
     let mut expected = [0u8; 32];
     for (slot, byte) in expected.iter_mut().zip(full.as_ref()) {
         *slot = *byte;
@@ -239,12 +268,87 @@ fn unused_bits(tag_length: TagLength) -> u32 {
     (8 - bits % 8) % 8
 }
 
+/// A decoded tag: held inline up to [`INLINE_TAG_BYTES`] bytes (every HMAC tag and Ed25519
+/// signature), on the heap beyond.
+pub(crate) enum PackedTag {
+    /// The first `len` bytes hold the tag.
+    Inline([u8; INLINE_TAG_BYTES], usize),
+    /// A longer tag.
+    Heap(Vec<u8>),
+}
+
+/// Bytes of the longest tag decoded without allocating: an Ed25519 signature.
+const INLINE_TAG_BYTES: usize = 64;
+
+impl PackedTag {
+    /// The tag bytes.
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        match self {
+            PackedTag::Inline(bytes, len) => bytes.get(..*len).unwrap_or_default(),
+            PackedTag::Heap(bytes) => bytes,
+        }
+    }
+}
+
 /// Decodes a `sig` of `bits` bits, mapping a wrong length to [`SignatureError::Length`].
-pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<Vec<u8>, SignatureError> {
-    base64url::decode_bits(sig, bits).map_err(|error| match error {
+pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<PackedTag, SignatureError> {
+    let len = base64url::packed_len(bits);
+    let packed = if len <= INLINE_TAG_BYTES {
+        let mut bytes = [0u8; INLINE_TAG_BYTES];
+        base64url::decode_bits_into(sig, bits, &mut bytes).map(|()| PackedTag::Inline(bytes, len))
+    } else {
+        base64url::decode_bits(sig, bits).map(PackedTag::Heap)
+    };
+    packed.map_err(|error| match error {
         Base64Error::Length { expected, found } => SignatureError::Length { expected, found },
         other => SignatureError::Encoding(other),
     })
+}
+
+/// Bytes gathered before they are handed to the MAC: the pieces of a signing input are small
+/// (lengths of 8 bytes, names, values), and one update per chunk costs less than one per piece.
+const CHUNK_BYTES: usize = 512;
+
+/// A buffer on the stack that gathers small pieces into chunks of up to [`CHUNK_BYTES`] bytes.
+struct Chunk {
+    bytes: [u8; CHUNK_BYTES],
+    len: usize,
+}
+
+impl Default for Chunk {
+    fn default() -> Chunk {
+        Chunk {
+            bytes: [0; CHUNK_BYTES],
+            len: 0,
+        }
+    }
+}
+
+impl Chunk {
+    /// Appends `piece`, first handing the gathered bytes to `flush` when it does not fit; a
+    /// piece too long for the buffer goes to `flush` directly. The bytes `flush` receives, then
+    /// [`Chunk::pending`], are the pieces in order.
+    fn write(&mut self, piece: &[u8], mut flush: impl FnMut(&[u8])) {
+        let end = self.len.saturating_add(piece.len());
+        if end > CHUNK_BYTES {
+            flush(self.pending());
+            self.len = 0;
+            if piece.len() >= CHUNK_BYTES {
+                flush(piece);
+                return;
+            }
+        }
+        let end = self.len + piece.len();
+        if let Some(slot) = self.bytes.get_mut(self.len..end) {
+            slot.copy_from_slice(piece);
+            self.len = end;
+        }
+    }
+
+    /// The bytes gathered and not yet flushed.
+    fn pending(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
 }
 
 struct OutputLen;
@@ -262,4 +366,52 @@ fn expand(prk: &hkdf::Prk, info: &[&[u8]]) -> [u8; 32] {
         let _ = okm.fill(&mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever the sizes of the pieces, the chunks handed on, then the pending bytes, are the
+    /// pieces in order.
+    #[test]
+    fn chunks_are_the_pieces_in_order() {
+        let sizes = [0, 1, 8, 7, 500, 3, 511, 512, 513, 2000, 1, 0, 64, 448, 9];
+        let mut expected = Vec::new();
+        let mut out = Vec::new();
+        let mut chunk = Chunk::default();
+        for (index, size) in sizes.into_iter().enumerate() {
+            let piece: Vec<u8> = (0..size).map(|i| (i * 7 + index) as u8).collect();
+            expected.extend_from_slice(&piece);
+            chunk.write(&piece, |full| out.extend_from_slice(full));
+            assert!(chunk.pending().len() < CHUNK_BYTES);
+        }
+        out.extend_from_slice(chunk.pending());
+        assert_eq!(out, expected);
+    }
+
+    /// A tag checked over parts streamed into the MAC is the tag over the input's bytes.
+    #[test]
+    fn streamed_parts_check_like_the_bytes() {
+        let master = HmacKey::new(
+            HmacSecret::from_bytes(&[9; 32]).unwrap(),
+            TagLength::STANDARD,
+        );
+        let subkey = master.conversation_subkey("c").unwrap();
+        let key = master.conversation_key("c").unwrap();
+        let long = "v".repeat(700);
+        let attributes = [("id", "m1"), ("long", long.as_str()), ("kid", "k1")];
+        let parts =
+            SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
+                .unwrap();
+        let sig = subkey.sign(&parts.to_bytes()).to_text();
+        assert!(key.verify_parts(TagLength::STANDARD, &parts, &sig).is_ok());
+        let other =
+            SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"bodY")
+                .unwrap();
+        assert_eq!(
+            key.verify_parts(TagLength::STANDARD, &other, &sig),
+            Err(SignatureError::Mismatch)
+        );
+    }
 }

@@ -28,6 +28,17 @@ pub fn scan_with_stats<'t>(
     text: &'t str,
     config: &ScanConfig,
 ) -> (Result<Vec<Finding<'t>>, ScanError>, ScanStats) {
+    let (findings, stats) = scan_findings(text, config);
+    (findings.map(Iterator::collect), stats)
+}
+
+/// [`scan_with_stats`] with the findings handed out one by one, in the same order, instead of
+/// collected: the scan keeps one list of detected tags, and each finding is built from it as
+/// it is taken.
+pub fn scan_findings<'t>(
+    text: &'t str,
+    config: &ScanConfig,
+) -> (Result<Findings<'t>, ScanError>, ScanStats) {
     let mut stats = ScanStats::default();
     let mut pairing = Pairing {
         config,
@@ -54,7 +65,31 @@ pub fn scan_with_stats<'t>(
     (Ok(pairing.finish(text)), stats)
 }
 
+/// The findings of one scan, in document order of their first tag (see [`scan_findings`]).
+#[derive(Debug)]
+pub struct Findings<'t> {
+    entries: std::vec::IntoIter<Entry<'t>>,
+    element_len: usize,
+    text: &'t str,
+}
+
+impl<'t> Iterator for Findings<'t> {
+    type Item = Finding<'t>;
+
+    fn next(&mut self) -> Option<Finding<'t>> {
+        let entry = self.entries.next()?;
+        Some(finding(entry, self.element_len, self.text))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.entries.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Findings<'_> {}
+
 /// A detected tag and what it paired with.
+#[derive(Debug)]
 struct Entry<'t> {
     tag: Tag<'t>,
     depth: usize,
@@ -156,16 +191,16 @@ impl<'t> Pairing<'_, 't> {
         Ok(())
     }
 
-    fn finish(self, text: &'t str) -> Vec<Finding<'t>> {
-        let element = self.config.element();
-        self.entries
-            .into_iter()
-            .map(|entry| finding(entry, element, text))
-            .collect()
+    fn finish(self, text: &'t str) -> Findings<'t> {
+        Findings {
+            entries: self.entries.into_iter(),
+            element_len: self.config.element().len(),
+            text,
+        }
     }
 }
 
-fn finding<'t>(entry: Entry<'t>, element: &str, text: &'t str) -> Finding<'t> {
+fn finding<'t>(entry: Entry<'t>, element_len: usize, text: &'t str) -> Finding<'t> {
     let Entry {
         tag, depth, close, ..
     } = entry;
@@ -195,7 +230,7 @@ fn finding<'t>(entry: Entry<'t>, element: &str, text: &'t str) -> Finding<'t> {
         (true, Some(body), Some(close)) => Finding::Frame(Frame {
             // A strict header starts with `<` and the exact element name.
             element: text
-                .get(tag.span.start + 1..tag.span.start + 1 + element.len())
+                .get(tag.span.start + 1..tag.span.start + 1 + element_len)
                 .unwrap_or_default(),
             attributes: tag.attributes,
             depth,

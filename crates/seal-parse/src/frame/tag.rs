@@ -14,6 +14,7 @@ use super::chars::{
 };
 use super::config::{is_attribute_name, ScanConfig};
 use super::finding::{Attribute, Reason, Span, TagKind};
+use super::strict::strict_tag;
 use super::value::decode_attribute_value;
 
 /// The outcome of detection at one candidate.
@@ -28,6 +29,7 @@ pub(crate) enum Detection<'t> {
 }
 
 /// A detected tag.
+#[derive(Debug)]
 pub(crate) struct Tag<'t> {
     pub(crate) kind: TagKind,
     pub(crate) span: Span,
@@ -42,7 +44,7 @@ pub(crate) struct Tag<'t> {
 
 /// Reasons in order of discovery, without repeats, held inline: detection at a candidate that
 /// turns out not to be a tag allocates nothing.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Reasons {
     list: [Option<Reason>; REASON_CAPACITY],
     len: usize,
@@ -72,6 +74,12 @@ impl Reasons {
         self.iter().collect()
     }
 
+    /// Whether no reason was found.
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     fn iter(&self) -> impl Iterator<Item = Reason> + '_ {
         self.list.iter().take(self.len).flatten().copied()
     }
@@ -80,6 +88,18 @@ impl Reasons {
 /// Detects a tag of `config.element()` whose bracket is at byte `start` of `text`; also returns
 /// the number of characters consumed (the bracket included).
 pub(crate) fn detect<'t>(
+    text: &'t str,
+    start: usize,
+    config: &ScanConfig,
+) -> (Detection<'t>, usize) {
+    if let Some((tag, steps)) = strict_tag(text, start, config) {
+        return (Detection::Tag(tag), steps);
+    }
+    detect_lenient(text, start, config)
+}
+
+/// Detection character by character: every tag, strictly written or not.
+pub(crate) fn detect_lenient<'t>(
     text: &'t str,
     start: usize,
     config: &ScanConfig,

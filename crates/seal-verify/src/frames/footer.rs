@@ -2,12 +2,11 @@
 //! attributes, verified by the same checks as frames.
 
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
-use seal_record::FooterSigningInput;
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
     attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
-    Tally,
+    Signed, Tally,
 };
 use crate::sign::{FOOTER_ELEMENT, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
@@ -108,8 +107,8 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 pairs,
                 sig,
                 checks,
-                |key_id, algorithm, tag_len| {
-                    FooterSigningInput::new(key_id, algorithm, tag_len, pairs, message.as_bytes())
+                Signed::Footer {
+                    message: message.as_bytes(),
                 },
             )
         })?;

@@ -3,6 +3,8 @@
 use std::cell::RefCell;
 use std::fmt;
 
+use seal_record::SigningInputParts;
+
 use crate::fingerprint::Fingerprint;
 use crate::hmac_key::{ConversationKey, HmacKey};
 use crate::key::VerifyingKey;
@@ -22,20 +24,21 @@ pub(crate) struct SubkeyCache {
 }
 
 impl SubkeyCache {
-    /// Checks the text form `sig` over `message` with `key`: an HMAC key through its subkey for
-    /// `conversation_id` (derived on first use, then kept), an Ed25519 key directly.
-    pub(crate) fn verify_text(
+    /// Checks the text form `sig` over the signing input `parts` writes, with `key`: an HMAC
+    /// key through its subkey for `conversation_id` (derived on first use, then kept), the
+    /// input fed to the MAC piece by piece; an Ed25519 key directly over the input's bytes.
+    pub(crate) fn verify_parts(
         &self,
         key: &VerifyingKey,
         conversation_id: &str,
-        message: &[u8],
+        parts: &SigningInputParts<'_>,
         sig: &str,
     ) -> Result<(), VerifyFailure> {
         let master = match key {
             VerifyingKey::Hmac(master) => master,
             other => {
                 return other
-                    .verify_text(message, sig)
+                    .verify_text(&parts.to_bytes(), sig)
                     .map_err(VerifyFailure::Signature)
             }
         };
@@ -43,13 +46,13 @@ impl SubkeyCache {
         if let Ok(entries) = self.entries.try_borrow() {
             if let Some((_, subkey)) = entries.iter().find(|(held, _)| *held == fingerprint) {
                 return subkey
-                    .verify_text(master.tag_length(), message, sig)
+                    .verify_parts(master.tag_length(), parts, sig)
                     .map_err(VerifyFailure::Signature);
             }
         }
         let subkey = derive(master, conversation_id)?;
         let result = subkey
-            .verify_text(master.tag_length(), message, sig)
+            .verify_parts(master.tag_length(), parts, sig)
             .map_err(VerifyFailure::Signature);
         if let Ok(mut entries) = self.entries.try_borrow_mut() {
             if entries.len() < SUBKEY_CACHE_CAPACITY {

@@ -3,9 +3,9 @@
 use std::borrow::Cow;
 
 use seal_parse::frame::{
-    scan_with_stats, Attribute, Finding, Frame, ScanError, ScanStats, Suspect, TagKind,
+    scan_findings, Attribute, Finding, Frame, ScanError, ScanStats, Suspect, TagKind,
 };
-use seal_record::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_ATTRIBUTE};
+use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
@@ -85,7 +85,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// The report borrows element names, attribute values and ids from `text` instead of
     /// copying them.
     pub fn verify<'t>(&self, text: &'t str) -> Report<'t> {
-        let (scanned, stats) = scan_with_stats(text, self.config.scan());
+        let (scanned, stats) = scan_findings(text, self.config.scan());
         let element = self.config.scan().element();
         let findings = match scanned {
             Ok(findings) => findings,
@@ -241,15 +241,8 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 pairs,
                 sig,
                 checks,
-                |key_id, algorithm, tag_len| {
-                    FrameSigningInput::new(
-                        key_id,
-                        algorithm,
-                        tag_len,
-                        frame.element,
-                        pairs,
-                        hashed.as_bytes(),
-                    )
+                Signed::Frame {
+                    body: hashed.as_bytes(),
                 },
             )
         })
@@ -258,13 +251,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// The check shared by frames and footers: key id present, frame id present when required,
     /// key resolved for verifying this element and these attributes now, signing input built
     /// with the key's algorithm and tag length, tag checked with the conversation subkey.
-    pub(crate) fn check_signed<T: SignedBytes>(
+    pub(crate) fn check_signed(
         &self,
         element: &str,
         attributes: &[(&str, &str)],
         sig: &str,
         checks: &mut usize,
-        input: impl Fn(&str, &str, usize) -> Result<T, SigningInputError>,
+        signed: Signed<'_>,
     ) -> Result<Verified, (AlarmReason, Cause)> {
         let key_id = attribute(attributes, KEY_ID_ATTRIBUTE)
             .ok_or((AlarmReason::UnknownKey, Cause::NoKeyId))?;
@@ -284,32 +277,36 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             .resolve(key_id, &intended, self.now)
             .map_err(|error| failure(VerifyFailure::Key(error)))?;
         let key = resolved.record.key();
-        let signed = input(key_id, key.algorithm().name(), key.tag_text_len())
-            .map_err(|error| (AlarmReason::MalformedFrame, Cause::SigningInput(error)))?;
+        let (algorithm, tag_len) = (key.algorithm().name(), key.tag_text_len());
+        let parts = match signed {
+            Signed::Frame { body } => {
+                SigningInputParts::frame(key_id, algorithm, tag_len, element, attributes, body)
+            }
+            Signed::Footer { message } => {
+                SigningInputParts::footer(key_id, algorithm, tag_len, attributes, message)
+            }
+        }
+        .map_err(|error| (AlarmReason::MalformedFrame, Cause::SigningInput(error)))?;
         *checks = checks.saturating_add(1);
         self.subkeys
-            .verify_text(key, self.conversation_id, signed.signed_bytes(), sig)
+            .verify_parts(key, self.conversation_id, &parts, sig)
             .map_err(failure)?;
         Ok(Verified::new(&resolved))
     }
 }
 
-/// A signing input whose bytes a tag covers (frames and footers).
-pub(crate) trait SignedBytes {
-    /// The bytes the tag covers.
-    fn signed_bytes(&self) -> &[u8];
-}
-
-impl SignedBytes for FrameSigningInput {
-    fn signed_bytes(&self) -> &[u8] {
-        self.bytes()
-    }
-}
-
-impl SignedBytes for FooterSigningInput {
-    fn signed_bytes(&self) -> &[u8] {
-        self.bytes()
-    }
+/// What a tag covers besides the key, the element and the attributes.
+pub(crate) enum Signed<'b> {
+    /// A frame: its body, exactly as hashed.
+    Frame {
+        /// The body bytes.
+        body: &'b [u8],
+    },
+    /// A footer: the message before it, exactly as hashed.
+    Footer {
+        /// The message bytes.
+        message: &'b [u8],
+    },
 }
 
 /// What one pass over a text found, before the report is finished.

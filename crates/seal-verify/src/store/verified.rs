@@ -12,13 +12,15 @@ use crate::key::Algorithm;
 use crate::key::VerifyingKey;
 use crate::time::UnixTime;
 
+use super::record::MAX_KEY_ID_LEN;
+
 /// Proof that a signature was checked: only this crate's verification functions build one
 /// ([`verify_signature`], [`verify_signature_in_conversation`]).
 ///
 /// Code that needs verified data should take a `Verified`, not a boolean.
 #[derive(Debug, Clone)]
 pub struct Verified {
-    key_id: String,
+    key_id: KeyIdText,
     algorithm: Algorithm,
     fingerprint: Fingerprint,
     scope: MatchedScope,
@@ -57,7 +59,7 @@ impl std::error::Error for VerifyFailure {}
 impl Verified {
     /// The id of the key that verified.
     pub fn key_id(&self) -> &str {
-        &self.key_id
+        self.key_id.as_str()
     }
 
     /// The key's bound algorithm.
@@ -131,7 +133,7 @@ impl Verified {
     pub(crate) fn new(resolved: &Resolved<'_>) -> Verified {
         let key = resolved.record.key();
         Verified {
-            key_id: resolved.record.id().to_owned(),
+            key_id: KeyIdText::new(resolved.record.id()),
             algorithm: key.algorithm(),
             fingerprint: key.fingerprint(),
             scope: resolved.scope,
@@ -152,4 +154,62 @@ fn resolve_for_verify<'s, S: TrustStore + ?Sized>(
     store
         .resolve(key_id, &intended, now)
         .map_err(VerifyFailure::Key)
+}
+
+/// A key id held without allocating up to [`MAX_KEY_ID_LEN`] bytes (every id a record accepts),
+/// on the heap beyond.
+#[derive(Clone)]
+enum KeyIdText {
+    /// The first `len` bytes, a copy of a `str`.
+    Inline([u8; MAX_KEY_ID_LEN], usize),
+    /// A longer id.
+    Heap(Box<str>),
+}
+
+impl KeyIdText {
+    fn new(id: &str) -> KeyIdText {
+        let mut bytes = [0u8; MAX_KEY_ID_LEN];
+        match bytes.get_mut(..id.len()) {
+            Some(slot) => {
+                slot.copy_from_slice(id.as_bytes());
+                KeyIdText::Inline(bytes, id.len())
+            }
+            None => KeyIdText::Heap(id.into()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // The bytes are a copy of a whole `str`, so they are UTF-8.
+            KeyIdText::Inline(bytes, len) => bytes
+                .get(..*len)
+                .and_then(|id| std::str::from_utf8(id).ok())
+                .unwrap_or_default(),
+            KeyIdText::Heap(id) => id,
+        }
+    }
+}
+
+impl fmt::Debug for KeyIdText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_ids_read_back_inline_and_on_the_heap() {
+        let longest = "k".repeat(MAX_KEY_ID_LEN);
+        let longer = "k".repeat(MAX_KEY_ID_LEN + 1);
+        for id in ["", "k1", "\u{e9}t\u{e9}", longest.as_str(), longer.as_str()] {
+            let held = KeyIdText::new(id);
+            assert_eq!(held.as_str(), id);
+            assert_eq!(format!("{held:?}"), format!("{id:?}"));
+        }
+        assert!(matches!(KeyIdText::new(&longest), KeyIdText::Inline(..)));
+        assert!(matches!(KeyIdText::new(&longer), KeyIdText::Heap(_)));
+    }
 }
