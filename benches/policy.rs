@@ -1,8 +1,9 @@
 //! Policy decisions: one full seal decision (a three-segment `Bash` command, 20 rules, 3
 //! listeners, 3 guards, trace reused) against Cedar 4's `Authorizer::is_authorized` on the same
-//! 20 rules and an equivalent request, and shell segmentation alone of a 200-byte command, in
-//! the same run. The setup is shared with `tests/policy_alloc.rs`, which counts the heap
-//! allocations of the same decision.
+//! 20 rules and an equivalent request, and shell segmentation alone of a 200-byte command (into
+//! a reused `SegmentBuffer`, the decision's path, and into owned values), in the same run. The
+//! setup is shared with `tests/policy_alloc.rs`, which counts the heap allocations of the same
+//! decision (none after warm-up).
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -23,7 +24,7 @@ use cedar_policy::{
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 use policy_setup::{Setup, COMMAND, COMMAND_200};
-use seal_parse::shell::{segment, ShellLimits};
+use seal_parse::shell::{segment, segment_into, SegmentBuffer, ShellLimits};
 use seal_policy::chain::{Evaluation, Trace};
 use seal_policy::rules::Subject;
 
@@ -171,7 +172,13 @@ fn decision(c: &mut Criterion) {
         });
     });
     let limits = ShellLimits::default();
-    group.bench_function("seal_segment_3_segments", |b| {
+    let mut buffer = SegmentBuffer::new();
+    group.bench_function("seal_segment_into_3_segments", |b| {
+        b.iter(|| {
+            black_box(segment_into(black_box(COMMAND), &limits, &mut buffer).map(|s| s.len()))
+        });
+    });
+    group.bench_function("seal_segment_owned_3_segments", |b| {
         b.iter(|| black_box(segment(black_box(COMMAND), &limits).map(|s| s.len())));
     });
     group.finish();
@@ -182,6 +189,12 @@ fn segmentation(c: &mut Criterion) {
     let limits = ShellLimits::default();
     let segments = segment(COMMAND_200, &limits).unwrap();
     assert_eq!(segments.len(), 7);
+    let mut buffer = SegmentBuffer::new();
+    c.bench_function("shell_segment_into_200_bytes", |b| {
+        b.iter(|| {
+            black_box(segment_into(black_box(COMMAND_200), &limits, &mut buffer).map(|s| s.len()))
+        });
+    });
     c.bench_function("shell_segment_200_bytes", |b| {
         b.iter(|| black_box(segment(black_box(COMMAND_200), &limits).map(|s| s.len())));
     });

@@ -47,6 +47,15 @@ fn is_invisible(code: u32) -> bool {
             .any(|&(low, high)| (low..=high).contains(&code))
 }
 
+/// Whether `word` is one of `list`: lengths and first bytes are compared before the bytes, so
+/// that most entries cost no full comparison.
+pub(super) fn listed(list: &[&str], word: &str) -> bool {
+    let first = word.as_bytes().first();
+    list.iter().any(|entry| {
+        entry.len() == word.len() && entry.as_bytes().first() == first && *entry == word
+    })
+}
+
 /// A byte that, unquoted, makes a word a pattern (`^` counts for zsh's extended glob).
 pub(super) fn is_glob(byte: u8) -> bool {
     matches!(byte, b'*' | b'?' | b'[' | b'^')

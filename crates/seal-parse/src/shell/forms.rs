@@ -285,9 +285,12 @@ impl<'a> WordList<'a> {
 
 /// The part of `word` after its last `/`, or `word` itself when that part is empty.
 pub(super) fn basename(word: &str) -> &str {
-    match word.rsplit('/').next() {
-        Some(base) if !base.is_empty() => base,
-        _ => word,
+    match word.bytes().rposition(|byte| byte == b'/') {
+        Some(slash) => match word.get(slash + 1..) {
+            Some(base) if !base.is_empty() => base,
+            _ => word,
+        },
+        None => word,
     }
 }
 

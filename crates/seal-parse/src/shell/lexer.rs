@@ -98,6 +98,7 @@ impl Lexer<'_, '_> {
         while let Some(&byte) = self.bytes.get(self.pos) {
             self.steps += 1;
             match byte {
+                byte if is_plain(byte) => self.plain_run(),
                 b' ' | b'\t' => {
                     self.end_word()?;
                     self.pos += 1;
@@ -296,14 +297,37 @@ impl Lexer<'_, '_> {
             word.leading_tilde |= first;
         }
         word.leading_equals |= first && byte == b'=';
-        word.name = match (word.name, byte) {
-            (NameState::Start, b) if is_name_start(b) => NameState::Name,
-            (NameState::Name, b) if is_name_byte(b) => NameState::Name,
-            (NameState::Name, b'+') => NameState::Plus,
-            (NameState::Name | NameState::Plus, b'=') => NameState::Done(true),
-            (NameState::Done(done), _) => NameState::Done(done),
-            _ => NameState::Done(false),
-        };
+        word.name = next_name(word.name, byte);
+    }
+
+    /// A run of unquoted plain bytes (see [`is_plain`]) from the current position, read at once:
+    /// the same steps, value and flags as reading them one by one with `push_unquoted`.
+    fn plain_run(&mut self) {
+        let start = self.pos;
+        let rest = self.bytes.get(start..).unwrap_or_default();
+        let len = rest
+            .iter()
+            .position(|&byte| !is_plain(byte))
+            .unwrap_or(rest.len());
+        let run = rest.get(..len).unwrap_or_default();
+        // The loop counted the first byte.
+        self.steps += len.saturating_sub(1);
+        self.builder();
+        if self.decoding() {
+            self.out
+                .decoded
+                .push_str(self.text.get(start..start + len).unwrap_or_default());
+        }
+        if let Some(word) = self.word.as_mut() {
+            // Plain bytes are never glob characters, `~` or `=`: only the name can change.
+            for &byte in run {
+                if let NameState::Done(_) = word.name {
+                    break;
+                }
+                word.name = next_name(word.name, byte);
+            }
+        }
+        self.pos = start + len;
     }
 
     /// After an unquoted non-ASCII character: the word can no longer be an assignment.
@@ -499,4 +523,27 @@ impl Lexer<'_, '_> {
             _ => Reason::Dollar,
         }
     }
+}
+
+/// The assignment-prefix state after one more unquoted byte.
+fn next_name(name: NameState, byte: u8) -> NameState {
+    match (name, byte) {
+        (NameState::Start, b) if is_name_start(b) => NameState::Name,
+        (NameState::Name, b) if is_name_byte(b) => NameState::Name,
+        (NameState::Name, b'+') => NameState::Plus,
+        (NameState::Name | NameState::Plus, b'=') => NameState::Done(true),
+        (NameState::Done(done), _) => NameState::Done(done),
+        _ => NameState::Done(false),
+    }
+}
+
+/// A byte read in runs: a letter, a digit or one of `_ - . / : , + @ %`. None is an operator, a
+/// quote, an escape, an expansion, a glob character, `~`, `=` or `#`, so a run only extends the
+/// word.
+fn is_plain(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric()
+        || matches!(
+            byte,
+            b'_' | b'-' | b'.' | b'/' | b':' | b',' | b'+' | b'@' | b'%'
+        )
 }

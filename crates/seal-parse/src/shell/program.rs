@@ -1,6 +1,7 @@
 //! What may stand in program position, and how a shell invocation is read.
 
 use super::buffer::WordEntry;
+use super::chars::listed;
 use super::wrappers::WordSeq;
 use super::Reason;
 
@@ -74,9 +75,9 @@ pub(super) fn check_program(value: &str, word: &WordEntry) -> Result<(), Reason>
         Err(Reason::TildeInProgram { word: owned() })
     } else if word.leading_equals {
         Err(Reason::EqualsInProgram { word: owned() })
-    } else if KEYWORDS.contains(&value) {
+    } else if listed(KEYWORDS, value) {
         Err(Reason::Keyword { word: owned() })
-    } else if EVAL_BUILTINS.contains(&value) {
+    } else if listed(EVAL_BUILTINS, value) {
         Err(Reason::EvalBuiltin { word: owned() })
     } else {
         Ok(())

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::buffer::{
     BufferWords, InvocationEntry, LexedEntry, SegmentBuffer, SegmentEntry, SegmentsRef, WordEntry,
 };
+use super::chars::listed;
 use super::forms::{basename, FormMarks, FormRef, FormSet, NormalizedForms, WordList};
 use super::lexer::{lex, Out, Stop};
 use super::program::{check_program, shell_invocation, Invocation, OPAQUE_SHELLS, POSIX_SHELLS};
@@ -569,13 +570,13 @@ fn analyse(
     };
     let name = basename(program_value);
     let args = words.tail(start + 1);
-    let payload = if POSIX_SHELLS.contains(&name) {
+    let payload = if listed(POSIX_SHELLS, name) {
         match shell_invocation(name, &args, steps) {
             Ok(Invocation::Plain) => None,
             Ok(Invocation::Payload(index)) => Some(start + 1 + index),
             Err(reason) => return Err((reason, at(program))),
         }
-    } else if OPAQUE_SHELLS.contains(&name) && !args.is_empty() {
+    } else if listed(OPAQUE_SHELLS, name) && !args.is_empty() {
         return Err((
             Reason::UnsupportedShell {
                 shell: name.to_owned(),

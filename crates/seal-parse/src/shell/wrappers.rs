@@ -44,7 +44,10 @@ pub(super) enum Strip {
 
 /// The table entry for `name` (a basename), if it is a wrapper.
 pub(super) fn wrapper(name: &str) -> Option<&'static Wrapper> {
-    WRAPPERS.iter().find(|w| w.name == name)
+    let first = name.as_bytes().first();
+    WRAPPERS.iter().find(|w| {
+        w.name.len() == name.len() && w.name.as_bytes().first() == first && w.name == name
+    })
 }
 
 /// One row of the wrapper table.

@@ -70,7 +70,7 @@ impl CommandPattern {
         for (want, &wildcard) in self.words.iter().zip(&self.wildcards) {
             match words.next() {
                 Some(word) if wildcard && chars_match(want, word, false) => {}
-                Some(word) if !wildcard && want == word => {}
+                Some(word) if !wildcard && same(want, word) => {}
                 _ => return false,
             }
         }
@@ -109,6 +109,11 @@ impl CommandPattern {
         }
         out.join(" ")
     }
+}
+
+/// `want == word`, lengths and first bytes compared before the bytes.
+fn same(want: &str, word: &str) -> bool {
+    want.len() == word.len() && want.as_bytes().first() == word.as_bytes().first() && want == word
 }
 
 #[cfg(test)]

@@ -63,7 +63,11 @@ impl ToolPattern {
     pub fn matches(&self, tool: &str) -> bool {
         match self {
             ToolPattern::Any => true,
-            ToolPattern::Exact(name) => name == tool,
+            ToolPattern::Exact(name) => {
+                name.len() == tool.len()
+                    && name.as_bytes().first() == tool.as_bytes().first()
+                    && name == tool
+            }
             ToolPattern::McpServer(server) => tool
                 .strip_prefix("mcp__")
                 .and_then(|rest| rest.strip_prefix(server.as_str()))

@@ -200,9 +200,10 @@ impl RuleSet {
     #[must_use]
     pub fn evaluate(&self, tool: &str, subject: Subject<'_>) -> Evaluation {
         let mut buffer = SegmentBuffer::new();
-        let field = self.field(tool, subject, Input::Submitted, &mut buffer);
+        let rules = self.applicable(tool);
+        let field = self.field(rules, subject, Input::Submitted, &mut buffer);
         let mut allowed = Vec::new();
-        let scan = self.scan(tool, &field, Input::Submitted, &mut |hit: Hit<'_>| {
+        let scan = self.scan(rules, &field, Input::Submitted, &mut |hit: Hit<'_>| {
             allowed.push(hit.to_match());
             true
         });
@@ -221,9 +222,10 @@ impl RuleSet {
         buffer: &mut SegmentBuffer,
         form: &mut Option<Arc<String>>,
     ) -> Option<Ruling> {
-        let field = self.field(tool, subject, Input::Submitted, buffer);
+        let rules = self.applicable(tool);
+        let field = self.field(rules, subject, Input::Submitted, buffer);
         let mut first = None;
-        let scan = self.scan(tool, &field, Input::Submitted, &mut |hit: Hit<'_>| {
+        let scan = self.scan(rules, &field, Input::Submitted, &mut |hit: Hit<'_>| {
             first = Some(hit);
             false
         });
@@ -252,11 +254,14 @@ impl RuleSet {
         rewritten: Subject<'_>,
     ) -> Evaluation {
         let (mut first_buffer, mut second_buffer) = (SegmentBuffer::new(), SegmentBuffer::new());
-        let first_field = self.field(tool, submitted, Input::Submitted, &mut first_buffer);
-        let second_field = self.field(tool, rewritten, Input::Rewritten, &mut second_buffer);
-        let first = self.scan(tool, &first_field, Input::Submitted, &mut |_: Hit<'_>| true);
+        let rules = self.applicable(tool);
+        let first_field = self.field(rules, submitted, Input::Submitted, &mut first_buffer);
+        let second_field = self.field(rules, rewritten, Input::Rewritten, &mut second_buffer);
+        let first = self.scan(rules, &first_field, Input::Submitted, &mut |_: Hit<'_>| {
+            true
+        });
         let mut allowed = Vec::new();
-        let second = self.scan(tool, &second_field, Input::Rewritten, &mut |hit: Hit<
+        let second = self.scan(rules, &second_field, Input::Rewritten, &mut |hit: Hit<
             '_,
         >| {
             allowed.push(hit.to_match());
@@ -269,15 +274,11 @@ impl RuleSet {
     /// given to `allowed`, in order, for as long as it returns `true`.
     fn scan<'f>(
         &'f self,
-        tool: &'f str,
+        rules: Applicable<'f>,
         field: &'f Field<'f>,
         input: Input,
         allowed: &mut dyn FnMut(Hit<'f>) -> bool,
     ) -> Scan<'f> {
-        let rules = Applicable {
-            entries: &self.rules,
-            tool,
-        };
         let mut scan = Scan {
             deny: None,
             ask: None,
@@ -295,16 +296,12 @@ impl RuleSet {
 
     fn field<'b>(
         &self,
-        tool: &str,
+        rules: Applicable<'_>,
         subject: Subject<'b>,
         input: Input,
         buffer: &'b mut SegmentBuffer,
     ) -> Field<'b> {
-        let rules = Applicable {
-            entries: &self.rules,
-            tool,
-        };
-        let kind = FieldKind::of(tool);
+        let kind = FieldKind::of(rules.tool);
         let specified = rules
             .iter()
             .any(|(_, e)| !matches!(e.rule.specifier(), Specifier::Any));
@@ -353,6 +350,22 @@ impl RuleSet {
     }
 }
 
+impl RuleSet {
+    fn applicable<'a>(&'a self, tool: &'a str) -> Applicable<'a> {
+        let mut named = 0u64;
+        for (index, entry) in self.rules.iter().enumerate().take(MASKED) {
+            if entry.rule.tool().matches(tool) {
+                named |= 1 << index;
+            }
+        }
+        Applicable {
+            entries: &self.rules,
+            tool,
+            named,
+        }
+    }
+}
+
 impl RuleEntry {
     /// The decision a deny or an ask by this rule gives (its reason shared, not copied).
     fn ruling_decision(&self) -> crate::chain::Decision {
@@ -365,27 +378,42 @@ impl RuleEntry {
     }
 }
 
+/// Rules whose tool match [`Applicable`] works out once per evaluation (bits of a `u64`); the
+/// others are matched against the tool name each time they are looked at.
+const MASKED: usize = 64;
+
 /// The rules that name the tool, in set order, with their indices: a view, so that selecting
 /// them allocates nothing.
 #[derive(Clone, Copy)]
 struct Applicable<'a> {
     entries: &'a [RuleEntry],
     tool: &'a str,
+    /// Bit `i`: rule `i` (for `i` below [`MASKED`]) names the tool.
+    named: u64,
 }
 
 impl<'a> Applicable<'a> {
+    fn names(self, index: usize, entry: &RuleEntry) -> bool {
+        if index < MASKED {
+            self.named >> index & 1 == 1
+        } else {
+            entry.rule.tool().matches(self.tool)
+        }
+    }
+
     fn iter(self) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
         self.entries
             .iter()
             .enumerate()
-            .filter(move |(_, entry)| entry.rule.tool().matches(self.tool))
+            .filter(move |(index, entry)| self.names(*index, entry))
     }
 
     /// The rules of one effect (the effect is compared first: it is the cheaper test).
     fn of(self, effect: Effect) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
-        self.entries.iter().enumerate().filter(move |(_, entry)| {
-            entry.effect == effect && entry.rule.tool().matches(self.tool)
-        })
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(move |(index, entry)| entry.effect == effect && self.names(*index, entry))
     }
 }
 
