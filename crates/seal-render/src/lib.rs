@@ -7,7 +7,7 @@
 //!
 //! - [`escape`], [`escape_bytes`], [`decode`], [`decode_bytes`] in three [`Context`]s.
 //! - [`render_frame`] and [`render_alarm`] build elements from a validated [`StartTag`].
-//! - With feature `testing`, [`testing`] exports proptest strategies for hostile text.
+//! - With feature `testing`, the module `testing` exports proptest strategies for hostile text.
 //!
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
 #![forbid(unsafe_code)]
