@@ -18,9 +18,8 @@ use super::Span;
 /// decoded bytes, words, segments, launchers and forms) makes no heap allocation. A new buffer
 /// holds nothing and costs no allocation either.
 ///
-/// Room needed by a command of `n` bytes, at most: `(max_payload_depth + 1) * n` bytes of
-/// decoded words and `n` of payload text; `n / 2 + 1` words per payload level (the same bound
-/// for segments); one form mark per word.
+/// Room a command of `n` bytes may need: `(max_payload_depth + 1) * n` bytes of decoded words
+/// and `n` of payload text, and a number of words, segments and form marks each below `n + 1`.
 #[derive(Clone, Default)]
 pub struct SegmentBuffer {
     /// Word values that differ from their text (quotes or escapes removed), and every word of a

@@ -201,7 +201,10 @@ impl Chain {
 
     /// [`Chain::evaluate`], writing the trace into the buffer of `trace` (cleared first). Handing
     /// back the trace of an earlier verdict ([`Verdict::into_trace`]) lets an evaluation whose
-    /// stages give static reasons run without allocating.
+    /// stages give static or shared reasons run without allocating; the trace also carries the
+    /// buffers the rules listener reuses, so that deciding a command no larger in any respect
+    /// than one decided before allocates nothing, unless the command is unanalysable
+    /// (spec/policy.md, section 4).
     pub fn evaluate_reusing<'a>(&'a self, call: &'a ToolCall, mut trace: Trace) -> Evaluation<'a> {
         let capacity =
             self.listeners.len() + self.global_guards.len() + self.scoped_guards.len() + 2;

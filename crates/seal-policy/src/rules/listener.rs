@@ -8,9 +8,10 @@ use super::set::{RuleSet, Subject};
 /// A [`Listener`] that evaluates a [`RuleSet`] on the call's typed subject.
 ///
 /// Deny, ask and allow short-circuit with the matching rule and form as the ruling's
-/// [`Because`] (for allow, the first segment's match); an unanalysable field asks with the
-/// reason; when no rule decides, the listener delegates to the rest of the chain. It never
-/// fails.
+/// [`Because`](crate::chain::Because) (for allow, the first segment's match); an unanalysable
+/// field asks with the reason; when no rule decides, the listener delegates to the rest of the
+/// chain. It never fails. The command is segmented into the buffer the evaluation's trace
+/// carries, so deciding with a reused trace allocates nothing (spec/policy.md, section 4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RulesListener {
     rules: RuleSet,
