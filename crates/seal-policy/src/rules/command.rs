@@ -69,18 +69,21 @@ impl CommandPattern {
         let mut words = words.into_iter();
         for (want, &wildcard) in self.words.iter().zip(&self.wildcards) {
             match words.next() {
-                Some(word) if wildcard && chars_match(want, word, false) => {}
-                Some(word) if !wildcard && same(want, word) => {}
+                Some(word) if word_matches(want, wildcard, word) => {}
                 _ => return false,
             }
         }
         self.prefix || words.next().is_none()
     }
 
-    /// Whether the form matches the pattern.
+    /// Whether the form matches the pattern (as [`CommandPattern::matches_words`] on its words;
+    /// the program is compared before the arguments are read).
     #[must_use]
     pub fn matches(&self, form: &Form<'_>) -> bool {
-        self.matches_words(form.words())
+        match (self.words.first(), self.wildcards.first()) {
+            (Some(want), Some(&wildcard)) if !word_matches(want, wildcard, form.program()) => false,
+            _ => self.matches_words(form.words()),
+        }
     }
 
     /// Whether every command this pattern matches is also matched by `wider` (a sufficient,
@@ -111,9 +114,16 @@ impl CommandPattern {
     }
 }
 
-/// `want == word`, lengths and first bytes compared before the bytes.
-fn same(want: &str, word: &str) -> bool {
-    want.len() == word.len() && want.as_bytes().first() == word.as_bytes().first() && want == word
+/// Whether one pattern word matches one word: with `*` as a wildcard when `wildcard`, else
+/// exactly (lengths and first bytes compared before the bytes).
+fn word_matches(want: &str, wildcard: bool, word: &str) -> bool {
+    if wildcard {
+        chars_match(want, word, false)
+    } else {
+        want.len() == word.len()
+            && want.as_bytes().first() == word.as_bytes().first()
+            && want == word
+    }
 }
 
 #[cfg(test)]

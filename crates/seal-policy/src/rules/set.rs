@@ -288,8 +288,7 @@ impl RuleSet {
         if let Field::Unanalysed(u) = field {
             scan.unanalysed = Some(u.clone());
         }
-        scan.deny = first_hit(rules, Effect::Deny, field, input);
-        scan.ask = first_hit(rules, Effect::Ask, field, input);
+        (scan.deny, scan.ask) = first_hits(rules, field, input);
         scan.allow = allow_cover(rules, field, input, allowed);
         scan
     }
@@ -566,8 +565,114 @@ fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
     }
 }
 
-/// The first rule of `effect` matching anything in the field (segments in order, forms
-/// canonical first, then launchers; rules in set order within one site).
+/// The first deny rule and the first ask rule matching anything in the field: a rule without a
+/// specifier first, then for a command the sites in order (segments, each form canonical
+/// first, then launchers and their suffixes), rules in set order within one site. One pass
+/// over the sites checks both effects, and stops at a deny, which no ask can outweigh.
+fn first_hits<'a>(
+    rules: Applicable<'a>,
+    field: &'a Field<'a>,
+    input: Input,
+) -> (Option<Hit<'a>>, Option<Hit<'a>>) {
+    let Field::Command(segments) = field else {
+        return (
+            first_hit(rules, Effect::Deny, field, input),
+            first_hit(rules, Effect::Ask, field, input),
+        );
+    };
+    let hit = |rule: usize, entry: &'a RuleEntry, site: SiteRef<'a>| Hit {
+        rule,
+        entry,
+        site,
+        input,
+    };
+    // Rules without a specifier match every call of the tool, whatever its field.
+    let any = |effect: Effect| {
+        rules
+            .of(effect)
+            .find(|(_, e)| *e.rule.specifier() == Specifier::Any)
+            .map(|(index, entry)| hit(index, entry, SiteRef::Tool))
+    };
+    let (deny, mut ask) = (any(Effect::Deny), any(Effect::Ask));
+    if deny.is_some() {
+        return (deny, ask);
+    }
+    // At one site: the first deny rule and (while none was found) the first ask rule matching.
+    let at_site = |ask_found: bool, matches: &dyn Fn(&RuleEntry) -> bool| {
+        let (mut deny, mut ask) = (None, None);
+        for (index, entry) in rules.iter() {
+            let wanted = match entry.effect {
+                Effect::Deny => deny.is_none(),
+                Effect::Ask => !ask_found && ask.is_none(),
+                Effect::Allow => false,
+            };
+            if wanted && matches(entry) {
+                match entry.effect {
+                    Effect::Deny => deny = Some((index, entry)),
+                    _ => ask = Some((index, entry)),
+                }
+            }
+        }
+        (deny, ask)
+    };
+    for (at, seg) in segments.iter().enumerate() {
+        for (kind, form) in labelled_forms(seg) {
+            let site = || SiteRef::Segment {
+                index: at,
+                kind,
+                form,
+            };
+            let (found_deny, found_ask) =
+                at_site(ask.is_some(), &|e: &RuleEntry| command_matches(e, &form));
+            if let Some((index, entry)) = found_ask {
+                ask = Some(hit(index, entry, site()));
+            }
+            if let Some((index, entry)) = found_deny {
+                return (Some(hit(index, entry, site())), ask);
+            }
+        }
+    }
+    for launcher in segments.launchers() {
+        for start in 0..launcher.words().len() {
+            let mut suffix = launcher.words();
+            for _ in 0..start {
+                suffix.next();
+            }
+            let Some(first) = suffix.next() else {
+                continue;
+            };
+            for based in [false, true] {
+                let program = if based {
+                    match first.rsplit_once('/') {
+                        Some((_, base)) if !base.is_empty() => base,
+                        _ => continue,
+                    }
+                } else {
+                    first
+                };
+                let site = || SiteRef::Launcher {
+                    segment: launcher.first_segment(),
+                    program,
+                    rest: suffix.clone(),
+                };
+                let form = std::iter::once(program).chain(suffix.clone());
+                let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+                    command_matches_words(e, form.clone())
+                });
+                if let Some((index, entry)) = found_ask {
+                    ask = Some(hit(index, entry, site()));
+                }
+                if let Some((index, entry)) = found_deny {
+                    return (Some(hit(index, entry, site())), ask);
+                }
+            }
+        }
+    }
+    (None, ask)
+}
+
+/// The first rule of `effect` matching a field other than a command (a rule without a
+/// specifier first).
 fn first_hit<'a>(
     rules: Applicable<'a>,
     effect: Effect,
@@ -586,61 +691,8 @@ fn first_hit<'a>(
         return Some(hit(index, entry, SiteRef::Tool));
     }
     match field {
-        Field::Command(segments) => {
-            for (at, seg) in segments.iter().enumerate() {
-                for (kind, form) in labelled_forms(seg) {
-                    if let Some((index, entry)) =
-                        of_effect().find(|(_, e)| command_matches(e, &form))
-                    {
-                        return Some(hit(
-                            index,
-                            entry,
-                            SiteRef::Segment {
-                                index: at,
-                                kind,
-                                form,
-                            },
-                        ));
-                    }
-                }
-            }
-            for launcher in segments.launchers() {
-                for start in 0..launcher.words().len() {
-                    let mut suffix = launcher.words();
-                    for _ in 0..start {
-                        suffix.next();
-                    }
-                    let Some(first) = suffix.next() else {
-                        continue;
-                    };
-                    for based in [false, true] {
-                        let program = if based {
-                            match first.rsplit_once('/') {
-                                Some((_, base)) if !base.is_empty() => base,
-                                _ => continue,
-                            }
-                        } else {
-                            first
-                        };
-                        let form = std::iter::once(program).chain(suffix.clone());
-                        let found =
-                            of_effect().find(|(_, e)| command_matches_words(e, form.clone()));
-                        if let Some((index, entry)) = found {
-                            return Some(hit(
-                                index,
-                                entry,
-                                SiteRef::Launcher {
-                                    segment: launcher.first_segment(),
-                                    program,
-                                    rest: suffix.clone(),
-                                },
-                            ));
-                        }
-                    }
-                }
-            }
-            None
-        }
+        // Commands are read by `first_hits`, both effects in one pass.
+        Field::Command(_) => None,
         Field::Path(path) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)))
             .map(|(index, entry)| hit(index, entry, SiteRef::Path(path))),
