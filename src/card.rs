@@ -1,21 +1,29 @@
-//! The approval card: what the approver reads, rendered ASCII-only by seal.
+//! The approval card: what the approver reads, rendered by seal-render (spec/cards.md).
+
+use std::borrow::Cow;
 
 use seal_record::Sha256Digest;
-use seal_render::{escape, Context};
+use seal_render::{
+    decode, render_card, ApprovalCard, CardLimits, Context, DigestedText, SubjectKind,
+};
 
 use crate::session::Call;
 use crate::SandboxMode;
 
-/// Most characters of a command, path or argument text shown on a card before the rest is
-/// elided with an explicit marker naming how many bytes were left out.
+/// Most columns of escaped text shown on a card for a command, a path, the arguments or the
+/// reason, the elision marker ` [...]` included. Longer text shows its first characters and
+/// the marker, then lines with its byte length, SHA-256 prefix and the number of bytes left
+/// out. (The limit counts escaped columns, so a card stays about six lines per field whatever
+/// the text holds.)
 pub const CARD_MAX_FIELD_CHARS: usize = 400;
 
-const RULE: &str =
-    "+------------------------------------------------------------------------------";
-
-/// The card for one approval request. Every field is escaped in the inline context (one line,
-/// printable ASCII; `reason` arrives escaped), every line starts with the renderer-owned gutter
-/// `| `, and nothing is truncated without the elision marker.
+/// The card for one approval request (see [`seal_render::render_card`]): printable ASCII lines
+/// of at most 80 columns, every field escaped once in the inline context behind the
+/// renderer-owned gutter `| `, long text wrapped onto `|       ... ` continuation lines, and
+/// nothing cut without the elision marker, the byte count and the digest prefix.
+///
+/// `reason` is the reason as recorded (escaped to printable ASCII, possibly cut); the card
+/// shows the text it stands for, so it is escaped once on the card.
 pub(crate) fn approval_card(
     approval_id: &str,
     call: &Call,
@@ -23,21 +31,10 @@ pub(crate) fn approval_card(
     standing: SandboxMode,
     target: Option<SandboxMode>,
 ) -> String {
-    let mut card = String::new();
-    card.push_str("+- approval needed ");
-    card.push_str(RULE.get(19..).unwrap_or(""));
-    card.push('\n');
-    line(&mut card, "approval", approval_id);
-    line(&mut card, "tool", call.tool());
-    line(&mut card, "call", call.call_id());
-    line(&mut card, "session", call.session());
-    line(&mut card, "agent", call.agent());
-    if let Some(command) = call.command() {
-        subject(&mut card, "command", command);
-    } else if let Some(path) = call.path() {
-        subject(&mut card, "path", path);
-    }
-    subject(&mut card, "arguments", call.arguments_json());
+    let subject = call
+        .command()
+        .map(|command| (SubjectKind::Command, command))
+        .or_else(|| call.path().map(|path| (SubjectKind::Path, path)));
     let sandbox = match target {
         Some(target) => format!(
             "{} -> {} (escalation for this call only)",
@@ -46,58 +43,62 @@ pub(crate) fn approval_card(
         ),
         None => standing.as_str().to_owned(),
     };
-    line(&mut card, "sandbox", &sandbox);
-    // The reason is already escaped to printable ASCII.
-    line_ascii(&mut card, "reason", reason);
-    card.push_str(RULE);
-    card.push('\n');
-    card
+    let reason = recorded_text(reason);
+    render_card(
+        &ApprovalCard {
+            approval_id,
+            tool: call.tool(),
+            call_id: call.call_id(),
+            session: call.session(),
+            agent: call.agent(),
+            subject: subject.map(|(kind, text)| (kind, digested(text))),
+            arguments: digested(call.arguments_json()),
+            sandbox: &sandbox,
+            reason: digested(&reason),
+        },
+        &CardLimits {
+            max_field_columns: CARD_MAX_FIELD_CHARS,
+        },
+    )
 }
 
-/// `| label     value`, the value escaped.
-fn line(card: &mut String, label: &str, value: &str) {
-    line_ascii(card, label, &escape(value, Context::Inline));
-}
-
-/// `| label     text`, the text already ASCII.
-fn line_ascii(card: &mut String, label: &str, text: &str) {
-    card.push_str("| ");
-    card.push_str(label);
-    for _ in label.len()..10 {
-        card.push(' ');
+fn digested(text: &str) -> DigestedText<'_> {
+    DigestedText {
+        text,
+        sha256: *Sha256Digest::of(text.as_bytes()).as_bytes(),
     }
-    card.push_str(text);
-    card.push('\n');
 }
 
-/// A subject line (elided past [`CARD_MAX_FIELD_CHARS`], marked ` [...]`) and a line with its
-/// byte length, digest prefix and the number of bytes elided, so two subjects that look alike
-/// are told apart.
-fn subject(card: &mut String, label: &str, value: &str) {
-    let (head, left) = elide(value);
-    let mut text = escape(head, Context::Inline).into_owned();
-    if left > 0 {
-        text.push_str(" [...]");
+/// The text an escaped reason stands for. A reason cut inside an escape decodes up to the cut;
+/// the rest is kept as recorded (and so escaped on the card).
+fn recorded_text(recorded: &str) -> Cow<'_, str> {
+    match decode(recorded, Context::Inline) {
+        Ok(text) => text,
+        Err(error) => {
+            let head = recorded.get(..error.offset).unwrap_or("");
+            let rest = recorded.get(error.offset..).unwrap_or(recorded);
+            match decode(head, Context::Inline) {
+                Ok(head) => Cow::Owned(format!("{head}{rest}")),
+                Err(_) => Cow::Borrowed(recorded),
+            }
+        }
     }
-    line_ascii(card, label, &text);
-    let mut facts = format!(
-        "{} bytes, sha256 {}",
-        value.len(),
-        Sha256Digest::of(value.as_bytes())
-            .to_hex()
-            .get(..16)
-            .unwrap_or("")
-    );
-    if left > 0 {
-        facts.push_str(&format!(", {left} bytes elided"));
-    }
-    line_ascii(card, "", &facts);
 }
 
-/// The first [`CARD_MAX_FIELD_CHARS`] characters and the number of bytes left out.
-pub(crate) fn elide(value: &str) -> (&str, usize) {
-    match value.char_indices().nth(CARD_MAX_FIELD_CHARS) {
-        Some((cut, _)) => (value.get(..cut).unwrap_or(""), value.len() - cut),
-        None => (value, 0),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_reason_is_decoded_once() {
+        assert_eq!(
+            recorded_text("review \\u{202e}this\\n"),
+            "review \u{202e}this\n"
+        );
+        assert_eq!(
+            recorded_text("ok \\u{20 [... 3 characters elided]"),
+            "ok \\u{20 [... 3 characters elided]"
+        );
+        assert_eq!(recorded_text("a\\tb \\u{2"), "a\tb \\u{2");
     }
 }

@@ -8,7 +8,7 @@ use seal_record::{
     canonical_path, CanonicalPath, LineRange, Manifest as CoreManifest,
     ManifestBuilder as CoreBuilder, ManifestLimits,
 };
-use seal_render::{escape, Context};
+use seal_render::{render_summary, ManifestSummary, SummaryFile, SummaryRedaction};
 use seal_verify::{
     verify_before_spawn, verify_signed_before_spawn, ApprovalCheck, FileDigests, LivePayload,
     LiveState as CoreLive, SignedApproval, SpawnError as CoreSpawn, StaleItem,
@@ -226,57 +226,54 @@ impl Manifest {
         self.manifest.model()
     }
 
-    /// The summary the human reads before approving: ASCII only, every field escaped, one item
-    /// per line, the disclosure hash first.
+    /// The summary the human reads before approving (see [`seal_render::render_summary`]):
+    /// printable ASCII lines of at most 80 columns, every field escaped, the disclosure hash
+    /// first, one file, redaction or external tool per line, long text wrapped onto
+    /// continuation lines behind a gutter no field line uses.
     pub fn summary(&self) -> String {
         let m = &self.manifest;
-        let mut out = String::new();
-        let mut line = |label: &str, value: &str| {
-            out.push_str(label);
-            for _ in label.len()..16 {
-                out.push(' ');
-            }
-            out.push_str(value);
-            out.push('\n');
-        };
-        line("disclosure hash", &m.disclosure_hash().to_hex());
-        line("run", &escape(m.run_id(), Context::Inline));
-        line("provider", &escape(m.provider(), Context::Inline));
-        line("model", &escape(m.model(), Context::Inline));
-        line("purpose", &escape(m.purpose(), Context::Inline));
-        line("files", &m.files().len().to_string());
-        for file in m.files() {
-            let ranges: Vec<String> = file
-                .ranges()
-                .iter()
-                .map(|range| format!("{}-{}", range.start, range.end))
-                .collect();
-            line(
-                "  file",
-                &format!(
-                    "{} lines {} sha256 {}",
-                    escape(file.path().as_str(), Context::Inline),
-                    ranges.join(","),
-                    file.sha256().to_hex().get(..16).unwrap_or("")
-                ),
-            );
-        }
-        let redactions: Vec<String> = m
+        let ranges: Vec<Vec<(u64, u64)>> = m
+            .files()
+            .iter()
+            .map(|file| {
+                file.ranges()
+                    .iter()
+                    .map(|range| (range.start, range.end))
+                    .collect()
+            })
+            .collect();
+        let files: Vec<SummaryFile<'_>> = m
+            .files()
+            .iter()
+            .zip(&ranges)
+            .map(|(file, ranges)| SummaryFile {
+                path: file.path().as_str(),
+                ranges,
+                sha256: *file.sha256().as_bytes(),
+            })
+            .collect();
+        let redactions: Vec<SummaryRedaction<'_>> = m
             .redactions()
             .iter()
-            .map(|r| format!("{} x{}", escape(r.kind(), Context::Inline), r.count()))
+            .map(|r| SummaryRedaction {
+                kind: r.kind(),
+                count: r.count(),
+            })
             .collect();
-        line("redactions", &or_none(&redactions.join(", ")));
-        let tools: Vec<String> = m
-            .external_tools()
-            .iter()
-            .map(|tool| escape(tool, Context::Inline).into_owned())
-            .collect();
-        line("external tools", &or_none(&tools.join(", ")));
-        line("est. tokens", &m.estimated_tokens().to_string());
-        line("payload sha256", &m.payload_sha256().to_hex());
-        line("policy sha256", &m.policy_sha256().to_hex());
-        out
+        let tools: Vec<&str> = m.external_tools().iter().map(String::as_str).collect();
+        render_summary(&ManifestSummary {
+            disclosure_hash: *m.disclosure_hash().as_bytes(),
+            run_id: m.run_id(),
+            provider: m.provider(),
+            model: m.model(),
+            purpose: m.purpose(),
+            files: &files,
+            redactions: &redactions,
+            external_tools: &tools,
+            estimated_tokens: m.estimated_tokens(),
+            payload_sha256: *m.payload_sha256().as_bytes(),
+            policy_sha256: *m.policy_sha256().as_bytes(),
+        })
     }
 
     /// Checks, right before spawning, that the manifest is the approved one and that live state
@@ -676,14 +673,6 @@ fn line_starts(contents: &[u8]) -> Vec<usize> {
         }
     }
     starts
-}
-
-fn or_none(text: &str) -> String {
-    if text.is_empty() {
-        "none".to_owned()
-    } else {
-        text.to_owned()
-    }
 }
 
 fn invalid(error: impl fmt::Display) -> ManifestError {
