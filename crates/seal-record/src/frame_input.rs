@@ -48,6 +48,24 @@ pub struct SigningInputParts<'a> {
     hash: [u8; 32],
 }
 
+/// Where [`SigningInputParts`] writes the encoded bytes: plain bytes, and the 8-byte
+/// little-endian counts and lengths of the encoding (which a sink may store at once).
+pub trait ByteSink {
+    /// Appends `bytes`.
+    fn write(&mut self, bytes: &[u8]);
+
+    /// Appends `LE64(n)` ([`le64`](crate::le64): the top bit cleared).
+    fn write_le64(&mut self, n: u64) {
+        self.write(&le64(n));
+    }
+}
+
+impl ByteSink for Vec<u8> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
 /// Why a frame or footer signing input cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -198,34 +216,73 @@ impl<'a> SigningInputParts<'a> {
     }
 
     /// Writes the encoded signing input into `sink`, in order, in pieces: the concatenation of
-    /// what `sink` receives is the signing input's bytes.
-    pub fn write_to(&self, sink: &mut impl FnMut(&[u8])) {
+    /// what `sink` receives is the signing input's bytes. The same as
+    /// [`SigningInputParts::write_head_to`] then [`SigningInputParts::write_tail_to`].
+    pub fn write_to(&self, sink: &mut impl ByteSink) {
+        self.write_head_to(sink);
+        self.write_tail_to(sink);
+    }
+
+    /// Writes the head of the encoded input: the piece count, the domain, the key id, the
+    /// algorithm, the tag length and (for a frame) the element. Every input for one key id,
+    /// algorithm, tag length and element has the same head, so a MAC state after the head can
+    /// be kept and reused.
+    pub fn write_head_to(&self, sink: &mut impl ByteSink) {
         let element = self.element.map(str::as_bytes);
-        let head: [&[u8]; 4] = [
-            self.key_id.as_bytes(),
-            self.algorithm.as_bytes(),
-            &self.tag_len,
-            element.unwrap_or_default(),
-        ];
-        let head = match element {
-            Some(_) => &head[..],
-            None => head.get(..3).unwrap_or_default(),
+        let count = if element.is_some() { 7 } else { 6 };
+        sink.write_le64(count);
+        write_piece(sink, self.domain.as_bytes());
+        write_piece(sink, self.key_id.as_bytes());
+        write_piece(sink, self.algorithm.as_bytes());
+        write_piece(sink, &self.tag_len);
+        if let Some(element) = element {
+            write_piece(sink, element);
+        }
+    }
+
+    /// Writes the rest of the encoded input after its head: the attributes (nested PAE) and the
+    /// body or message hash.
+    pub fn write_tail_to(&self, sink: &mut impl ByteSink) {
+        encode_tail(self.attributes.iter().copied(), &self.hash, sink);
+    }
+
+    /// Whether the head this input writes ([`SigningInputParts::write_head_to`]) is exactly
+    /// `head`, compared without building it.
+    pub fn head_is(&self, head: &[u8]) -> bool {
+        let mut compare = Compare {
+            rest: head,
+            equal: true,
         };
-        encode_into(
-            self.domain,
-            head,
-            self.attributes.iter().copied(),
-            &self.hash,
-            sink,
-        );
+        self.write_head_to(&mut compare);
+        compare.equal && compare.rest.is_empty()
     }
 
     /// The encoded signing input in one buffer.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        self.write_to(&mut |bytes| out.extend_from_slice(bytes));
+        self.write_to(&mut out);
         out
     }
+}
+
+/// A sink that compares what it receives with expected bytes.
+struct Compare<'e> {
+    rest: &'e [u8],
+    equal: bool,
+}
+
+impl ByteSink for Compare<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        match self.rest.split_at_checked(bytes.len()) {
+            Some((expected, rest)) if self.equal && expected == bytes => self.rest = rest,
+            _ => self.equal = false,
+        }
+    }
+}
+
+fn write_piece(sink: &mut impl ByteSink, piece: &[u8]) {
+    sink.write_le64(usize_to_u64(piece.len()));
+    sink.write(piece);
 }
 
 impl FooterSigningInput {
@@ -350,9 +407,7 @@ fn encode<'a>(
         .saturating_add(piece_len(pairs_len))
         .saturating_add(piece_len(hash.len()));
     let mut out = Vec::with_capacity(total);
-    encode_into(domain, head, attributes, hash, &mut |bytes| {
-        out.extend_from_slice(bytes)
-    });
+    encode_into(domain, head, attributes, hash, &mut out);
     out
 }
 
@@ -363,28 +418,33 @@ fn encode_into<'a>(
     head: &[&[u8]],
     attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
     hash: &[u8; 32],
-    sink: &mut impl FnMut(&[u8]),
+    sink: &mut impl ByteSink,
+) {
+    sink.write_le64(usize_to_u64(head.len() + 3));
+    write_piece(sink, domain.as_bytes());
+    for piece in head {
+        write_piece(sink, piece);
+    }
+    encode_tail(attributes, hash, sink);
+}
+
+/// Writes `PAE(PAE(name_1, value_1), .., PAE(name_k, value_k))` as a piece, then the hash as a
+/// piece.
+fn encode_tail<'a>(
+    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    hash: &[u8; 32],
+    sink: &mut impl ByteSink,
 ) {
     let (count, pairs_len) = pairs_len(attributes.clone());
-    sink(&le64(usize_to_u64(head.len() + 3)));
-    sink(&le64(usize_to_u64(domain.len())));
-    sink(domain.as_bytes());
-    for piece in head {
-        sink(&le64(usize_to_u64(piece.len())));
-        sink(piece);
-    }
-    sink(&le64(usize_to_u64(pairs_len)));
-    sink(&le64(usize_to_u64(count)));
+    sink.write_le64(usize_to_u64(pairs_len));
+    sink.write_le64(usize_to_u64(count));
     for (name, value) in attributes {
-        sink(&le64(usize_to_u64(pair_len(name, value))));
-        sink(&le64(2));
-        sink(&le64(usize_to_u64(name.len())));
-        sink(name.as_bytes());
-        sink(&le64(usize_to_u64(value.len())));
-        sink(value.as_bytes());
+        sink.write_le64(usize_to_u64(pair_len(name, value)));
+        sink.write_le64(2);
+        write_piece(sink, name.as_bytes());
+        write_piece(sink, value.as_bytes());
     }
-    sink(&le64(usize_to_u64(hash.len())));
-    sink(hash);
+    write_piece(sink, hash);
 }
 
 /// The encoded size of `PAE(name, value)`.
@@ -529,14 +589,20 @@ mod tests {
                 SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
                     .unwrap();
             assert_eq!(parts.to_bytes(), frame.bytes());
-            let mut streamed = Vec::new();
-            let mut writes = 0;
-            parts.write_to(&mut |piece| {
-                writes += 1;
-                streamed.extend_from_slice(piece);
-            });
-            assert_eq!(streamed, frame.bytes());
-            assert!(writes > 1);
+            let mut head = Vec::new();
+            parts.write_head_to(&mut head);
+            assert!(parts.head_is(&head));
+            assert!(!parts.head_is(&head[..head.len() - 1]));
+            let mut longer = head.clone();
+            longer.push(0);
+            assert!(!parts.head_is(&longer));
+            let mut tail = Vec::new();
+            parts.write_tail_to(&mut tail);
+            assert_eq!([head.as_slice(), &tail].concat(), frame.bytes());
+            let other =
+                SigningInputParts::frame("k2", "hmac-sha256", 22, "channel", &attributes, b"")
+                    .unwrap();
+            assert!(!other.head_is(&head));
             let footer = FooterSigningInput::new("k1", "ed25519", 86, &attributes, b"m").unwrap();
             let parts = SigningInputParts::footer("k1", "ed25519", 86, &attributes, b"m").unwrap();
             assert_eq!(parts.to_bytes(), footer.bytes());

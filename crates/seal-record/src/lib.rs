@@ -32,7 +32,8 @@ pub use audit::{
 pub use call::{SealedCall, CALL_TYPE};
 pub use digest::{DigestError, Sha256Digest};
 pub use frame_input::{
-    FooterSigningInput, FrameSigningInput, SigningInputError, SigningInputParts, SIG_ATTRIBUTE,
+    ByteSink, FooterSigningInput, FrameSigningInput, SigningInputError, SigningInputParts,
+    SIG_ATTRIBUTE,
 };
 pub use log::{
     entry_hash, verify_log, verify_log_from, AppendError, BreakKind, Log, LogBreak, LogEntry,

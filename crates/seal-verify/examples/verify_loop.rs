@@ -76,7 +76,7 @@ fn main() {
         "hmac-sha256",
         22,
         "channel",
-        &[("source", "telegram"), ("id", "m1")],
+        &[("source", "telegram"), ("id", "m1"), ("kid", "k1")],
         body.as_bytes(),
     )
     .unwrap();

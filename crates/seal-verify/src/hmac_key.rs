@@ -3,7 +3,7 @@
 use std::fmt;
 
 use ring::{hkdf, hmac};
-use seal_record::SigningInputParts;
+use seal_record::{le64, ByteSink, SigningInputParts};
 use subtle::ConstantTimeEq;
 
 use crate::base64url::{self, Base64Error};
@@ -167,21 +167,40 @@ impl ConversationKey {
     }
 
     /// As [`ConversationKey::verify_text`] over the bytes `parts` writes, fed to the MAC piece
-    /// by piece (the signing input is never built in memory).
+    /// by piece (the signing input is never built in memory). With `head`, a MAC state that
+    /// has absorbed exactly the head `parts` writes (see [`ConversationKey::after_head`]), only
+    /// the tail is fed.
     pub(crate) fn verify_parts(
         &self,
         tag_length: TagLength,
         parts: &SigningInputParts<'_>,
+        head: Option<&hmac::Context>,
         sig: &str,
     ) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
         check_mac(tag_length, packed.as_slice(), || {
-            let mut context = hmac::Context::with_key(&self.key);
-            let mut chunk = Chunk::default();
-            parts.write_to(&mut |piece| chunk.write(piece, |full| context.update(full)));
-            context.update(chunk.pending());
+            let mut context = match head {
+                Some(state) => state.clone(),
+                None => hmac::Context::with_key(&self.key),
+            };
+            let mut sink = MacSink::new(&mut context);
+            if head.is_none() {
+                parts.write_head_to(&mut sink);
+            }
+            parts.write_tail_to(&mut sink);
+            sink.flush();
             context.sign()
         })
+    }
+
+    /// The MAC state after the head of `parts` (to pass to [`ConversationKey::verify_parts`]
+    /// for inputs with the same head), and that head's bytes.
+    pub(crate) fn after_head(&self, parts: &SigningInputParts<'_>) -> (hmac::Context, Vec<u8>) {
+        let mut head = Vec::new();
+        parts.write_head_to(&mut head);
+        let mut context = hmac::Context::with_key(&self.key);
+        context.update(&head);
+        (context, head)
     }
 }
 
@@ -307,47 +326,59 @@ pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<PackedTag, SignatureE
 
 /// Bytes gathered before they are handed to the MAC: the pieces of a signing input are small
 /// (lengths of 8 bytes, names, values), and one update per chunk costs less than one per piece.
-const CHUNK_BYTES: usize = 512;
+const CHUNK_BYTES: usize = 256;
 
-/// A buffer on the stack that gathers small pieces into chunks of up to [`CHUNK_BYTES`] bytes.
-struct Chunk {
-    bytes: [u8; CHUNK_BYTES],
+/// A MAC fed through a buffer on the stack that gathers small pieces into chunks of up to
+/// [`CHUNK_BYTES`] bytes; a piece too long for the buffer goes to the MAC directly. The MAC
+/// receives the pieces in order.
+struct MacSink<'c> {
+    context: &'c mut hmac::Context,
+    chunk: [u8; CHUNK_BYTES],
     len: usize,
 }
 
-impl Default for Chunk {
-    fn default() -> Chunk {
-        Chunk {
-            bytes: [0; CHUNK_BYTES],
+impl<'c> MacSink<'c> {
+    fn new(context: &'c mut hmac::Context) -> MacSink<'c> {
+        MacSink {
+            context,
+            chunk: [0; CHUNK_BYTES],
             len: 0,
         }
     }
+
+    /// Hands the gathered bytes to the MAC; call once the last piece is written.
+    fn flush(&mut self) {
+        self.context
+            .update(self.chunk.get(..self.len).unwrap_or_default());
+        self.len = 0;
+    }
 }
 
-impl Chunk {
-    /// Appends `piece`, first handing the gathered bytes to `flush` when it does not fit; a
-    /// piece too long for the buffer goes to `flush` directly. The bytes `flush` receives, then
-    /// [`Chunk::pending`], are the pieces in order.
-    fn write(&mut self, piece: &[u8], mut flush: impl FnMut(&[u8])) {
-        let end = self.len.saturating_add(piece.len());
-        if end > CHUNK_BYTES {
-            flush(self.pending());
-            self.len = 0;
-            if piece.len() >= CHUNK_BYTES {
-                flush(piece);
+impl ByteSink for MacSink<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.len.saturating_add(bytes.len()) > CHUNK_BYTES {
+            self.flush();
+            if bytes.len() >= CHUNK_BYTES {
+                self.context.update(bytes);
                 return;
             }
         }
-        let end = self.len + piece.len();
-        if let Some(slot) = self.bytes.get_mut(self.len..end) {
-            slot.copy_from_slice(piece);
+        let end = self.len + bytes.len();
+        if let Some(slot) = self.chunk.get_mut(self.len..end) {
+            slot.copy_from_slice(bytes);
             self.len = end;
         }
     }
 
-    /// The bytes gathered and not yet flushed.
-    fn pending(&self) -> &[u8] {
-        self.bytes.get(..self.len).unwrap_or_default()
+    fn write_le64(&mut self, n: u64) {
+        if self.len + 8 > CHUNK_BYTES {
+            self.flush();
+        }
+        let end = self.len + 8;
+        if let Some(slot) = self.chunk.get_mut(self.len..end) {
+            slot.copy_from_slice(&le64(n));
+            self.len = end;
+        }
     }
 }
 
@@ -372,22 +403,25 @@ fn expand(prk: &hkdf::Prk, info: &[&[u8]]) -> [u8; 32] {
 mod tests {
     use super::*;
 
-    /// Whatever the sizes of the pieces, the chunks handed on, then the pending bytes, are the
-    /// pieces in order.
+    /// Whatever the sizes of the pieces, the MAC receives the pieces in order.
     #[test]
-    fn chunks_are_the_pieces_in_order() {
-        let sizes = [0, 1, 8, 7, 500, 3, 511, 512, 513, 2000, 1, 0, 64, 448, 9];
+    fn mac_sink_feeds_the_pieces_in_order() {
+        let key = hmac::Key::new(hmac::HMAC_SHA256, b"key");
+        let sizes = [0, 1, 8, 7, 240, 3, 255, 256, 257, 2000, 1, 0, 64, 448, 9];
         let mut expected = Vec::new();
-        let mut out = Vec::new();
-        let mut chunk = Chunk::default();
+        let mut context = hmac::Context::with_key(&key);
+        let mut sink = MacSink::new(&mut context);
         for (index, size) in sizes.into_iter().enumerate() {
             let piece: Vec<u8> = (0..size).map(|i| (i * 7 + index) as u8).collect();
             expected.extend_from_slice(&piece);
-            chunk.write(&piece, |full| out.extend_from_slice(full));
-            assert!(chunk.pending().len() < CHUNK_BYTES);
+            sink.write(&piece);
+            expected.extend_from_slice(&le64(index as u64));
+            sink.write_le64(index as u64);
+            assert!(sink.len <= CHUNK_BYTES);
         }
-        out.extend_from_slice(chunk.pending());
-        assert_eq!(out, expected);
+        sink.flush();
+        let streamed = context.sign();
+        assert_eq!(streamed.as_ref(), hmac::sign(&key, &expected).as_ref());
     }
 
     /// A tag checked over parts streamed into the MAC is the tag over the input's bytes.
@@ -405,13 +439,19 @@ mod tests {
             SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
                 .unwrap();
         let sig = subkey.sign(&parts.to_bytes()).to_text();
-        assert!(key.verify_parts(TagLength::STANDARD, &parts, &sig).is_ok());
-        let other =
-            SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"bodY")
-                .unwrap();
-        assert_eq!(
-            key.verify_parts(TagLength::STANDARD, &other, &sig),
-            Err(SignatureError::Mismatch)
-        );
+        let (state, head) = key.after_head(&parts);
+        assert!(parts.head_is(&head));
+        for head in [None, Some(&state)] {
+            assert!(key
+                .verify_parts(TagLength::STANDARD, &parts, head, &sig)
+                .is_ok());
+            let other =
+                SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"bodY")
+                    .unwrap();
+            assert_eq!(
+                key.verify_parts(TagLength::STANDARD, &other, head, &sig),
+                Err(SignatureError::Mismatch)
+            );
+        }
     }
 }

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
+use ring::hmac;
 use seal_record::SigningInputParts;
 
 use crate::fingerprint::Fingerprint;
@@ -17,10 +18,20 @@ pub const SUBKEY_CACHE_CAPACITY: usize = 8;
 
 /// Conversation subkeys of one verifier, keyed by the master key's fingerprint (SHA-256 of its
 /// secret). The verifier's conversation id is fixed, so a fingerprint names exactly one subkey;
-/// the tag length is always taken from the master key in hand.
+/// the tag length is always taken from the master key in hand. With each subkey the cache keeps
+/// the MAC state after the head of the first signing input it checked (key id, algorithm, tag
+/// length, element: the same for every frame of that key and element), and the head's bytes; a
+/// later input whose head is exactly those bytes starts from that state.
 #[derive(Default)]
 pub(crate) struct SubkeyCache {
-    entries: RefCell<Vec<(Fingerprint, ConversationKey)>>,
+    entries: RefCell<Vec<Entry>>,
+}
+
+struct Entry {
+    fingerprint: Fingerprint,
+    subkey: ConversationKey,
+    head: Vec<u8>,
+    after_head: hmac::Context,
 }
 
 impl SubkeyCache {
@@ -44,19 +55,27 @@ impl SubkeyCache {
         };
         let fingerprint = master.fingerprint();
         if let Ok(entries) = self.entries.try_borrow() {
-            if let Some((_, subkey)) = entries.iter().find(|(held, _)| *held == fingerprint) {
-                return subkey
-                    .verify_parts(master.tag_length(), parts, sig)
+            if let Some(entry) = entries.iter().find(|held| held.fingerprint == fingerprint) {
+                let head = parts.head_is(&entry.head).then_some(&entry.after_head);
+                return entry
+                    .subkey
+                    .verify_parts(master.tag_length(), parts, head, sig)
                     .map_err(VerifyFailure::Signature);
             }
         }
         let subkey = derive(master, conversation_id)?;
+        let (after_head, head) = subkey.after_head(parts);
         let result = subkey
-            .verify_parts(master.tag_length(), parts, sig)
+            .verify_parts(master.tag_length(), parts, Some(&after_head), sig)
             .map_err(VerifyFailure::Signature);
         if let Ok(mut entries) = self.entries.try_borrow_mut() {
             if entries.len() < SUBKEY_CACHE_CAPACITY {
-                entries.push((fingerprint, subkey));
+                entries.push(Entry {
+                    fingerprint,
+                    subkey,
+                    head,
+                    after_head,
+                });
             }
         }
         result

@@ -27,6 +27,9 @@ use crate::time::UnixTime;
 /// subkey of an HMAC master key is derived the first time the verifier checks a tag of that key
 /// and kept for the verifier's life (up to [`SUBKEY_CACHE_CAPACITY`](crate::SUBKEY_CACHE_CAPACITY)
 /// keys), so a verifier reused for many messages of its conversation derives each subkey once.
+/// With each subkey it keeps the MAC state after the signing input's head (count, domain, key
+/// id, algorithm, tag length, element), reused for every later frame whose head is byte for byte
+/// the same. Reuse the verifier: a fresh one pays the derivation again.
 pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
     pub(crate) config: &'a VerifyConfig,
     pub(crate) store: &'a S,
