@@ -772,7 +772,7 @@ fn random_runner() -> TestRunner {
 fn seeded_runner() -> TestRunner {
     TestRunner::new_with_rng(
         Config {
-            cases: 512,
+            cases: 64,
             failure_persistence: None,
             // A control only has to fail; shrinking its counterexample is not needed.
             max_shrink_iters: 0,
