@@ -3,6 +3,7 @@
 
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 
+use super::frame_list::FrameList;
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
     attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
@@ -32,7 +33,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let last = footer_position(text, &findings);
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let mut frames = Vec::with_capacity(findings.len().saturating_add(1));
+        let mut frames = FrameList::with_capacity(findings.len().saturating_add(1));
         for (index, finding) in findings.into_iter().enumerate() {
             let tag = finding.tag();
             let depth = finding.depth();
@@ -45,7 +46,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                     (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
                     (Finding::Frame(frame), Some((at, message_end))) if at == index => {
                         match self.check_footer(text, frame, message_end, &mut checks) {
-                            Ok(verified) => self.admit(verified, &frames, &mut admitted),
+                            Ok(verified) => self.admit(verified, frames.as_slice(), &mut admitted),
                             Err((reason, cause)) => untrusted(reason, cause),
                         }
                     }

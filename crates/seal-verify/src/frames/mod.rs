@@ -4,6 +4,7 @@
 mod alarm;
 mod config;
 mod footer;
+mod frame_list;
 mod report;
 mod seen;
 mod subkeys;

@@ -7,6 +7,7 @@ use std::fmt;
 use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
 use seal_record::SigningInputError;
 
+use super::frame_list::FrameList;
 use crate::sign::FRAME_ID_ATTRIBUTE;
 use crate::store::{MatchedScope, Verified, VerifyFailure};
 
@@ -246,7 +247,7 @@ impl<'t> FrameReport<'t> {
 /// changed; the report borrows from it (`'t`), so it holds no copy of attributes or ids.
 #[derive(Debug, Clone)]
 pub struct Report<'t> {
-    pub(crate) frames: Vec<FrameReport<'t>>,
+    pub(crate) frames: FrameList<'t>,
     pub(crate) scan_error: Option<ScanError>,
     pub(crate) verification_off: bool,
     pub(crate) tainted: bool,
@@ -260,17 +261,17 @@ impl<'t> Report<'t> {
     /// Every finding in document order with its outcome (and, in the footer lane, a
     /// [`Cause::NoFooter`] entry when the footer is missing).
     pub fn frames(&self) -> &[FrameReport<'t>] {
-        &self.frames
+        self.frames.as_slice()
     }
 
     /// The verified frames, in document order.
     pub fn verified(&self) -> impl Iterator<Item = &VerifiedFrame<'t>> {
-        self.frames.iter().filter_map(FrameReport::verified)
+        self.frames().iter().filter_map(FrameReport::verified)
     }
 
     /// The untrusted findings with their reasons, in document order.
     pub fn alarms(&self) -> impl Iterator<Item = (&FrameReport<'t>, AlarmReason)> {
-        self.frames
+        self.frames()
             .iter()
             .filter_map(|frame| frame.alarm_reason().map(|reason| (frame, reason)))
     }

@@ -9,6 +9,7 @@ use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
+use super::frame_list::FrameList;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 use super::seen::SeenIds;
 use super::subkeys::SubkeyCache;
@@ -96,7 +97,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         };
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let mut frames = Vec::with_capacity(findings.len());
+        let mut frames = FrameList::with_capacity(findings.len());
         for finding in findings {
             let tag = finding.tag();
             let depth = finding.depth();
@@ -110,7 +111,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                         Cause::Nested { depth: frame.depth },
                     ),
                     Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
-                        Ok(verified) => self.admit(verified, &frames, &mut admitted),
+                        Ok(verified) => self.admit(verified, frames.as_slice(), &mut admitted),
                         Err((reason, cause)) => untrusted(reason, cause),
                     },
                 }
@@ -152,14 +153,17 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             alarm_text(
                 text,
                 element,
-                &frames,
+                frames.as_slice(),
                 scan_error.is_some(),
                 self.config.limits().max_frame_alarms,
             )
         };
         let tainted = off
             || scan_error.is_some()
-            || frames.iter().any(|frame| frame.alarm_reason().is_some());
+            || frames
+                .as_slice()
+                .iter()
+                .any(|frame| frame.alarm_reason().is_some());
         Report {
             frames,
             scan_error,
@@ -314,7 +318,7 @@ pub(crate) enum Signed<'b> {
 
 /// What one pass over a text found, before the report is finished.
 pub(crate) struct Tally<'t> {
-    pub(crate) frames: Vec<FrameReport<'t>>,
+    pub(crate) frames: FrameList<'t>,
     pub(crate) scan_error: Option<ScanError>,
     pub(crate) stats: ScanStats,
     pub(crate) checks: usize,
@@ -324,7 +328,7 @@ impl Tally<'_> {
     /// A scan stopped by a limit: no finding, the error.
     pub(crate) fn stopped(error: ScanError, stats: ScanStats) -> Self {
         Tally {
-            frames: Vec::new(),
+            frames: FrameList::with_capacity(0),
             scan_error: Some(error),
             stats,
             checks: 0,
