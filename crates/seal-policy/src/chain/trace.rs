@@ -24,7 +24,9 @@ use super::failure::StageError;
 pub struct Trace {
     steps: Vec<Step>,
     decided_by: Option<usize>,
-    scratch: Scratch,
+    /// Made at the first evaluation that needs it, then kept (boxed, so that a trace stays
+    /// small to move).
+    scratch: Reused,
 }
 
 /// Storage reused from one evaluation to the next; never part of what a trace says.
@@ -36,19 +38,23 @@ pub(crate) struct Scratch {
     pub(crate) form: Option<Arc<String>>,
 }
 
-impl Clone for Scratch {
-    fn clone(&self) -> Scratch {
-        Scratch::default()
+/// The scratch slot of a trace: a clone starts empty, and every two slots compare equal.
+#[derive(Default)]
+struct Reused(Option<Box<Scratch>>);
+
+impl Clone for Reused {
+    fn clone(&self) -> Reused {
+        Reused(None)
     }
 }
 
-impl PartialEq for Scratch {
-    fn eq(&self, _: &Scratch) -> bool {
+impl PartialEq for Reused {
+    fn eq(&self, _: &Reused) -> bool {
         true
     }
 }
 
-impl Eq for Scratch {}
+impl Eq for Reused {}
 
 impl fmt::Debug for Trace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -187,7 +193,7 @@ impl Trace {
     }
 
     pub(crate) fn scratch(&mut self) -> &mut Scratch {
-        &mut self.scratch
+        self.scratch.0.get_or_insert_with(Box::default)
     }
 }
 
