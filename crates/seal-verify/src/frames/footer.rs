@@ -17,7 +17,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
     /// </seal-footer>`, optionally followed by one LF.
     ///
     /// The footer must be the text's last line, a strictly accepted top-level `seal-footer`
-    /// element with an empty body; its tag covers [`FooterSigningInput`] over its attributes
+    /// element with an empty body; its tag covers [`FooterSigningInput`](seal_record::FooterSigningInput) over its attributes
     /// (without `sig`) and the message bytes before the LF that precedes it. Keys are resolved for
     /// the element `seal-footer`. Every other `seal-footer` tag in the text alarms (a footer that
     /// is not last is `malformed_frame`), and a text without a footer gets one `unsigned_frame`
