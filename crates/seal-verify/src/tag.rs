@@ -148,8 +148,11 @@ impl TagLength {
         TagLength::from_bits(u16::from(chars) * 6)
     }
 
-    /// True when every character of the text form carries six tag bits (no padding bits), as
-    /// for every profile and every length built by [`TagLength::from_chars`].
+    /// True when every character of the text form carries six tag bits (no padding bits), so
+    /// that no two such lengths are written with the same number of characters: true for the
+    /// `standard` and `compact` profiles and every length built by [`TagLength::from_chars`],
+    /// and for a [`TagLength::from_bits`] length exactly when the bits are a multiple of 6.
+    /// spec/trust-store.md (section 2) has frames and store keys use such lengths only.
     pub const fn is_whole_chars(self) -> bool {
         self.bits % 6 == 0
     }
@@ -237,9 +240,12 @@ impl Tag {
     }
 }
 
+/// Shows the bit count only: a tag computed over bytes someone else chose (the expected tag of
+/// a failed check) is a working forgery for them once it reaches a log, so `Debug` never writes
+/// a tag's bytes or text.
 impl fmt::Debug for Tag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Tag({})", self.to_text())
+        write!(f, "Tag(<redacted>, {} bits)", self.bits)
     }
 }
 
