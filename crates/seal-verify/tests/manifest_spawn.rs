@@ -7,13 +7,15 @@
 //! Manifest verification before spawn: the manifest recomputed from live state must hash to the
 //! approved disclosure hash, and each kind of staleness has its own error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use seal_record::{
     canonical_path, CanonicalPath, LineRange, Manifest, ManifestBuilder, ManifestLimits, PathError,
     Sha256Digest,
 };
-use seal_verify::{verify_before_spawn, LivePayload, LiveState, SpawnError, StaleItem};
+use seal_verify::{
+    verify_before_spawn, FileDigests, LivePayload, LiveState, SpawnError, StaleItem,
+};
 
 const LIB: &[u8] = b"pub fn parse() {}\n";
 const MAIN: &[u8] = b"fn main() {}\n";
@@ -156,6 +158,40 @@ fn each_stale_error_is_triggered_by_exactly_the_change_it_names() {
         assert_eq!(kind(&spawn(live)), expected);
     }
     assert_eq!(kind(&spawn(LIVE)), "ok");
+}
+
+/// Spawns the approved manifest with the approved policy, model and payload, and `files`.
+fn spawn_with_files(files: &dyn FileDigests) -> Result<seal_verify::SpawnClearance, SpawnError> {
+    let manifest = manifest();
+    let state = LiveState {
+        policy_sha256: Sha256Digest::of(POLICY),
+        model: MODEL,
+        payload: LivePayload::Bytes(PAYLOAD),
+        files,
+    };
+    verify_before_spawn(&manifest, &manifest.disclosure_hash(), &state)
+}
+
+#[test]
+fn every_provided_file_source_clears_unchanged_files_and_refuses_changed_or_missing_ones() {
+    let changed: &[u8] = b"pub fn parse() { loop {} }\n";
+    let cases: [(&str, Option<&[u8]>); 3] = [
+        ("ok", Some(LIB)),
+        ("stale_file:src/lib.rs", Some(changed)),
+        ("missing_file:src/lib.rs", None),
+    ];
+    for (expected, lib) in cases {
+        let mut entries: Vec<(&str, &[u8])> = vec![("src/main.rs", MAIN)];
+        if let Some(lib) = lib {
+            entries.push(("src/lib.rs", lib));
+        }
+        let ordered = files(&entries);
+        let hashed: HashMap<CanonicalPath, Sha256Digest> = ordered.clone().into_iter().collect();
+        let looked_up = |path: &CanonicalPath| ordered.get(path).copied();
+        assert_eq!(kind(&spawn_with_files(&ordered)), expected, "BTreeMap");
+        assert_eq!(kind(&spawn_with_files(&hashed)), expected, "HashMap");
+        assert_eq!(kind(&spawn_with_files(&looked_up)), expected, "closure");
+    }
 }
 
 #[test]
