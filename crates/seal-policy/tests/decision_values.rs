@@ -18,6 +18,10 @@
 //!   not write into it: the kept explanation keeps its own form and the new one shows the new
 //!   form (an overwritten form would be a wrong explanation). Once nothing else holds it, the
 //!   string is rewritten in place.
+//! - A trace handed back has room for every stage of the chain, even when the evaluation that
+//!   made it stopped at the first listener: reusing it for a call that goes through every
+//!   listener, the default, the approval outcome and every guard does not grow its list of
+//!   steps (so that such an evaluation can run without allocating).
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
@@ -26,8 +30,8 @@ use std::sync::Arc;
 
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
-    Because, Chain, Decision, Evaluation, Next, Reason, Ruling, Scope, StageError, ToolCall, Trace,
-    Verdict,
+    Because, Chain, Check, Decision, Evaluation, Next, Reason, Ruling, Scope, StageError, ToolCall,
+    Trace, Verdict,
 };
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::{Outcome, SealedCall};
@@ -204,6 +208,86 @@ fn a_pooled_form_compares_and_hashes_as_its_text() {
     let other = Because::rule_and_form("Bash(curl:*)", "curl y");
     assert_ne!(pooled, other);
     assert_ne!(hash_of(&pooled), hash_of(&other));
+}
+
+// ----- room for every stage in a reused trace -----
+
+/// A chain of `listeners` listeners (the first denies `stop`, every other call is delegated by
+/// all of them), a default that asks, and `global` and `scoped` guards that pass.
+fn shaped_chain(listeners: usize, global: usize, scoped: usize) -> Chain {
+    let mut chain = Chain::new(Decision::ask("no listener decides"));
+    for index in 0..listeners {
+        chain
+            .append(
+                &format!("l{index}"),
+                Scope::everywhere(),
+                move |call: &ToolCall, next: Next<'_>| -> Result<Ruling, StageError> {
+                    if index == 0 && call.command() == Some("stop") {
+                        Ok(Ruling::deny("stopped"))
+                    } else {
+                        Ok(next.run())
+                    }
+                },
+            )
+            .unwrap();
+    }
+    for index in 0..global {
+        chain
+            .add_global_guard(&format!("g{index}"), |_: &ToolCall| Ok(Check::Pass))
+            .unwrap();
+    }
+    for index in 0..scoped {
+        chain
+            .add_scoped_guard(
+                &format!("s{index}"),
+                Scope::everywhere().tool("Bash"),
+                |_: &ToolCall| Ok(Check::Pass),
+            )
+            .unwrap();
+    }
+    chain
+}
+
+#[test]
+fn a_trace_from_a_short_circuit_has_room_for_every_stage() {
+    let shapes = [
+        (1, 1, 1),
+        (1, 0, 0),
+        (1, 1, 0),
+        (1, 0, 1),
+        (1, 0, 3),
+        (2, 0, 3),
+        (3, 1, 0),
+        (1, 3, 1),
+        (2, 2, 2),
+        (4, 2, 1),
+    ];
+    let (stop, through) = (bash("stop"), bash("ls"));
+    for (listeners, global, scoped) in shapes {
+        let chain = shaped_chain(listeners, global, scoped);
+        for _ in 0..8 {
+            let first = finished(chain.evaluate(&stop));
+            assert_eq!(first.trace().steps().len(), 1);
+            let address = first.trace().steps().as_ptr() as usize;
+            // Live allocations made after the first evaluation, so that a list of steps that
+            // has to grow cannot do so where it stands.
+            let fence: Vec<Box<[usize; 16]>> = (0..64).map(|i| Box::new([i; 16])).collect();
+            let second = match chain.evaluate_reusing(&through, first.into_trace()) {
+                Evaluation::Pending(pending) => pending.finish(Outcome::AllowedOnce),
+                Evaluation::Decided(verdict) => panic!("the default asks: {verdict:?}"),
+            };
+            assert!(second.is_allow());
+            let steps = second.trace().steps();
+            assert_eq!(steps.len(), listeners + global + scoped + 2);
+            assert_eq!(
+                steps.as_ptr() as usize,
+                address,
+                "the list of steps grew for {listeners} listeners, {global} global and \
+                 {scoped} scoped guards"
+            );
+            drop(fence);
+        }
+    }
 }
 
 // ----- Ruling equality -----
