@@ -26,12 +26,12 @@
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
     Because, Chain, Check, Decision, Evaluation, Next, Reason, Ruling, Scope, StageError, ToolCall,
-    Trace, Verdict,
+    Trace, Verdict, Via,
 };
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::{Outcome, SealedCall};
@@ -287,6 +287,82 @@ fn a_trace_from_a_short_circuit_has_room_for_every_stage() {
             );
             drop(fence);
         }
+    }
+}
+
+// ----- a ruling kept from an earlier evaluation -----
+
+/// A chain of a listener that only sees `Bash` calls (it delegates), a listener that returns
+/// the ruling it stored from its first evaluation (after delegating), and a default that allows.
+fn storing_chain() -> Chain {
+    let mut chain = Chain::new(Decision::Allow);
+    chain
+        .append(
+            "bash-only",
+            Scope::everywhere().tool("Bash"),
+            |_: &ToolCall, next: Next<'_>| -> Result<Ruling, StageError> { Ok(next.run()) },
+        )
+        .unwrap();
+    let stored: Arc<Mutex<Option<Ruling>>> = Arc::default();
+    chain
+        .append(
+            "storing",
+            Scope::everywhere(),
+            move |_: &ToolCall, next: Next<'_>| -> Result<Ruling, StageError> {
+                let downstream = next.run();
+                let mut slot = stored.lock().unwrap();
+                Ok(slot.get_or_insert(downstream).clone())
+            },
+        )
+        .unwrap();
+    chain
+}
+
+fn other_tool() -> ToolCall {
+    let value = parse(br#"{"x":1}"#, &JsonLimits::default()).unwrap();
+    ToolCall::new("s1", None, SealedCall::new("c2", "Other", &value).unwrap()).unwrap()
+}
+
+/// Whatever step a stale ruling makes the trace name, it is a step of the trace and not one
+/// that kept a downstream ruling.
+fn assert_coherent(verdict: &Verdict) {
+    assert!(verdict.is_allow());
+    let trace = verdict.trace();
+    let index = trace.decided_by_index().expect("a step decided");
+    assert!(index < trace.steps().len(), "{trace}");
+    let decider = trace.decided_by().expect("the decider is a step");
+    assert_ne!(decider.via(), Via::Kept, "{trace}");
+}
+
+#[test]
+fn a_stale_ruling_never_names_a_missing_or_keeping_step_as_the_decider() {
+    // The stored ruling names step index 2 of a three-step trace: one past the end of the
+    // next (two-step) trace.
+    let chain = storing_chain();
+    let first = finished(chain.evaluate(&bash("ls")));
+    assert_coherent(&first);
+    assert_coherent(&finished(chain.evaluate(&other_tool())));
+
+    // The stored ruling names step index 1, where the storing listener itself stands next time.
+    let chain = storing_chain();
+    assert_coherent(&finished(chain.evaluate(&other_tool())));
+    assert_coherent(&finished(chain.evaluate(&bash("ls"))));
+}
+
+#[test]
+fn the_debug_form_of_a_chain_names_its_stages() {
+    let chain = shaped_chain(2, 1, 1);
+    let debug = format!("{chain:?}");
+    for name in [
+        "l0",
+        "l1",
+        "g0",
+        "s0",
+        "listeners",
+        "global_guards",
+        "scoped_guards",
+    ] {
+        assert!(debug.contains(name), "{debug}");
     }
 }
 
