@@ -76,5 +76,5 @@ fn fresh_id() -> Result<String, Failure> {
     SystemRandom::new()
         .fill(&mut bytes)
         .map_err(|_| Failure::new(Exit::Internal, "the system random generator failed"))?;
-    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    Ok(hex::encode(bytes))
 }

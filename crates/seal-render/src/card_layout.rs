@@ -68,12 +68,15 @@ impl Layout {
 
 /// The first eight bytes of a digest as 16 lowercase hex digits.
 pub(crate) fn hex_prefix(digest: &[u8; 32]) -> String {
-    hex(digest.iter().take(8))
+    digest
+        .first_chunk::<8>()
+        .map(hex::encode)
+        .unwrap_or_default()
 }
 
 /// A digest as 64 lowercase hex digits.
 pub(crate) fn hex_full(digest: &[u8; 32]) -> String {
-    hex(digest.iter())
+    hex::encode(digest)
 }
 
 /// Elision: the text shown for `text` within `max_columns` columns of escaped text, and the
@@ -131,19 +134,6 @@ impl<'a> Iterator for Pieces<'a> {
         self.rest = self.rest.get(cut..).unwrap_or("");
         Some(piece)
     }
-}
-
-fn hex<'a>(bytes: impl Iterator<Item = &'a u8>) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for byte in bytes {
-        for nibble in [byte >> 4, byte & 0x0f] {
-            if let Some(digit) = DIGITS.get(usize::from(nibble)) {
-                out.push(char::from(*digit));
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
