@@ -246,6 +246,17 @@ impl<'a> SigningInputParts<'a> {
         encode_tail(self.attributes.iter().copied(), &self.hash, sink);
     }
 
+    /// The number of bytes [`SigningInputParts::write_head_to`] writes.
+    pub fn head_len(&self) -> usize {
+        let element = self.element.map_or(0, |element| piece_len(element.len()));
+        8usize
+            .saturating_add(piece_len(self.domain.len()))
+            .saturating_add(piece_len(self.key_id.len()))
+            .saturating_add(piece_len(self.algorithm.len()))
+            .saturating_add(piece_len(self.tag_len.len()))
+            .saturating_add(element)
+    }
+
     /// Whether the head this input writes ([`SigningInputParts::write_head_to`]) is exactly
     /// `head`, compared without building it.
     pub fn head_is(&self, head: &[u8]) -> bool {
@@ -592,6 +603,7 @@ mod tests {
             let mut head = Vec::new();
             parts.write_head_to(&mut head);
             assert!(parts.head_is(&head));
+            assert_eq!(parts.head_len(), head.len());
             assert!(!parts.head_is(&head[..head.len() - 1]));
             let mut longer = head.clone();
             longer.push(0);
@@ -606,6 +618,9 @@ mod tests {
             let footer = FooterSigningInput::new("k1", "ed25519", 86, &attributes, b"m").unwrap();
             let parts = SigningInputParts::footer("k1", "ed25519", 86, &attributes, b"m").unwrap();
             assert_eq!(parts.to_bytes(), footer.bytes());
+            let mut head = Vec::new();
+            parts.write_head_to(&mut head);
+            assert_eq!(parts.head_len(), head.len());
         }
         type Case<'a> = (&'a str, &'a str, usize, &'a str, &'a [(&'a str, &'a str)]);
         let bad: [Case<'_>; 6] = [

@@ -189,14 +189,29 @@ fn symbol(value: u8) -> u8 {
 }
 
 fn value_of(byte: u8) -> Option<u8> {
-    match byte {
-        b'A'..=b'Z' => Some(byte - b'A'),
-        b'a'..=b'z' => Some(byte - b'a' + 26),
-        b'0'..=b'9' => Some(byte - b'0' + 52),
-        b'-' => Some(62),
-        b'_' => Some(63),
-        _ => None,
+    VALUES
+        .get(usize::from(byte))
+        .copied()
+        .filter(|&value| value != NOT_IN_ALPHABET)
+}
+
+/// Marks a byte outside the alphabet in [`VALUES`].
+const NOT_IN_ALPHABET: u8 = 0xff;
+
+/// The 6-bit value of every byte of the alphabet, [`NOT_IN_ALPHABET`] for every other byte: one
+/// load per character when decoding a tag.
+const VALUES: [u8; 256] = values();
+
+// The loop index stays below the alphabet's length, and every alphabet byte below 256.
+#[allow(clippy::indexing_slicing)]
+const fn values() -> [u8; 256] {
+    let mut table = [NOT_IN_ALPHABET; 256];
+    let mut value = 0usize;
+    while value < ALPHABET.len() {
+        table[ALPHABET[value] as usize] = value as u8;
+        value += 1;
     }
+    table
 }
 
 fn bit_at(bytes: &[u8], position: usize) -> bool {
@@ -208,6 +223,18 @@ fn bit_at(bytes: &[u8], position: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The decoding table gives every alphabet byte its position and refuses all 192 others.
+    #[test]
+    fn every_byte_decodes_to_its_alphabet_position_or_nothing() {
+        let mut refused = 0;
+        for byte in 0..=u8::MAX {
+            let position = ALPHABET.iter().position(|&symbol| symbol == byte);
+            assert_eq!(value_of(byte).map(usize::from), position, "{byte:#04x}");
+            refused += usize::from(position.is_none());
+        }
+        assert_eq!(refused, 192);
+    }
 
     /// The decoder reading groups of 4 characters agrees with a bit-by-bit reading: same bytes,
     /// same errors (offset of the first bad character, trailing bits, length).

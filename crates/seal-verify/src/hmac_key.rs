@@ -3,7 +3,6 @@
 use std::fmt;
 
 use ring::{hkdf, hmac};
-use seal_record::{le64, ByteSink, SigningInputParts};
 use subtle::ConstantTimeEq;
 
 use crate::base64url::{self, Base64Error};
@@ -166,41 +165,26 @@ impl ConversationKey {
         check_tag(&self.key, tag_length, message, packed.as_slice())
     }
 
-    /// As [`ConversationKey::verify_text`] over the bytes `parts` writes, fed to the MAC piece
-    /// by piece (the signing input is never built in memory). With `head`, a MAC state that
-    /// has absorbed exactly the head `parts` writes (see [`ConversationKey::after_head`]), only
-    /// the tail is fed.
-    pub(crate) fn verify_parts(
+    /// A MAC state that has absorbed nothing yet.
+    pub(crate) fn start(&self) -> hmac::Context {
+        hmac::Context::with_key(&self.key)
+    }
+
+    /// As [`ConversationKey::verify_text`] over the bytes `state` has absorbed followed by
+    /// `rest`: `state` must come from [`ConversationKey::start`] of this key.
+    pub(crate) fn verify_from(
         &self,
         tag_length: TagLength,
-        parts: &SigningInputParts<'_>,
-        head: Option<&hmac::Context>,
+        state: hmac::Context,
+        rest: &[u8],
         sig: &str,
     ) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
         check_mac(tag_length, packed.as_slice(), || {
-            let mut context = match head {
-                Some(state) => state.clone(),
-                None => hmac::Context::with_key(&self.key),
-            };
-            let mut sink = MacSink::new(&mut context);
-            if head.is_none() {
-                parts.write_head_to(&mut sink);
-            }
-            parts.write_tail_to(&mut sink);
-            sink.flush();
-            context.sign()
+            let mut state = state;
+            state.update(rest);
+            state.sign()
         })
-    }
-
-    /// The MAC state after the head of `parts` (to pass to [`ConversationKey::verify_parts`]
-    /// for inputs with the same head), and that head's bytes.
-    pub(crate) fn after_head(&self, parts: &SigningInputParts<'_>) -> (hmac::Context, Vec<u8>) {
-        let mut head = Vec::new();
-        parts.write_head_to(&mut head);
-        let mut context = hmac::Context::with_key(&self.key);
-        context.update(&head);
-        (context, head)
     }
 }
 
@@ -324,64 +308,6 @@ pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<PackedTag, SignatureE
     })
 }
 
-/// Bytes gathered before they are handed to the MAC: the pieces of a signing input are small
-/// (lengths of 8 bytes, names, values), and one update per chunk costs less than one per piece.
-const CHUNK_BYTES: usize = 256;
-
-/// A MAC fed through a buffer on the stack that gathers small pieces into chunks of up to
-/// [`CHUNK_BYTES`] bytes; a piece too long for the buffer goes to the MAC directly. The MAC
-/// receives the pieces in order.
-struct MacSink<'c> {
-    context: &'c mut hmac::Context,
-    chunk: [u8; CHUNK_BYTES],
-    len: usize,
-}
-
-impl<'c> MacSink<'c> {
-    fn new(context: &'c mut hmac::Context) -> MacSink<'c> {
-        MacSink {
-            context,
-            chunk: [0; CHUNK_BYTES],
-            len: 0,
-        }
-    }
-
-    /// Hands the gathered bytes to the MAC; call once the last piece is written.
-    fn flush(&mut self) {
-        self.context
-            .update(self.chunk.get(..self.len).unwrap_or_default());
-        self.len = 0;
-    }
-}
-
-impl ByteSink for MacSink<'_> {
-    fn write(&mut self, bytes: &[u8]) {
-        if self.len.saturating_add(bytes.len()) > CHUNK_BYTES {
-            self.flush();
-            if bytes.len() >= CHUNK_BYTES {
-                self.context.update(bytes);
-                return;
-            }
-        }
-        let end = self.len + bytes.len();
-        if let Some(slot) = self.chunk.get_mut(self.len..end) {
-            slot.copy_from_slice(bytes);
-            self.len = end;
-        }
-    }
-
-    fn write_le64(&mut self, n: u64) {
-        if self.len + 8 > CHUNK_BYTES {
-            self.flush();
-        }
-        let end = self.len + 8;
-        if let Some(slot) = self.chunk.get_mut(self.len..end) {
-            slot.copy_from_slice(&le64(n));
-            self.len = end;
-        }
-    }
-}
-
 struct OutputLen;
 
 impl hkdf::KeyType for OutputLen {
@@ -403,53 +329,32 @@ fn expand(prk: &hkdf::Prk, info: &[&[u8]]) -> [u8; 32] {
 mod tests {
     use super::*;
 
-    /// Whatever the sizes of the pieces, the MAC receives the pieces in order.
+    /// A tag checked from a state that absorbed a prefix is the tag over the whole input, for
+    /// every split point.
     #[test]
-    fn mac_sink_feeds_the_pieces_in_order() {
-        let key = hmac::Key::new(hmac::HMAC_SHA256, b"key");
-        let sizes = [0, 1, 8, 7, 240, 3, 255, 256, 257, 2000, 1, 0, 64, 448, 9];
-        let mut expected = Vec::new();
-        let mut context = hmac::Context::with_key(&key);
-        let mut sink = MacSink::new(&mut context);
-        for (index, size) in sizes.into_iter().enumerate() {
-            let piece: Vec<u8> = (0..size).map(|i| (i * 7 + index) as u8).collect();
-            expected.extend_from_slice(&piece);
-            sink.write(&piece);
-            expected.extend_from_slice(&le64(index as u64));
-            sink.write_le64(index as u64);
-            assert!(sink.len <= CHUNK_BYTES);
-        }
-        sink.flush();
-        let streamed = context.sign();
-        assert_eq!(streamed.as_ref(), hmac::sign(&key, &expected).as_ref());
-    }
-
-    /// A tag checked over parts streamed into the MAC is the tag over the input's bytes.
-    #[test]
-    fn streamed_parts_check_like_the_bytes() {
+    fn checks_from_a_prefix_state_are_checks_over_the_bytes() {
         let master = HmacKey::new(
             HmacSecret::from_bytes(&[9; 32]).unwrap(),
             TagLength::STANDARD,
         );
         let subkey = master.conversation_subkey("c").unwrap();
         let key = master.conversation_key("c").unwrap();
-        let long = "v".repeat(700);
-        let attributes = [("id", "m1"), ("long", long.as_str()), ("kid", "k1")];
-        let parts =
-            SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
-                .unwrap();
-        let sig = subkey.sign(&parts.to_bytes()).to_text();
-        let (state, head) = key.after_head(&parts);
-        assert!(parts.head_is(&head));
-        for head in [None, Some(&state)] {
+        let input: Vec<u8> = (0..300u16).map(|i| (i * 7) as u8).collect();
+        let sig = subkey.sign(&input).to_text();
+        for split in [0, 1, 63, 64, 65, 128, 299, 300] {
+            let mut state = key.start();
+            state.update(&input[..split]);
             assert!(key
-                .verify_parts(TagLength::STANDARD, &parts, head, &sig)
+                .verify_from(TagLength::STANDARD, state.clone(), &input[split..], &sig)
                 .is_ok());
-            let other =
-                SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"bodY")
-                    .unwrap();
+            let mut changed = input[split..].to_vec();
+            if let Some(last) = changed.last_mut() {
+                *last ^= 1;
+            } else {
+                changed.push(0);
+            }
             assert_eq!(
-                key.verify_parts(TagLength::STANDARD, &other, head, &sig),
+                key.verify_from(TagLength::STANDARD, state, &changed, &sig),
                 Err(SignatureError::Mismatch)
             );
         }

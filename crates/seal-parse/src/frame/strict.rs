@@ -82,10 +82,11 @@ fn strict_tag_checking<'t>(
         if !tag.get(at)?.is_ascii_lowercase() {
             return None;
         }
-        at += 1;
-        while tag.get(at).is_some_and(|&byte| continues_name(byte)) {
-            at += 1;
-        }
+        let rest = tag.get(at + 1..)?;
+        at += 1 + rest
+            .iter()
+            .position(|&byte| !has_class(byte, NAME))
+            .unwrap_or(rest.len());
         if at - name_start > MAX_NAME_LEN || tag.get(at..at + 2)? != b"=\"" {
             return None;
         }
@@ -93,13 +94,16 @@ fn strict_tag_checking<'t>(
         let value_start = at;
         let mut escaped = false;
         loop {
+            let rest = tag.get(at..)?;
+            at += rest.iter().position(|&byte| !has_class(byte, LITERAL))?;
             match *tag.get(at)? {
                 b'"' => break,
-                b'\\' => escaped = true,
-                byte if is_attribute_literal(byte) => {}
+                b'\\' => {
+                    escaped = true;
+                    at += 1;
+                }
                 _ => return None,
             }
-            at += 1;
         }
         let name = text.get(start + name_start..start + value_start - 2)?;
         let raw = text.get(start + value_start..start + at)?;
@@ -123,15 +127,39 @@ fn strict_tag_checking<'t>(
 /// Longest attribute name of the strict grammar, in bytes.
 const MAX_NAME_LEN: usize = 64;
 
-/// Whether `byte` continues an attribute name: `a-z`, `0-9`, `_`, `-`.
-fn continues_name(byte: u8) -> bool {
-    matches!(byte, b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-')
+/// Class bit of the bytes that continue an attribute name: `a-z`, `0-9`, `_`, `-`.
+const NAME: u8 = 1;
+
+/// Class bit of the bytes written as themselves in an `Attribute` context value: printable
+/// ASCII except `\`, `"`, `<` and `>`.
+const LITERAL: u8 = 2;
+
+/// The class bits of every byte, so the loops over names and values test a byte with one load.
+const CLASSES: [u8; 256] = classes();
+
+// The loop index stays below the table's length.
+#[allow(clippy::indexing_slicing)]
+const fn classes() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut byte = 0usize;
+    while byte < 256 {
+        let b = byte as u8;
+        if matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-') {
+            table[byte] |= NAME;
+        }
+        if matches!(b, 0x20..=0x7e) && !matches!(b, b'\\' | b'"' | b'<' | b'>') {
+            table[byte] |= LITERAL;
+        }
+        byte += 1;
+    }
+    table
 }
 
-/// Whether `byte` is written as itself in an `Attribute` context value: printable ASCII except
-/// `\`, `"`, `<` and `>`.
-fn is_attribute_literal(byte: u8) -> bool {
-    matches!(byte, 0x20..=0x7e) && !matches!(byte, b'\\' | b'"' | b'<' | b'>')
+/// Whether `byte` has class bit `class`.
+fn has_class(byte: u8, class: u8) -> bool {
+    CLASSES
+        .get(usize::from(byte))
+        .is_some_and(|bits| bits & class != 0)
 }
 
 fn strict<'t>(kind: TagKind, start: usize, len: usize, attributes: Vec<Attribute<'t>>) -> Tag<'t> {

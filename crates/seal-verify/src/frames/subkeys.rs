@@ -1,10 +1,11 @@
-//! The verifier's conversation subkeys: derived at most once per master key and verifier.
+//! The verifier's conversation subkeys: derived at most once per master key and verifier, with
+//! MAC states kept after the leading blocks of the signing inputs they checked.
 
 use std::cell::RefCell;
 use std::fmt;
 
 use ring::hmac;
-use seal_record::SigningInputParts;
+use seal_record::{ByteSink, SigningInputParts};
 
 use crate::fingerprint::Fingerprint;
 use crate::hmac_key::{ConversationKey, HmacKey};
@@ -16,12 +17,36 @@ use crate::store::VerifyFailure;
 /// it checks (correct, only slower).
 pub const SUBKEY_CACHE_CAPACITY: usize = 8;
 
+/// SHA-256 block size: a MAC state is kept only after whole blocks, where it holds no pending
+/// bytes.
+const BLOCK: usize = 64;
+
+/// Bytes after the head that depend only on the number and lengths of the attributes (the
+/// length of the attribute piece, the attribute count, the first pair's length, its count and
+/// its name's length): the "shape" prefix ends here.
+const SHAPE_BYTES: usize = 40;
+
+/// Bytes at the end of every input that are never part of a kept prefix: the body (or message)
+/// hash piece.
+const HASH_PIECE_BYTES: usize = 40;
+
+/// Signing inputs up to this many bytes are gathered on the stack; longer ones on the heap.
+const INLINE_INPUT_BYTES: usize = 384;
+
 /// Conversation subkeys of one verifier, keyed by the master key's fingerprint (SHA-256 of its
 /// secret). The verifier's conversation id is fixed, so a fingerprint names exactly one subkey;
-/// the tag length is always taken from the master key in hand. With each subkey the cache keeps
-/// the MAC state after the head of the first signing input it checked (key id, algorithm, tag
-/// length, element: the same for every frame of that key and element), and the head's bytes; a
-/// later input whose head is exactly those bytes starts from that state.
+/// the tag length is always taken from the master key in hand.
+///
+/// With each subkey the cache keeps two MAC states, each with the exact bytes it absorbed,
+/// always a whole number of SHA-256 blocks:
+/// - after the leading whole blocks of the head (count, domain, key id, algorithm, tag length,
+///   element), the same for every input of that key id and element;
+/// - after the leading whole blocks of the head and the "shape" bytes that follow it (lengths
+///   and counts of the attributes), the same for every input whose attributes have the same
+///   number and lengths; replaced when an input of another shape is checked.
+///
+/// A state is used only for an input whose leading bytes are exactly the bytes it absorbed, so
+/// the MAC is the MAC over the input's bytes whatever the cache holds.
 #[derive(Default)]
 pub(crate) struct SubkeyCache {
     entries: RefCell<Vec<Entry>>,
@@ -30,14 +55,38 @@ pub(crate) struct SubkeyCache {
 struct Entry {
     fingerprint: Fingerprint,
     subkey: ConversationKey,
-    head: Vec<u8>,
-    after_head: hmac::Context,
+    head: Prefix,
+    shape: Prefix,
+}
+
+/// A MAC state and the bytes it absorbed.
+struct Prefix {
+    bytes: Vec<u8>,
+    state: hmac::Context,
+}
+
+impl Prefix {
+    /// The state of `subkey` after `bytes`.
+    fn new(subkey: &ConversationKey, bytes: &[u8]) -> Prefix {
+        let mut state = subkey.start();
+        state.update(bytes);
+        Prefix {
+            bytes: bytes.to_vec(),
+            state,
+        }
+    }
+
+    /// Whether `input` starts with exactly the bytes this state absorbed.
+    fn starts(&self, input: &[u8]) -> bool {
+        input.get(..self.bytes.len()) == Some(self.bytes.as_slice())
+    }
 }
 
 impl SubkeyCache {
     /// Checks the text form `sig` over the signing input `parts` writes, with `key`: an HMAC
-    /// key through its subkey for `conversation_id` (derived on first use, then kept), the
-    /// input fed to the MAC piece by piece; an Ed25519 key directly over the input's bytes.
+    /// key through its subkey for `conversation_id` (derived on first use, then kept), starting
+    /// from the longest kept MAC state whose bytes begin the input; an Ed25519 key directly
+    /// over the input's bytes.
     pub(crate) fn verify_parts(
         &self,
         key: &VerifyingKey,
@@ -45,41 +94,90 @@ impl SubkeyCache {
         parts: &SigningInputParts<'_>,
         sig: &str,
     ) -> Result<(), VerifyFailure> {
+        let mut gathered = Gathered::default();
+        parts.write_to(&mut gathered);
+        let input = gathered.as_slice();
         let master = match key {
             VerifyingKey::Hmac(master) => master,
             other => {
                 return other
-                    .verify_text(&parts.to_bytes(), sig)
+                    .verify_text(input, sig)
                     .map_err(VerifyFailure::Signature)
             }
         };
         let fingerprint = master.fingerprint();
-        if let Ok(entries) = self.entries.try_borrow() {
-            if let Some(entry) = entries.iter().find(|held| held.fingerprint == fingerprint) {
-                let head = parts.head_is(&entry.head).then_some(&entry.after_head);
+        let head_end = whole_blocks(parts.head_len(), input.len());
+        let shape_end = whole_blocks(parts.head_len().saturating_add(SHAPE_BYTES), input.len());
+        if let Ok(mut entries) = self.entries.try_borrow_mut() {
+            if let Some(entry) = entries
+                .iter_mut()
+                .find(|held| held.fingerprint == fingerprint)
+            {
+                let (state, rest) = entry.start(input, shape_end);
                 return entry
                     .subkey
-                    .verify_parts(master.tag_length(), parts, head, sig)
+                    .verify_from(master.tag_length(), state, rest, sig)
                     .map_err(VerifyFailure::Signature);
             }
-        }
-        let subkey = derive(master, conversation_id)?;
-        let (after_head, head) = subkey.after_head(parts);
-        let result = subkey
-            .verify_parts(master.tag_length(), parts, Some(&after_head), sig)
-            .map_err(VerifyFailure::Signature);
-        if let Ok(mut entries) = self.entries.try_borrow_mut() {
+            let subkey = derive(master, conversation_id)?;
+            let head = Prefix::new(&subkey, input.get(..head_end).unwrap_or_default());
+            let shape = Prefix::new(&subkey, input.get(..shape_end).unwrap_or_default());
+            let state = shape.state.clone();
+            let rest = input.get(shape.bytes.len()..).unwrap_or_default();
+            let result = subkey
+                .verify_from(master.tag_length(), state, rest, sig)
+                .map_err(VerifyFailure::Signature);
             if entries.len() < SUBKEY_CACHE_CAPACITY {
                 entries.push(Entry {
                     fingerprint,
                     subkey,
                     head,
-                    after_head,
+                    shape,
                 });
             }
+            return result;
         }
-        result
+        let subkey = derive(master, conversation_id)?;
+        subkey
+            .verify_from(master.tag_length(), subkey.start(), input, sig)
+            .map_err(VerifyFailure::Signature)
     }
+}
+
+impl Entry {
+    /// The state to continue from for `input`, and the bytes of `input` it has not absorbed.
+    /// When the head state fits but the shape state does not, the shape state is replaced by
+    /// the one after `input`'s first `shape_end` bytes.
+    fn start<'i>(&mut self, input: &'i [u8], shape_end: usize) -> (hmac::Context, &'i [u8]) {
+        if self.shape.starts(input) {
+            let rest = input.get(self.shape.bytes.len()..).unwrap_or_default();
+            return (self.shape.state.clone(), rest);
+        }
+        if !self.head.starts(input) {
+            return (self.subkey.start(), input);
+        }
+        let head_end = self.head.bytes.len();
+        let mut state = self.head.state.clone();
+        match input.get(head_end..shape_end) {
+            Some(shape) if shape_end > head_end => {
+                state.update(shape);
+                self.shape.state = state.clone();
+                self.shape.bytes.clear();
+                self.shape
+                    .bytes
+                    .extend_from_slice(input.get(..shape_end).unwrap_or_default());
+                (state, input.get(shape_end..).unwrap_or_default())
+            }
+            _ => (state, input.get(head_end..).unwrap_or_default()),
+        }
+    }
+}
+
+/// `end` rounded down to whole blocks, and never into the last [`HASH_PIECE_BYTES`] of an input
+/// of `len` bytes.
+fn whole_blocks(end: usize, len: usize) -> usize {
+    let end = end.min(len.saturating_sub(HASH_PIECE_BYTES));
+    end - end % BLOCK
 }
 
 impl fmt::Debug for SubkeyCache {
@@ -93,4 +191,141 @@ fn derive(master: &HmacKey, conversation_id: &str) -> Result<ConversationKey, Ve
     master
         .conversation_key(conversation_id)
         .map_err(VerifyFailure::Conversation)
+}
+
+/// A signing input gathered in one buffer: on the stack up to [`INLINE_INPUT_BYTES`], on the
+/// heap beyond.
+struct Gathered {
+    inline: [u8; INLINE_INPUT_BYTES],
+    len: usize,
+    heap: Vec<u8>,
+}
+
+impl Default for Gathered {
+    fn default() -> Self {
+        Gathered {
+            inline: [0; INLINE_INPUT_BYTES],
+            len: 0,
+            heap: Vec::new(),
+        }
+    }
+}
+
+impl Gathered {
+    fn as_slice(&self) -> &[u8] {
+        if self.heap.is_empty() {
+            self.inline.get(..self.len).unwrap_or_default()
+        } else {
+            &self.heap
+        }
+    }
+}
+
+impl Gathered {
+    /// Appends `bytes` once they no longer fit on the stack (moving what is there first).
+    #[cold]
+    fn spill(&mut self, bytes: &[u8]) {
+        if self.heap.is_empty() {
+            self.heap
+                .extend_from_slice(self.inline.get(..self.len).unwrap_or_default());
+        }
+        self.heap.extend_from_slice(bytes);
+    }
+}
+
+impl ByteSink for Gathered {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let end = self.len.saturating_add(bytes.len());
+        match self.inline.get_mut(self.len..end) {
+            Some(slot) if self.heap.is_empty() => {
+                slot.copy_from_slice(bytes);
+                self.len = end;
+            }
+            _ => self.spill(bytes),
+        }
+    }
+
+    #[inline]
+    fn write_le64(&mut self, n: u64) {
+        self.write(&seal_record::le64(n));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hmac_key::HmacKey;
+    use crate::secret::HmacSecret;
+    use crate::tag::TagLength;
+
+    #[test]
+    fn gathered_bytes_are_the_bytes_written_on_the_stack_and_on_the_heap() {
+        for sizes in [&[][..], &[3, 380, 9], &[384], &[383, 2], &[2000, 1]] {
+            let mut gathered = Gathered::default();
+            let mut expected = Vec::new();
+            for (index, size) in sizes.iter().enumerate() {
+                let piece: Vec<u8> = (0..*size).map(|i| (i * 3 + index) as u8).collect();
+                gathered.write(&piece);
+                expected.extend_from_slice(&piece);
+            }
+            assert_eq!(gathered.as_slice(), expected.as_slice(), "{sizes:?}");
+        }
+    }
+
+    #[test]
+    fn kept_states_end_on_whole_blocks_before_the_hash_piece() {
+        assert_eq!(whole_blocks(89, 264), 64);
+        assert_eq!(whole_blocks(129, 264), 128);
+        assert_eq!(whole_blocks(129, 150), 64);
+        assert_eq!(whole_blocks(200, 30), 0);
+        assert_eq!(whole_blocks(63, 1000), 0);
+    }
+
+    /// A sequence of inputs of changing heads and shapes, each checked through one cache
+    /// against its own tag and against a tag over other bytes: the cache never changes an
+    /// answer, and it did start from kept states.
+    #[test]
+    fn kept_states_never_change_an_answer() {
+        let master = HmacKey::new(
+            HmacSecret::from_bytes(&[5; 32]).unwrap(),
+            TagLength::STANDARD,
+        );
+        let subkey = master.conversation_subkey("c").unwrap();
+        let key = VerifyingKey::Hmac(master);
+        let cache = SubkeyCache::default();
+        let ids = ["m1", "m2", "m10", "m3", "a-much-longer-frame-id", "m4"];
+        let kids = ["k1", "k1", "k1", "key-two", "k1", "k1"];
+        for round in 0..3 {
+            for (index, (id, kid)) in ids.iter().zip(kids).enumerate() {
+                let attributes = [("source", "telegram"), ("id", *id), ("kid", kid)];
+                let body = format!("body {round} {index}");
+                let parts = SigningInputParts::frame(
+                    kid,
+                    "hmac-sha256",
+                    22,
+                    "channel",
+                    &attributes,
+                    body.as_bytes(),
+                )
+                .unwrap();
+                let sig = subkey.sign(&parts.to_bytes()).to_text();
+                assert!(cache.verify_parts(&key, "c", &parts, &sig).is_ok());
+                let other = SigningInputParts::frame(
+                    kid,
+                    "hmac-sha256",
+                    22,
+                    "channel",
+                    &attributes,
+                    b"other",
+                )
+                .unwrap();
+                assert!(cache.verify_parts(&key, "c", &other, &sig).is_err());
+            }
+        }
+        let entries = cache.entries.borrow();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].head.bytes.len(), 64);
+        assert_eq!(entries[0].shape.bytes.len(), 128);
+    }
 }

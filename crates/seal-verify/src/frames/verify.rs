@@ -397,7 +397,7 @@ pub(crate) fn split_sig<'a, 't>(
 
 /// Most attributes passed to the trust store as (name, value) pairs held on the stack; more
 /// are collected into a vector.
-const INLINE_PAIRS: usize = 16;
+const INLINE_PAIRS: usize = 8;
 
 /// Calls `run` with `attributes` as (name, decoded value) pairs, held on the stack up to
 /// [`INLINE_PAIRS`] attributes.
