@@ -65,6 +65,11 @@ pub fn scan_findings<'t>(
     (Ok(pairing.finish(text)), stats)
 }
 
+/// Room reserved for the detected tags of one scan before the first is found: a message with one
+/// frame has two (opening and closing tag), and this leaves room for a second frame. Reserved
+/// only when a tag is found.
+const USUAL_TAGS: usize = 4;
+
 /// The findings of one scan, in document order of their first tag (see [`scan_findings`]).
 #[derive(Debug)]
 pub struct Findings<'t> {
@@ -181,6 +186,9 @@ impl<'t> Pairing<'_, 't> {
                 limit,
                 at: tag.span.start,
             });
+        }
+        if self.entries.capacity() == 0 {
+            self.entries.reserve_exact(USUAL_TAGS);
         }
         self.entries.push(Entry {
             tag,
