@@ -84,6 +84,12 @@ pub enum SignError {
     Render(RenderError),
     /// The signing input could not be built.
     SigningInput(SigningInputError),
+    /// An HMAC key whose tag length is not a whole number of base64url characters (not a
+    /// multiple of 6 bits); frames use whole-character lengths only.
+    TagLengthNotWholeChars {
+        /// The key's tag length in bits.
+        bits: u16,
+    },
 }
 
 impl fmt::Display for SignError {
@@ -100,6 +106,11 @@ impl fmt::Display for SignError {
             ),
             Self::Render(error) => write!(f, "frame cannot be rendered: {error}"),
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
+            Self::TagLengthNotWholeChars { bits } => write!(
+                f,
+                "a frame tag length of {bits} bits is not a whole number of base64url \
+                 characters (a multiple of 6 bits)"
+            ),
         }
     }
 }
@@ -111,8 +122,9 @@ impl<'a> FrameSigner<'a> {
     /// rewrite and [`BodyHashing::AsSubmitted`].
     ///
     /// # Errors
-    /// [`SignError::InvalidKeyId`], or [`SignError::Conversation`] for an empty or too long
-    /// conversation id (checked for both algorithms, so a signer is always usable for HMAC).
+    /// [`SignError::InvalidKeyId`], [`SignError::TagLengthNotWholeChars`] for an HMAC key whose
+    /// tag length is not a multiple of 6 bits, or [`SignError::Conversation`] for an empty or too
+    /// long conversation id (checked for both algorithms, so a signer is always usable for HMAC).
     pub fn new(
         key_id: &'a str,
         key: SigningKey<'a>,
@@ -124,6 +136,11 @@ impl<'a> FrameSigner<'a> {
             });
         }
         let key = match key {
+            SigningKey::Hmac(master) if !master.tag_length().is_whole_chars() => {
+                return Err(SignError::TagLengthNotWholeChars {
+                    bits: master.tag_length().bits(),
+                })
+            }
             SigningKey::Hmac(master) => BoundKey::Hmac(
                 master
                     .conversation_subkey(conversation_id)

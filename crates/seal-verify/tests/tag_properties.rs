@@ -356,3 +356,77 @@ fn i6_negative_control_passes_the_genuine_tag() {
     assert!(prefix_verify(&key, b"m", &sig[..5]));
     assert!(!real_verify(&key, b"m", &sig[..5]));
 }
+
+/// Where frames and stores bind a length (a key record, a frame signer), an HMAC key of a
+/// length that is not a whole number of characters is refused by name; every whole-character
+/// length from the floor to the maximum is accepted.
+#[test]
+fn non_whole_character_hmac_lengths_are_refused_where_frames_bind_them() {
+    use seal_verify::store::{KeyRecord, KeyStatus, RecordError, Scopes, Validity};
+    use seal_verify::{FrameSigner, SignError, SigningKey, UnixTime, VerifyingKey};
+    let validity = Validity {
+        not_before: UnixTime(0),
+        not_after: UnixTime(10),
+    };
+    let mut accepted = 0;
+    for bits in seal_verify::MIN_TAG_BITS..=seal_verify::MAX_TAG_BITS {
+        let length = TagLength::from_bits(bits).unwrap();
+        let key = HmacKey::new(HmacSecret::from_bytes(&[3; 32]).unwrap(), length);
+        let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), "c").map(|_| ());
+        let record = KeyRecord::new(
+            "k1",
+            VerifyingKey::Hmac(HmacKey::new(
+                HmacSecret::from_bytes(&[3; 32]).unwrap(),
+                length,
+            )),
+            validity,
+            KeyStatus::Active,
+            Scopes::default(),
+        );
+        if bits % 6 == 0 {
+            assert!(record.is_ok() && signer.is_ok(), "{bits}");
+            accepted += 1;
+        } else {
+            assert_eq!(
+                record.unwrap_err(),
+                RecordError::TagLengthNotWholeChars { bits }
+            );
+            assert!(
+                matches!(signer, Err(SignError::TagLengthNotWholeChars { bits: b }) if b == bits),
+                "{bits}"
+            );
+        }
+    }
+    // 96, 102, .., 252: 27 whole-character lengths.
+    assert_eq!(accepted, 27);
+}
+
+/// Why the refusal above matters (a control for it): over one secret, keys of 128 and 132 bits
+/// write tags of the same 22 characters over the same signing input, and a 132-bit tag whose
+/// four low bits happen to be zero (one in sixteen) is accepted by the 128-bit key.
+#[test]
+fn control_keys_of_128_and_132_bits_over_one_secret_accept_each_others_tags() {
+    let secret = [4; 32];
+    let short = HmacKey::new(
+        HmacSecret::from_bytes(&secret).unwrap(),
+        TagLength::from_bits(128).unwrap(),
+    );
+    let standard = HmacKey::new(
+        HmacSecret::from_bytes(&secret).unwrap(),
+        TagLength::STANDARD,
+    );
+    assert_eq!(
+        TagLength::from_bits(128).unwrap().text_len(),
+        TagLength::STANDARD.text_len()
+    );
+    let crossed = (0..256u32)
+        .filter(|n| {
+            let message = n.to_le_bytes();
+            short
+                .verify_text(&message, &standard.sign(&message).to_text())
+                .is_ok()
+        })
+        .count();
+    assert!(crossed > 0, "no 132-bit tag crossed over");
+    assert!(crossed < 64, "{crossed} of 256 crossed over");
+}

@@ -209,6 +209,13 @@ pub enum RecordError {
     StoreUpdateNeedsEd25519,
     /// A manifest-approval scope on a key that is not Ed25519.
     ManifestApprovalNeedsEd25519,
+    /// An HMAC key whose tag length is not a whole number of base64url characters (not a
+    /// multiple of 6 bits): its text form would share a character count, and a signing input,
+    /// with a whole-character length over the same secret.
+    TagLengthNotWholeChars {
+        /// The key's tag length in bits.
+        bits: u16,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -228,6 +235,11 @@ impl fmt::Display for RecordError {
             Self::ManifestApprovalNeedsEd25519 => {
                 f.write_str("only ed25519 keys may have the manifest approval scope")
             }
+            Self::TagLengthNotWholeChars { bits } => write!(
+                f,
+                "an hmac key's tag length of {bits} bits is not a whole number of base64url \
+                 characters (a multiple of 6 bits)"
+            ),
         }
     }
 }
@@ -235,8 +247,10 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 impl KeyRecord {
-    /// A record; refuses a bad id, an inverted window, and a store-update or manifest-approval
-    /// scope on an HMAC key (a shared secret would let every verifier forge them).
+    /// A record; refuses a bad id, an inverted window, a store-update or manifest-approval
+    /// scope on an HMAC key (a shared secret would let every verifier forge them), and an HMAC
+    /// key whose tag length is not a whole number of characters
+    /// ([`TagLength::is_whole_chars`](crate::TagLength::is_whole_chars)).
     pub fn new(
         id: &str,
         key: VerifyingKey,
@@ -250,6 +264,14 @@ impl KeyRecord {
             validity,
             &scopes,
         )?;
+        if let VerifyingKey::Hmac(hmac) = &key {
+            let length = hmac.tag_length();
+            if !length.is_whole_chars() {
+                return Err(RecordError::TagLengthNotWholeChars {
+                    bits: length.bits(),
+                });
+            }
+        }
         Ok(KeyRecord {
             id: id.to_owned(),
             key,
