@@ -171,17 +171,18 @@ impl ConversationKey {
     }
 
     /// As [`ConversationKey::verify_text`] over the bytes `state` has absorbed followed by
-    /// `rest`: `state` must come from [`ConversationKey::start`] of this key.
+    /// `rest`: `state` must come from [`ConversationKey::start`] of this key. `state` is left
+    /// as it is (the MAC continues on a copy).
     pub(crate) fn verify_from(
         &self,
         tag_length: TagLength,
-        state: hmac::Context,
+        state: &hmac::Context,
         rest: &[u8],
         sig: &str,
     ) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
         check_mac(tag_length, packed.as_slice(), || {
-            let mut state = state;
+            let mut state = state.clone();
             state.update(rest);
             state.sign()
         })
@@ -345,7 +346,7 @@ mod tests {
             let mut state = key.start();
             state.update(&input[..split]);
             assert!(key
-                .verify_from(TagLength::STANDARD, state.clone(), &input[split..], &sig)
+                .verify_from(TagLength::STANDARD, &state, &input[split..], &sig)
                 .is_ok());
             let mut changed = input[split..].to_vec();
             if let Some(last) = changed.last_mut() {
@@ -354,7 +355,7 @@ mod tests {
                 changed.push(0);
             }
             assert_eq!(
-                key.verify_from(TagLength::STANDARD, state, &changed, &sig),
+                key.verify_from(TagLength::STANDARD, &state, &changed, &sig),
                 Err(SignatureError::Mismatch)
             );
         }

@@ -3,11 +3,10 @@
 
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 
-use super::frame_list::FrameList;
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
     attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
-    Signed, Tally,
+    Signed,
 };
 use crate::sign::{FOOTER_ELEMENT, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
@@ -28,12 +27,17 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let (scanned, stats) = scan_with_stats(text, &scan);
         let findings = match scanned {
             Ok(findings) => findings,
-            Err(error) => return self.finish(text, FOOTER_ELEMENT, Tally::stopped(error, stats)),
+            Err(error) => {
+                let mut report = Report::open(stats, 0);
+                report.scan_error = Some(error);
+                self.finish(text, FOOTER_ELEMENT, &mut report);
+                return report;
+            }
         };
         let last = footer_position(text, &findings);
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let mut frames = FrameList::with_capacity(findings.len().saturating_add(1));
+        let mut report = Report::open(stats, findings.len().saturating_add(1));
         for (index, finding) in findings.into_iter().enumerate() {
             let tag = finding.tag();
             let depth = finding.depth();
@@ -46,7 +50,9 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                     (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
                     (Finding::Frame(frame), Some((at, message_end))) if at == index => {
                         match self.check_footer(text, frame, message_end, &mut checks) {
-                            Ok(verified) => self.admit(verified, frames.as_slice(), &mut admitted),
+                            Ok(verified) => {
+                                self.admit(verified, report.frames.as_slice(), &mut admitted)
+                            }
                             Err((reason, cause)) => untrusted(reason, cause),
                         }
                     }
@@ -55,7 +61,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                     }
                 }
             };
-            frames.push(FrameReport {
+            report.frames.push(FrameReport {
                 tag,
                 depth,
                 source,
@@ -69,7 +75,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
             } else {
                 AlarmReason::VerificationOff
             };
-            frames.push(FrameReport {
+            report.frames.push(FrameReport {
                 tag: Span {
                     start: text.len(),
                     end: text.len(),
@@ -80,16 +86,9 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 outcome: untrusted(reason, Cause::NoFooter),
             });
         }
-        self.finish(
-            text,
-            FOOTER_ELEMENT,
-            Tally {
-                frames,
-                scan_error: None,
-                stats,
-                checks,
-            },
-        )
+        report.signature_checks = checks;
+        self.finish(text, FOOTER_ELEMENT, &mut report);
+        report
     }
 
     fn check_footer<'t>(

@@ -258,6 +258,21 @@ pub struct Report<'t> {
 }
 
 impl<'t> Report<'t> {
+    /// A report with no frame yet, room for `capacity`, and the scan's counters; the verifier
+    /// fills it in and completes it.
+    pub(crate) fn open(stats: ScanStats, capacity: usize) -> Report<'t> {
+        Report {
+            frames: FrameList::with_capacity(capacity),
+            scan_error: None,
+            verification_off: false,
+            tainted: false,
+            stats,
+            signature_checks: 0,
+            alarms_omitted: 0,
+            alarm_text: String::new(),
+        }
+    }
+
     /// Every finding in document order with its outcome (and, in the footer lane, a
     /// [`Cause::NoFooter`] entry when the footer is missing).
     pub fn frames(&self) -> &[FrameReport<'t>] {

@@ -113,19 +113,14 @@ impl SubkeyCache {
                 .iter_mut()
                 .find(|held| held.fingerprint == fingerprint)
             {
-                let (state, rest) = entry.start(input, shape_end);
-                return entry
-                    .subkey
-                    .verify_from(master.tag_length(), state, rest, sig)
-                    .map_err(VerifyFailure::Signature);
+                return entry.verify(master, input, shape_end, sig);
             }
             let subkey = derive(master, conversation_id)?;
             let head = Prefix::new(&subkey, input.get(..head_end).unwrap_or_default());
             let shape = Prefix::new(&subkey, input.get(..shape_end).unwrap_or_default());
-            let state = shape.state.clone();
             let rest = input.get(shape.bytes.len()..).unwrap_or_default();
             let result = subkey
-                .verify_from(master.tag_length(), state, rest, sig)
+                .verify_from(master.tag_length(), &shape.state, rest, sig)
                 .map_err(VerifyFailure::Signature);
             if entries.len() < SUBKEY_CACHE_CAPACITY {
                 entries.push(Entry {
@@ -139,37 +134,53 @@ impl SubkeyCache {
         }
         let subkey = derive(master, conversation_id)?;
         subkey
-            .verify_from(master.tag_length(), subkey.start(), input, sig)
+            .verify_from(master.tag_length(), &subkey.start(), input, sig)
             .map_err(VerifyFailure::Signature)
     }
 }
 
 impl Entry {
-    /// The state to continue from for `input`, and the bytes of `input` it has not absorbed.
-    /// When the head state fits but the shape state does not, the shape state is replaced by
-    /// the one after `input`'s first `shape_end` bytes.
-    fn start<'i>(&mut self, input: &'i [u8], shape_end: usize) -> (hmac::Context, &'i [u8]) {
-        if self.shape.starts(input) {
+    /// Checks `sig` over `input` with this entry's subkey, continuing from the longest kept
+    /// state whose bytes begin `input`. When the head state fits but the shape state does not,
+    /// the shape state is first replaced by the one after `input`'s first `shape_end` bytes.
+    fn verify(
+        &mut self,
+        master: &HmacKey,
+        input: &[u8],
+        shape_end: usize,
+        sig: &str,
+    ) -> Result<(), VerifyFailure> {
+        let tag_length = master.tag_length();
+        let checked = if self.shape.starts(input) {
             let rest = input.get(self.shape.bytes.len()..).unwrap_or_default();
-            return (self.shape.state.clone(), rest);
-        }
-        if !self.head.starts(input) {
-            return (self.subkey.start(), input);
-        }
-        let head_end = self.head.bytes.len();
-        let mut state = self.head.state.clone();
-        match input.get(head_end..shape_end) {
-            Some(shape) if shape_end > head_end => {
-                state.update(shape);
-                self.shape.state = state.clone();
-                self.shape.bytes.clear();
-                self.shape
-                    .bytes
-                    .extend_from_slice(input.get(..shape_end).unwrap_or_default());
-                (state, input.get(shape_end..).unwrap_or_default())
+            self.subkey
+                .verify_from(tag_length, &self.shape.state, rest, sig)
+        } else if self.head.starts(input) {
+            let head_end = self.head.bytes.len();
+            match input.get(head_end..shape_end) {
+                Some(shape) if shape_end > head_end => {
+                    let mut state = self.head.state.clone();
+                    state.update(shape);
+                    self.shape.state = state;
+                    self.shape.bytes.clear();
+                    self.shape
+                        .bytes
+                        .extend_from_slice(input.get(..shape_end).unwrap_or_default());
+                    let rest = input.get(shape_end..).unwrap_or_default();
+                    self.subkey
+                        .verify_from(tag_length, &self.shape.state, rest, sig)
+                }
+                _ => {
+                    let rest = input.get(head_end..).unwrap_or_default();
+                    self.subkey
+                        .verify_from(tag_length, &self.head.state, rest, sig)
+                }
             }
-            _ => (state, input.get(head_end..).unwrap_or_default()),
-        }
+        } else {
+            self.subkey
+                .verify_from(tag_length, &self.subkey.start(), input, sig)
+        };
+        checked.map_err(VerifyFailure::Signature)
     }
 }
 

@@ -2,14 +2,11 @@
 
 use std::borrow::Cow;
 
-use seal_parse::frame::{
-    scan_findings, Attribute, Finding, Frame, ScanError, ScanStats, Suspect, TagKind,
-};
+use seal_parse::frame::{scan_findings, Attribute, Finding, Frame, Suspect, TagKind};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
-use super::frame_list::FrameList;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 use super::seen::SeenIds;
 use super::subkeys::SubkeyCache;
@@ -93,11 +90,16 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let element = self.config.scan().element();
         let findings = match scanned {
             Ok(findings) => findings,
-            Err(error) => return self.finish(text, element, Tally::stopped(error, stats)),
+            Err(error) => {
+                let mut report = Report::open(stats, 0);
+                report.scan_error = Some(error);
+                self.finish(text, element, &mut report);
+                return report;
+            }
         };
+        let mut report = Report::open(stats, findings.len());
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let mut frames = FrameList::with_capacity(findings.len());
         for finding in findings {
             let tag = finding.tag();
             let depth = finding.depth();
@@ -111,14 +113,16 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                         Cause::Nested { depth: frame.depth },
                     ),
                     Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
-                        Ok(verified) => self.admit(verified, frames.as_slice(), &mut admitted),
+                        Ok(verified) => {
+                            self.admit(verified, report.frames.as_slice(), &mut admitted)
+                        }
                         Err((reason, cause)) => untrusted(reason, cause),
                     },
                 }
             } else {
                 untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
             };
-            frames.push(FrameReport {
+            report.frames.push(FrameReport {
                 tag,
                 depth,
                 source,
@@ -126,26 +130,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 outcome,
             });
         }
-        self.finish(
-            text,
-            element,
-            Tally {
-                frames,
-                scan_error: None,
-                stats,
-                checks,
-            },
-        )
+        report.signature_checks = checks;
+        self.finish(text, element, &mut report);
+        report
     }
 
-    /// The report of a tally: taint and alarm text.
-    pub(crate) fn finish<'t>(&self, text: &str, element: &str, tally: Tally<'t>) -> Report<'t> {
-        let Tally {
-            frames,
-            scan_error,
-            stats,
-            checks: signature_checks,
-        } = tally;
+    /// Completes a report whose frames (or scan error) are in: taint and alarm text.
+    pub(crate) fn finish(&self, text: &str, element: &str, report: &mut Report<'_>) {
         let off = !self.config.is_enabled();
         let (alarm, omitted) = if off {
             (off_notice(text, element), 0)
@@ -153,27 +144,21 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             alarm_text(
                 text,
                 element,
-                frames.as_slice(),
-                scan_error.is_some(),
+                report.frames.as_slice(),
+                report.scan_error.is_some(),
                 self.config.limits().max_frame_alarms,
             )
         };
-        let tainted = off
-            || scan_error.is_some()
-            || frames
+        report.tainted = off
+            || report.scan_error.is_some()
+            || report
+                .frames
                 .as_slice()
                 .iter()
                 .any(|frame| frame.alarm_reason().is_some());
-        Report {
-            frames,
-            scan_error,
-            verification_off: off,
-            tainted,
-            stats,
-            signature_checks,
-            alarms_omitted: omitted,
-            alarm_text: alarm,
-        }
+        report.verification_off = off;
+        report.alarms_omitted = omitted;
+        report.alarm_text = alarm;
     }
 
     /// The replay check, after the signature: an id seen before (or verified earlier in this
@@ -314,26 +299,6 @@ pub(crate) enum Signed<'b> {
         /// The message bytes.
         message: &'b [u8],
     },
-}
-
-/// What one pass over a text found, before the report is finished.
-pub(crate) struct Tally<'t> {
-    pub(crate) frames: FrameList<'t>,
-    pub(crate) scan_error: Option<ScanError>,
-    pub(crate) stats: ScanStats,
-    pub(crate) checks: usize,
-}
-
-impl Tally<'_> {
-    /// A scan stopped by a limit: no finding, the error.
-    pub(crate) fn stopped(error: ScanError, stats: ScanStats) -> Self {
-        Tally {
-            frames: FrameList::with_capacity(0),
-            scan_error: Some(error),
-            stats,
-            checks: 0,
-        }
-    }
 }
 
 /// The frame ids admitted so far in one message, held as the positions of their frames in the

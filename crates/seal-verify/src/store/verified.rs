@@ -12,6 +12,7 @@ use crate::key::Algorithm;
 use crate::key::VerifyingKey;
 use crate::time::UnixTime;
 
+#[cfg(doc)]
 use super::record::MAX_KEY_ID_LEN;
 
 /// Proof that a signature was checked: only this crate's verification functions build one
@@ -156,25 +157,29 @@ fn resolve_for_verify<'s, S: TrustStore + ?Sized>(
         .map_err(VerifyFailure::Key)
 }
 
-/// A key id held without allocating up to [`MAX_KEY_ID_LEN`] bytes (every id a record accepts),
-/// on the heap beyond.
+/// Key ids up to this many bytes are held inside a [`Verified`] witness; longer ones (up to
+/// [`MAX_KEY_ID_LEN`]) on the heap. Small enough that the witness, which moves with every
+/// verified frame's report, stays small.
+const INLINE_KEY_ID_BYTES: usize = 22;
+
+/// A key id held without allocating up to [`INLINE_KEY_ID_BYTES`] bytes, on the heap beyond.
 #[derive(Clone)]
 enum KeyIdText {
     /// The first `len` bytes, a copy of a `str`.
-    Inline([u8; MAX_KEY_ID_LEN], usize),
+    Inline([u8; INLINE_KEY_ID_BYTES], u8),
     /// A longer id.
     Heap(Box<str>),
 }
 
 impl KeyIdText {
     fn new(id: &str) -> KeyIdText {
-        let mut bytes = [0u8; MAX_KEY_ID_LEN];
-        match bytes.get_mut(..id.len()) {
-            Some(slot) => {
+        let mut bytes = [0u8; INLINE_KEY_ID_BYTES];
+        match (bytes.get_mut(..id.len()), u8::try_from(id.len())) {
+            (Some(slot), Ok(len)) => {
                 slot.copy_from_slice(id.as_bytes());
-                KeyIdText::Inline(bytes, id.len())
+                KeyIdText::Inline(bytes, len)
             }
-            None => KeyIdText::Heap(id.into()),
+            _ => KeyIdText::Heap(id.into()),
         }
     }
 
@@ -182,7 +187,7 @@ impl KeyIdText {
         match self {
             // The bytes are a copy of a whole `str`, so they are UTF-8.
             KeyIdText::Inline(bytes, len) => bytes
-                .get(..*len)
+                .get(..usize::from(*len))
                 .and_then(|id| std::str::from_utf8(id).ok())
                 .unwrap_or_default(),
             KeyIdText::Heap(id) => id,
@@ -202,8 +207,8 @@ mod tests {
 
     #[test]
     fn key_ids_read_back_inline_and_on_the_heap() {
-        let longest = "k".repeat(MAX_KEY_ID_LEN);
-        let longer = "k".repeat(MAX_KEY_ID_LEN + 1);
+        let longest = "k".repeat(INLINE_KEY_ID_BYTES);
+        let longer = "k".repeat(INLINE_KEY_ID_BYTES + 1);
         for id in ["", "k1", "\u{e9}t\u{e9}", longest.as_str(), longer.as_str()] {
             let held = KeyIdText::new(id);
             assert_eq!(held.as_str(), id);
