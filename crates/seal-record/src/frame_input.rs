@@ -489,7 +489,7 @@ fn check_common<'a>(
         return Err(SigningInputError::ZeroTagLength);
     }
     let pairwise = attributes.clone().count() <= PAIRWISE_DUPLICATE_CHECK_LIMIT;
-    let mut seen = BTreeSet::new();
+    let mut seen = (!pairwise).then(BTreeSet::new);
     for (index, (name, _)) in attributes.clone().enumerate() {
         if name == SIG_ATTRIBUTE {
             return Err(SigningInputError::SigAttribute);
@@ -505,7 +505,7 @@ fn check_common<'a>(
                 .take(index)
                 .any(|(earlier, _)| earlier == name)
         } else {
-            !seen.insert(name)
+            seen.as_mut().is_some_and(|seen| !seen.insert(name))
         };
         if repeated {
             return Err(SigningInputError::DuplicateAttribute {
