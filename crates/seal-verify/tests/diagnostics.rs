@@ -695,3 +695,20 @@ fn resolve_errors_from_the_store_read_as_the_operator_needs() {
         "trust store expired at 1900000000, it is now 2000000000"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Whole-character tag lengths where frames and stores bind them
+
+#[test]
+fn refused_tag_lengths_name_the_bits_and_the_rule() {
+    assert_messages(&[(
+        RecordError::TagLengthNotWholeChars { bits: 128 },
+        "an hmac key's tag length of 128 bits is not a whole number of base64url characters (a \
+         multiple of 6 bits)",
+    )]);
+    assert_messages(&[(
+        seal_verify::SignError::TagLengthNotWholeChars { bits: 100 },
+        "a frame tag length of 100 bits is not a whole number of base64url characters (a \
+         multiple of 6 bits)",
+    )]);
+}
