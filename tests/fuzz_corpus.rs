@@ -18,6 +18,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("escape_decode", seal::render::fuzz::decode_strict),
     ("render_roundtrip", seal::render::fuzz::render_then_decode),
     ("frame_render", seal::fuzz::frame_render),
+    ("card_render", seal::fuzz::card_render),
     (
         "shell_segments",
         seal::parse::shell::fuzz_check::shell_segments,
