@@ -139,10 +139,20 @@ impl SubkeyCache {
     }
 }
 
+/// Where a check continues from: which kept state, or the key itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// The shape state (kept, or just refreshed from the head state).
+    Shape,
+    /// The head state (the input's shape prefix ends before the head's blocks).
+    Head,
+    /// The key: the input does not begin with the head's bytes.
+    Key,
+}
+
 impl Entry {
     /// Checks `sig` over `input` with this entry's subkey, continuing from the longest kept
-    /// state whose bytes begin `input`. When the head state fits but the shape state does not,
-    /// the shape state is first replaced by the one after `input`'s first `shape_end` bytes.
+    /// state whose bytes begin `input` ([`Entry::start`]).
     fn verify(
         &mut self,
         master: &HmacKey,
@@ -150,37 +160,44 @@ impl Entry {
         shape_end: usize,
         sig: &str,
     ) -> Result<(), VerifyFailure> {
-        let tag_length = master.tag_length();
-        let checked = if self.shape.starts(input) {
-            let rest = input.get(self.shape.bytes.len()..).unwrap_or_default();
-            self.subkey
-                .verify_from(tag_length, &self.shape.state, rest, sig)
-        } else if self.head.starts(input) {
-            let head_end = self.head.bytes.len();
-            match input.get(head_end..shape_end) {
-                Some(shape) if shape_end > head_end => {
-                    let mut state = self.head.state.clone();
-                    state.update(shape);
-                    self.shape.state = state;
-                    self.shape.bytes.clear();
-                    self.shape
-                        .bytes
-                        .extend_from_slice(input.get(..shape_end).unwrap_or_default());
-                    let rest = input.get(shape_end..).unwrap_or_default();
-                    self.subkey
-                        .verify_from(tag_length, &self.shape.state, rest, sig)
-                }
-                _ => {
-                    let rest = input.get(head_end..).unwrap_or_default();
-                    self.subkey
-                        .verify_from(tag_length, &self.head.state, rest, sig)
-                }
+        let (state, absorbed) = match self.start(input, shape_end) {
+            Start::Shape => (&self.shape.state, self.shape.bytes.len()),
+            Start::Head => (&self.head.state, self.head.bytes.len()),
+            Start::Key => {
+                return self
+                    .subkey
+                    .verify_from(master.tag_length(), &self.subkey.start(), input, sig)
+                    .map_err(VerifyFailure::Signature)
             }
-        } else {
-            self.subkey
-                .verify_from(tag_length, &self.subkey.start(), input, sig)
         };
-        checked.map_err(VerifyFailure::Signature)
+        let rest = input.get(absorbed..).unwrap_or_default();
+        self.subkey
+            .verify_from(master.tag_length(), state, rest, sig)
+            .map_err(VerifyFailure::Signature)
+    }
+
+    /// The state a check of `input` continues from. The shape state when its bytes begin
+    /// `input`; else, when the head state's bytes begin `input`, the shape state replaced by
+    /// the one after `input`'s first `shape_end` bytes (computed from the head state), unless
+    /// those end before the head's bytes (then the head state); else the key.
+    fn start(&mut self, input: &[u8], shape_end: usize) -> Start {
+        if self.shape.starts(input) {
+            return Start::Shape;
+        }
+        if !self.head.starts(input) {
+            return Start::Key;
+        }
+        let Some(between) = input.get(self.head.bytes.len()..shape_end) else {
+            return Start::Head;
+        };
+        let mut state = self.head.state.clone();
+        state.update(between);
+        self.shape.state = state;
+        self.shape.bytes.clear();
+        self.shape
+            .bytes
+            .extend_from_slice(input.get(..shape_end).unwrap_or_default());
+        Start::Shape
     }
 }
 
@@ -282,6 +299,59 @@ mod tests {
             }
             assert_eq!(gathered.as_slice(), expected.as_slice(), "{sizes:?}");
         }
+    }
+
+    /// An entry after checking `first`, as [`SubkeyCache::verify_parts`] makes it.
+    fn entry_after(first: &[u8], head_end: usize, shape_end: usize) -> Entry {
+        let master = HmacKey::new(
+            HmacSecret::from_bytes(&[6; 32]).unwrap(),
+            TagLength::STANDARD,
+        );
+        let subkey = master.conversation_key("c").unwrap();
+        Entry {
+            fingerprint: master.fingerprint(),
+            head: Prefix::new(&subkey, &first[..head_end]),
+            shape: Prefix::new(&subkey, &first[..shape_end]),
+            subkey,
+        }
+    }
+
+    /// The state each input starts from, and what the entry keeps afterwards: the shape state
+    /// when it fits; a shape refreshed from the head state when only the head fits; the key
+    /// (and nothing changed) when the head does not fit; the head state when the new shape
+    /// prefix would end before the head's bytes.
+    #[test]
+    fn checks_start_from_the_longest_fitting_state_and_refresh_the_shape() {
+        let first: Vec<u8> = (0..300u16).map(|i| (i % 251) as u8).collect();
+        let mut entry = entry_after(&first, 64, 128);
+        let mut same_shape = first.clone();
+        same_shape[200] ^= 1;
+        assert_eq!(entry.start(&same_shape, 128), Start::Shape);
+        assert_eq!(entry.shape.bytes, first[..128]);
+
+        let mut new_shape = first.clone();
+        new_shape[100] ^= 1;
+        assert_eq!(entry.start(&new_shape, 128), Start::Shape);
+        assert_eq!(entry.shape.bytes, new_shape[..128]);
+        let mut expected = entry.subkey.start();
+        expected.update(&new_shape[..128]);
+        expected.update(b"tail");
+        let mut kept = entry.shape.state.clone();
+        kept.update(b"tail");
+        assert_eq!(kept.sign().as_ref(), expected.sign().as_ref());
+        assert_eq!(entry.start(&first, 128), Start::Shape);
+        assert_eq!(entry.shape.bytes, first[..128]);
+
+        let mut new_head = first.clone();
+        new_head[10] ^= 1;
+        assert_eq!(entry.start(&new_head, 128), Start::Key);
+        assert_eq!(entry.shape.bytes, first[..128]);
+        assert_eq!(entry.head.bytes, first[..64]);
+
+        let mut short_shape = first.clone();
+        short_shape[100] ^= 1;
+        assert_eq!(entry.start(&short_shape, 0), Start::Head);
+        assert_eq!(entry.shape.bytes, first[..128]);
     }
 
     #[test]
