@@ -712,3 +712,35 @@ fn refused_tag_lengths_name_the_bits_and_the_rule() {
          multiple of 6 bits)",
     )]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Base64Error
+
+#[test]
+fn base64_errors_name_the_length_the_byte_or_the_bits() {
+    use seal_verify::base64url::Base64Error;
+    assert_messages(&[
+        (
+            Base64Error::Length {
+                expected: 22,
+                found: 21,
+            },
+            "base64url text has 21 characters, expected 22",
+        ),
+        (
+            Base64Error::Alphabet {
+                offset: 3,
+                found: b'\n',
+            },
+            "byte `\\n` at offset 3 is not in the base64url alphabet",
+        ),
+        (
+            Base64Error::TrailingBits,
+            "base64url text has non-zero trailing bits",
+        ),
+        (
+            Base64Error::NotWholeBytes { found: 5 },
+            "base64url text of 5 characters does not encode whole bytes",
+        ),
+    ]);
+}
