@@ -142,7 +142,8 @@ pub fn decode_bits_into(text: &str, bits: usize, out: &mut [u8]) -> Result<(), B
                 found: byte,
             })?;
             last = value;
-            word = (word << 6) | u32::from(value);
+            // The shift leaves the low six bits free for the value.
+            word = (word << 6) + u32::from(value);
         }
         let [_, high, middle, low] = word.to_be_bytes();
         if let Some(target) = out.get_mut(written..written + 3) {
@@ -157,7 +158,7 @@ pub fn decode_bits_into(text: &str, bits: usize, out: &mut [u8]) -> Result<(), B
             found: byte,
         })?;
         last = value;
-        held = (held << 6) | u32::from(value);
+        held = (held << 6) + u32::from(value);
         held_bits += 6;
         if held_bits >= 8 {
             held_bits -= 8;
@@ -168,13 +169,14 @@ pub fn decode_bits_into(text: &str, bits: usize, out: &mut [u8]) -> Result<(), B
             held &= (1u32 << held_bits) - 1;
         }
     }
-    if spare > 0 && u32::from(last) & ((1u32 << spare) - 1) != 0 {
+    // `spare` is 0 to 5: with no spare bit the mask is empty.
+    if u32::from(last) & ((1u32 << spare) - 1) != 0 {
         return Err(Base64Error::TrailingBits);
     }
-    if held_bits > 0 {
-        if let Some(target) = out.get_mut(written) {
-            *target = (held << (8 - held_bits)) as u8;
-        }
+    // The bits still held (0 to 7) start the last byte; with none held there is no byte left
+    // to write (or it is already zero).
+    if let Some(target) = out.get_mut(written) {
+        *target = (held << (8 - held_bits)) as u8;
     }
     Ok(())
 }
