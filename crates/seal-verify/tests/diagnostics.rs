@@ -744,3 +744,21 @@ fn base64_errors_name_the_length_the_byte_or_the_bits() {
         ),
     ]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// SubkeyError
+
+#[test]
+fn subkey_errors_name_the_conversation_id_problem() {
+    use seal_verify::SubkeyError;
+    assert_messages(&[
+        (SubkeyError::EmptyConversationId, "conversation id is empty"),
+        (
+            SubkeyError::ConversationIdTooLong {
+                len: 1025,
+                max: 1024,
+            },
+            "conversation id of 1025 bytes is longer than 1024",
+        ),
+    ]);
+}

@@ -228,6 +228,9 @@ fn conversation_subkeys_separate_conversations() {
             max: 1024
         })
     ));
+    // The longest accepted id is exactly the maximum, and a one-byte id is accepted.
+    assert!(master.conversation_subkey(&"x".repeat(1024)).is_ok());
+    assert!(master.conversation_subkey("x").is_ok());
 }
 
 #[test]
