@@ -354,6 +354,47 @@ mod tests {
         assert_eq!(entry.shape.bytes, first[..128]);
     }
 
+    /// The cache keeps the subkeys of the first [`SUBKEY_CACHE_CAPACITY`] master keys and
+    /// still checks tags of every further key (deriving its subkey each time); its `Debug`
+    /// shows how many it holds and nothing of them.
+    #[test]
+    fn the_cache_holds_at_most_its_capacity_and_checks_every_key() {
+        let cache = SubkeyCache::default();
+        assert_eq!(format!("{cache:?}"), "SubkeyCache { held: Some(0) }");
+        for round in 0..2 {
+            for n in 0..SUBKEY_CACHE_CAPACITY as u8 + 3 {
+                let master = HmacKey::new(
+                    HmacSecret::from_bytes(&[n; 32]).unwrap(),
+                    TagLength::STANDARD,
+                );
+                let parts = SigningInputParts::frame(
+                    "k1",
+                    "hmac-sha256",
+                    22,
+                    "channel",
+                    &[("id", "m1"), ("kid", "k1")],
+                    b"body",
+                )
+                .unwrap();
+                let sig = master
+                    .conversation_subkey("c")
+                    .unwrap()
+                    .sign(&parts.to_bytes())
+                    .to_text();
+                let key = VerifyingKey::Hmac(master);
+                assert!(
+                    cache.verify_parts(&key, "c", &parts, &sig).is_ok(),
+                    "{round} {n}"
+                );
+            }
+        }
+        assert_eq!(cache.entries.borrow().len(), SUBKEY_CACHE_CAPACITY);
+        assert_eq!(
+            format!("{cache:?}"),
+            format!("SubkeyCache {{ held: Some({SUBKEY_CACHE_CAPACITY}) }}")
+        );
+    }
+
     #[test]
     fn kept_states_end_on_whole_blocks_before_the_hash_piece() {
         assert_eq!(whole_blocks(89, 264), 64);
