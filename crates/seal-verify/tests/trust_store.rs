@@ -1029,3 +1029,34 @@ fn a_bound_store_does_not_show_its_secrets() {
     assert!(!shown.contains("9, 9, 9"), "{shown}");
     assert!(!shown.contains("0909"), "{shown}");
 }
+
+/// The limits on a frame scope's attribute constraints and on each constraint's values accept
+/// exactly their maximum and refuse one more, naming the limit and where it was exceeded.
+#[test]
+fn attribute_constraint_limits_are_exact() {
+    let mut limits = StoreLimits::default();
+    limits.max_attribute_constraints = 2;
+    limits.max_attribute_values = 3;
+    let with = |attributes: Value| {
+        let mut value = document(1, 1, vec![ed_key("r1", 1, true), hmac_key_json("h", 22)]);
+        value["keys"][1]["scopes"]["frames"][0]["attributes"] = attributes;
+        StoreDocument::parse(value.to_string().as_bytes(), &limits)
+    };
+    assert!(with(json!({"source": ["a", "b", "c"], "lane": ["x", "y", "z"]})).is_ok());
+    let error = with(json!({"source": ["a"], "lane": ["x"], "team": ["t"]})).unwrap_err();
+    assert_eq!(
+        (error.path.as_str(), error.kind),
+        (
+            "$.keys[1].scopes.frames[0].attributes",
+            DocumentErrorKind::TooMany { max: 2 }
+        )
+    );
+    let error = with(json!({"source": ["a", "b", "c", "d"]})).unwrap_err();
+    assert_eq!(
+        (error.path.as_str(), error.kind),
+        (
+            "$.keys[1].scopes.frames[0].attributes[\"source\"]",
+            DocumentErrorKind::TooMany { max: 3 }
+        )
+    );
+}
