@@ -76,14 +76,12 @@ impl CommandPattern {
         self.prefix || words.next().is_none()
     }
 
-    /// Whether the form matches the pattern (as [`CommandPattern::matches_words`] on its words;
-    /// the program is compared before the arguments are read).
+    /// Whether the form matches the pattern: [`CommandPattern::matches_words`] on its words,
+    /// which compares the program first and reads an argument only while the words before it
+    /// matched.
     #[must_use]
     pub fn matches(&self, form: &Form<'_>) -> bool {
-        match (self.words.first(), self.wildcards.first()) {
-            (Some(want), Some(&wildcard)) if !word_matches(want, wildcard, form.program()) => false,
-            _ => self.matches_words(form.words()),
-        }
+        self.matches_words(form.words())
     }
 
     /// Whether every command this pattern matches is also matched by `wider` (a sufficient,
@@ -156,5 +154,67 @@ mod tests {
         assert!(!p("git:*").covered_by(&p("git log:*")));
         assert!(p("rm -rf t").covered_by(&p("rm *")));
         assert!(!p("git *:*").covered_by(&p("git log:*")));
+        // Same number of words: a prefix pattern covers the exact one, and a pattern covers
+        // itself, wildcards included.
+        assert!(p("git log").covered_by(&p("git log:*")));
+        assert!(p("git log").covered_by(&p("git log")));
+        assert!(p("git l*").covered_by(&p("git l*")));
+        assert!(p("git l* x").covered_by(&p("git l* *")));
+        // An exact pattern covers only patterns of its own length, and never a prefix one.
+        assert!(!p("git log x").covered_by(&p("git log")));
+        assert!(!p("git").covered_by(&p("git log")));
+        assert!(!p("git log:*").covered_by(&p("git log")));
+        // A wildcard word is covered only by the same word.
+        assert!(!p("git l*").covered_by(&p("git lo*")));
+    }
+
+    #[test]
+    fn prefix_patterns_are_the_ones_ending_in_a_star_word_or_colon_star() {
+        let cases = [
+            ("git log:*", true),
+            ("git log *", true),
+            ("*", true),
+            (":*", true),
+            ("git log", false),
+            ("git l*", false),
+            ("git *x", false),
+            ("", false),
+        ];
+        for (pattern, prefix) in cases {
+            let parsed = CommandPattern::parse(pattern);
+            assert_eq!(parsed.is_prefix(), prefix, "{pattern}");
+            assert_eq!(
+                parsed.is_any(),
+                prefix && parsed.words().is_empty(),
+                "{pattern}"
+            );
+        }
+    }
+
+    /// A form matches exactly when its words do, whatever word differs.
+    #[test]
+    fn forms_match_as_their_words_do() {
+        let mut buffer = seal_parse::shell::SegmentBuffer::default();
+        for command in ["git log -p", "gti log -p", "git log", "git", "rm -rf /"] {
+            let limits = seal_parse::shell::ShellLimits::default();
+            let segments = seal_parse::shell::segment_into(command, &limits, &mut buffer).unwrap();
+            let segment = segments.iter().next().unwrap();
+            let form = segment.forms().canonical();
+            for pattern in [
+                "git log:*",
+                "git log *",
+                "git log -p",
+                "g*t log:*",
+                "rm *",
+                "*",
+            ] {
+                let parsed = CommandPattern::parse(pattern);
+                assert_eq!(
+                    parsed.matches(&form),
+                    parsed.matches_words(command.split(' ')),
+                    "{pattern} / {command}"
+                );
+            }
+        }
     }
 }
