@@ -164,8 +164,12 @@ mod tests {
         assert!(!p("git log x").covered_by(&p("git log")));
         assert!(!p("git").covered_by(&p("git log")));
         assert!(!p("git log:*").covered_by(&p("git log")));
-        // A wildcard word is covered only by the same word.
+        // A plain word is covered by a wildcard word that matches it; a wildcard word only by
+        // the same word.
+        assert!(p("git log").covered_by(&p("git l*")));
+        assert!(!p("git log").covered_by(&p("git x*")));
         assert!(!p("git l*").covered_by(&p("git lo*")));
+        assert!(!p("git lx*").covered_by(&p("git l*")));
     }
 
     #[test]
