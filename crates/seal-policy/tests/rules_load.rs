@@ -106,6 +106,31 @@ fn examples_are_checked_at_load() {
     assert!(matches!(error.kind, LoadErrorKind::ExampleFailed { .. }));
 }
 
+/// A rule of exactly the byte limit and a set of exactly the rule limit are accepted; the set
+/// keeps the limits it was made with.
+#[test]
+fn limits_accept_exactly_their_maximum() {
+    let mut limits = RuleLimits::default();
+    limits.max_rules = 2;
+    limits.max_rule_bytes = 20;
+    let mut set = RuleSet::new(limits.clone());
+    assert_eq!(set.limits(), &limits);
+    let exact = format!("Bash({})", "a".repeat(14));
+    assert_eq!(exact.len(), 20);
+    set.push(Effect::Allow, &exact).unwrap();
+    set.push(Effect::Deny, "Bash(b)").unwrap();
+    assert_eq!(set.rules().len(), 2);
+    assert_eq!(
+        set.push(Effect::Ask, "Bash(c)"),
+        Err(RuleSyntaxError::TooManyRules { max: 2 })
+    );
+    let mut set = RuleSet::new(limits);
+    assert_eq!(
+        set.push(Effect::Allow, &format!("Bash({})", "a".repeat(15))),
+        Err(RuleSyntaxError::TooLong { len: 21, max: 20 })
+    );
+}
+
 #[test]
 fn limits_are_named() {
     let mut limits = RuleLimits::default();
