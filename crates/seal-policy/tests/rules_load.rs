@@ -113,7 +113,7 @@ fn limits_accept_exactly_their_maximum() {
     let mut limits = RuleLimits::default();
     limits.max_rules = 2;
     limits.max_rule_bytes = 20;
-    let mut set = RuleSet::new(limits.clone());
+    let mut set = RuleSet::new(limits);
     assert_eq!(set.limits(), &limits);
     let exact = format!("Bash({})", "a".repeat(14));
     assert_eq!(exact.len(), 20);
