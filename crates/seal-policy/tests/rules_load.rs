@@ -206,6 +206,38 @@ fn error_messages() {
     insta::assert_snapshot!(report);
 }
 
+/// Rules that name only the tool (no specifier) never look at the field: a path outside the
+/// workspace, a URL that is not plain, or no field at all is then no reason to ask. With a
+/// specified rule for the tool, each of those asks.
+#[test]
+fn a_field_that_cannot_be_read_asks_only_when_a_rule_would_read_it() {
+    let tool_only = load(r#"{"permissions": {"allow": ["Read", "WebFetch"]}}"#)
+        .unwrap()
+        .with_workspace_root("/home/u/ws");
+    let specified =
+        load(r#"{"permissions": {"allow": ["Read(src/**)", "WebFetch(domain:x.example)"]}}"#)
+            .unwrap()
+            .with_workspace_root("/home/u/ws");
+    let calls = [
+        ("Read", Subject::Path("/etc/passwd")),
+        ("WebFetch", Subject::Url("ftp://user@x.example/a")),
+        ("Read", Subject::None),
+        ("WebFetch", Subject::None),
+    ];
+    for (tool, subject) in calls {
+        assert_eq!(
+            tool_only.evaluate(tool, subject.clone()).effect(),
+            Some(Effect::Allow),
+            "{tool} {subject:?}"
+        );
+        assert_eq!(
+            specified.evaluate(tool, subject.clone()).effect(),
+            Some(Effect::Ask),
+            "{tool} {subject:?}"
+        );
+    }
+}
+
 #[test]
 fn a_loaded_set_evaluates_paths_relative_to_the_workspace() {
     let set = load(
