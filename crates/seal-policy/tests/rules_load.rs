@@ -226,12 +226,12 @@ fn a_field_that_cannot_be_read_asks_only_when_a_rule_would_read_it() {
     ];
     for (tool, subject) in calls {
         assert_eq!(
-            tool_only.evaluate(tool, subject.clone()).effect(),
+            tool_only.evaluate(tool, subject).effect(),
             Some(Effect::Allow),
             "{tool} {subject:?}"
         );
         assert_eq!(
-            specified.evaluate(tool, subject.clone()).effect(),
+            specified.evaluate(tool, subject).effect(),
             Some(Effect::Ask),
             "{tool} {subject:?}"
         );
