@@ -6,7 +6,9 @@
 )]
 //! Loading rule files: the accepted shapes, line-precise errors, and examples checked at load.
 
-use seal_policy::rules::{Effect, LoadErrorKind, RuleLimits, RuleSet, RuleSyntaxError, Subject};
+use seal_policy::rules::{
+    AskCause, Effect, Evaluation, LoadErrorKind, RuleLimits, RuleSet, RuleSyntaxError, Subject,
+};
 
 fn load(text: &str) -> Result<RuleSet, seal_policy::rules::LoadError> {
     RuleSet::from_json(text.as_bytes(), &RuleLimits::default())
@@ -256,4 +258,24 @@ fn a_loaded_set_evaluates_paths_relative_to_the_workspace() {
     let read = |p| set.evaluate("Read", Subject::Path(p)).effect();
     assert_eq!(read("secrets/key"), Some(Effect::Deny));
     assert_eq!(read("secrets"), None);
+}
+
+/// The ask a command leads to names the ask rule that matched at the first site where any ask
+/// rule matched, whatever later segments match; a deny anywhere still wins.
+#[test]
+fn an_ask_names_the_rule_of_the_first_site_that_asks() {
+    let set =
+        load(r#"{"permissions": {"ask": ["Bash(b:*)", "Bash(a:*)"], "deny": ["Bash(z:*)"]}}"#)
+            .unwrap();
+    let asked = |command| match set.evaluate("Bash", Subject::Command(command)) {
+        Evaluation::Ask(AskCause::Rule(found)) => found.text,
+        other => panic!("{command}: {other:?}"),
+    };
+    assert_eq!(asked("a 1; b 2"), "Bash(a:*)");
+    assert_eq!(asked("b 1; a 2"), "Bash(b:*)");
+    assert_eq!(asked("x; a 1 && b 2 | b 3"), "Bash(a:*)");
+    assert_eq!(
+        set.evaluate("Bash", Subject::Command("a 1; z 2")).effect(),
+        Some(Effect::Deny)
+    );
 }
