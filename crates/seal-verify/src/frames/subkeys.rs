@@ -76,6 +76,23 @@ impl Prefix {
         }
     }
 
+    /// Makes `target` the state after the first `end` bytes of `input` (which starts with this
+    /// state's bytes), continued from this state rather than from the key, reusing `target`'s
+    /// buffer. False, and `target` unchanged, when `end` lies before this state's end.
+    fn extend_into(&self, input: &[u8], end: usize, target: &mut Prefix) -> bool {
+        let Some(between) = input.get(self.bytes.len()..end) else {
+            return false;
+        };
+        let mut state = self.state.clone();
+        state.update(between);
+        target.state = state;
+        target.bytes.clear();
+        target
+            .bytes
+            .extend_from_slice(input.get(..end).unwrap_or_default());
+        true
+    }
+
     /// Whether `input` starts with exactly the bytes this state absorbed.
     fn starts(&self, input: &[u8]) -> bool {
         input.get(..self.bytes.len()) == Some(self.bytes.as_slice())
@@ -108,34 +125,39 @@ impl SubkeyCache {
         let fingerprint = master.fingerprint();
         let head_end = whole_blocks(parts.head_len(), input.len());
         let shape_end = whole_blocks(parts.head_len().saturating_add(SHAPE_BYTES), input.len());
-        if let Ok(mut entries) = self.entries.try_borrow_mut() {
-            if let Some(entry) = entries
+        let mut entries = self.entries.try_borrow_mut().ok();
+        let held = entries.as_mut().and_then(|entries| {
+            entries
                 .iter_mut()
                 .find(|held| held.fingerprint == fingerprint)
-            {
-                return entry.verify(master, input, shape_end, sig);
-            }
-            let subkey = derive(master, conversation_id)?;
-            let head = Prefix::new(&subkey, input.get(..head_end).unwrap_or_default());
-            let shape = Prefix::new(&subkey, input.get(..shape_end).unwrap_or_default());
-            let rest = input.get(shape.bytes.len()..).unwrap_or_default();
-            let result = subkey
-                .verify_from(master.tag_length(), &shape.state, rest, sig)
-                .map_err(VerifyFailure::Signature);
-            if entries.len() < SUBKEY_CACHE_CAPACITY {
-                entries.push(Entry {
-                    fingerprint,
-                    subkey,
-                    head,
-                    shape,
-                });
-            }
-            return result;
+        });
+        if let Some(entry) = held {
+            return entry.verify(master, input, shape_end, sig);
         }
         let subkey = derive(master, conversation_id)?;
-        subkey
-            .verify_from(master.tag_length(), &subkey.start(), input, sig)
-            .map_err(VerifyFailure::Signature)
+        let Some(mut entries) = entries.filter(|entries| entries.len() < SUBKEY_CACHE_CAPACITY)
+        else {
+            // Not kept: no prefix state is worth computing.
+            return subkey
+                .verify_from(master.tag_length(), &subkey.start(), input, sig)
+                .map_err(VerifyFailure::Signature);
+        };
+        let head = Prefix::new(&subkey, input.get(..head_end).unwrap_or_default());
+        // The shape prefix of one input never ends before its head prefix; were it to, the
+        // shape would stay the empty prefix, which begins every input and is still correct.
+        let mut shape = Prefix::new(&subkey, &[]);
+        head.extend_into(input, shape_end, &mut shape);
+        let rest = input.get(shape.bytes.len()..).unwrap_or_default();
+        let result = subkey
+            .verify_from(master.tag_length(), &shape.state, rest, sig)
+            .map_err(VerifyFailure::Signature);
+        entries.push(Entry {
+            fingerprint,
+            subkey,
+            head,
+            shape,
+        });
+        result
     }
 }
 
@@ -187,17 +209,11 @@ impl Entry {
         if !self.head.starts(input) {
             return Start::Key;
         }
-        let Some(between) = input.get(self.head.bytes.len()..shape_end) else {
-            return Start::Head;
-        };
-        let mut state = self.head.state.clone();
-        state.update(between);
-        self.shape.state = state;
-        self.shape.bytes.clear();
-        self.shape
-            .bytes
-            .extend_from_slice(input.get(..shape_end).unwrap_or_default());
-        Start::Shape
+        if self.head.extend_into(input, shape_end, &mut self.shape) {
+            Start::Shape
+        } else {
+            Start::Head
+        }
     }
 }
 
