@@ -218,6 +218,7 @@ impl<'a> SigningInputParts<'a> {
     /// Writes the encoded signing input into `sink`, in order, in pieces: the concatenation of
     /// what `sink` receives is the signing input's bytes. The same as
     /// [`SigningInputParts::write_head_to`] then [`SigningInputParts::write_tail_to`].
+    #[inline]
     pub fn write_to(&self, sink: &mut impl ByteSink) {
         self.write_head_to(sink);
         self.write_tail_to(sink);
@@ -227,6 +228,7 @@ impl<'a> SigningInputParts<'a> {
     /// algorithm, the tag length and (for a frame) the element. Every input for one key id,
     /// algorithm, tag length and element has the same head, so a MAC state after the head can
     /// be kept and reused.
+    #[inline]
     pub fn write_head_to(&self, sink: &mut impl ByteSink) {
         let element = self.element.map(str::as_bytes);
         let count = if element.is_some() { 7 } else { 6 };
@@ -242,6 +244,7 @@ impl<'a> SigningInputParts<'a> {
 
     /// Writes the rest of the encoded input after its head: the attributes (nested PAE) and the
     /// body or message hash.
+    #[inline]
     pub fn write_tail_to(&self, sink: &mut impl ByteSink) {
         encode_tail(self.attributes.iter().copied(), &self.hash, sink);
     }
@@ -291,6 +294,7 @@ impl ByteSink for Compare<'_> {
     }
 }
 
+#[inline]
 fn write_piece(sink: &mut impl ByteSink, piece: &[u8]) {
     sink.write_le64(usize_to_u64(piece.len()));
     sink.write(piece);
@@ -441,6 +445,7 @@ fn encode_into<'a>(
 
 /// Writes `PAE(PAE(name_1, value_1), .., PAE(name_k, value_k))` as a piece, then the hash as a
 /// piece.
+#[inline]
 fn encode_tail<'a>(
     attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
     hash: &[u8; 32],

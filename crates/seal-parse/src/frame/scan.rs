@@ -42,7 +42,7 @@ pub fn scan_findings<'t>(
     let mut stats = ScanStats::default();
     let mut pairing = Pairing {
         config,
-        entries: Vec::new(),
+        entries: Entries::default(),
         top: None,
         open: 0,
     };
@@ -65,15 +65,14 @@ pub fn scan_findings<'t>(
     (Ok(pairing.finish(text)), stats)
 }
 
-/// Room reserved for the detected tags of one scan before the first is found: a message with one
-/// frame has two (opening and closing tag), and this leaves room for a second frame. Reserved
-/// only when a tag is found.
+/// Room reserved for the detected tags after the first when a second is found.
 const USUAL_TAGS: usize = 4;
 
 /// The findings of one scan, in document order of their first tag (see [`scan_findings`]).
 #[derive(Debug)]
 pub struct Findings<'t> {
-    entries: std::vec::IntoIter<Entry<'t>>,
+    first: Option<Entry<'t>>,
+    rest: std::vec::IntoIter<Entry<'t>>,
     element_len: usize,
     text: &'t str,
 }
@@ -82,12 +81,55 @@ impl<'t> Iterator for Findings<'t> {
     type Item = Finding<'t>;
 
     fn next(&mut self) -> Option<Finding<'t>> {
-        let entry = self.entries.next()?;
+        let entry = match self.first.take() {
+            Some(first) => first,
+            None => self.rest.next()?,
+        };
         Some(finding(entry, self.element_len, self.text))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.entries.size_hint()
+        let len = usize::from(self.first.is_some()) + self.rest.len();
+        (len, Some(len))
+    }
+}
+
+/// The detected tags of one scan in order: the first in place (a message with one frame, the
+/// usual case, has one entry, since the closing tag is held in it), the others on the heap.
+#[derive(Debug, Default)]
+struct Entries<'t> {
+    first: Option<Entry<'t>>,
+    rest: Vec<Entry<'t>>,
+}
+
+impl<'t> Entries<'t> {
+    fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.rest.len()
+    }
+
+    fn get(&self, index: usize) -> Option<&Entry<'t>> {
+        match index.checked_sub(1) {
+            None => self.first.as_ref(),
+            Some(index) => self.rest.get(index),
+        }
+    }
+
+    fn get_mut(&mut self, index: usize) -> Option<&mut Entry<'t>> {
+        match index.checked_sub(1) {
+            None => self.first.as_mut(),
+            Some(index) => self.rest.get_mut(index),
+        }
+    }
+
+    fn push(&mut self, entry: Entry<'t>) {
+        if self.first.is_none() {
+            self.first = Some(entry);
+            return;
+        }
+        if self.rest.capacity() == 0 {
+            self.rest.reserve_exact(USUAL_TAGS);
+        }
+        self.rest.push(entry);
     }
 }
 
@@ -106,7 +148,7 @@ struct Entry<'t> {
 
 struct Pairing<'c, 't> {
     config: &'c ScanConfig,
-    entries: Vec<Entry<'t>>,
+    entries: Entries<'t>,
     /// Index into `entries` of the innermost frame open now; the others follow `below`.
     top: Option<usize>,
     /// How many frames are open now.
@@ -187,9 +229,6 @@ impl<'t> Pairing<'_, 't> {
                 at: tag.span.start,
             });
         }
-        if self.entries.capacity() == 0 {
-            self.entries.reserve_exact(USUAL_TAGS);
-        }
         self.entries.push(Entry {
             tag,
             depth,
@@ -201,7 +240,8 @@ impl<'t> Pairing<'_, 't> {
 
     fn finish(self, text: &'t str) -> Findings<'t> {
         Findings {
-            entries: self.entries.into_iter(),
+            first: self.entries.first,
+            rest: self.entries.rest.into_iter(),
             element_len: self.config.element().len(),
             text,
         }
@@ -255,5 +295,67 @@ fn finding<'t>(entry: Entry<'t>, element_len: usize, text: &'t str) -> Finding<'
             close: close_span,
             reasons,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::tag::Reasons;
+
+    fn entry(start: usize) -> Entry<'static> {
+        Entry {
+            tag: Tag {
+                kind: TagKind::Open,
+                span: Span {
+                    start,
+                    end: start + 1,
+                },
+                reasons: Reasons::default(),
+                attributes: Vec::new(),
+                terminated: true,
+                self_closing: false,
+            },
+            depth: 1,
+            close: None,
+            below: None,
+        }
+    }
+
+    /// The first entry is held in place, the others on the heap: every index reads (and
+    /// writes) the entry pushed at it, and nothing past the end.
+    #[test]
+    fn entries_read_back_by_index_in_place_and_on_the_heap() {
+        let mut entries = Entries::default();
+        for pushed in 0..6 {
+            assert_eq!(entries.len(), pushed);
+            assert_eq!(entries.rest.capacity() > 0, pushed > 1, "{pushed}");
+            for index in 0..pushed {
+                assert_eq!(entries.get(index).map(|e| e.tag.span.start), Some(index));
+                if let Some(entry) = entries.get_mut(index) {
+                    entry.depth = index + 10;
+                }
+                assert_eq!(entries.get(index).map(|e| e.depth), Some(index + 10));
+            }
+            assert!(entries.get(pushed).is_none());
+            assert!(entries.get_mut(pushed).is_none());
+            entries.push(entry(pushed));
+        }
+        let config = ScanConfig::new("channel").unwrap();
+        let pairing = Pairing {
+            config: &config,
+            entries,
+            top: None,
+            open: 0,
+        };
+        let findings = pairing.finish("xxxxxxxxxx");
+        assert_eq!(findings.size_hint(), (6, Some(6)));
+        let starts: Vec<usize> = findings
+            .map(|finding| match finding {
+                Finding::Suspect(suspect) => suspect.tag.start,
+                Finding::Frame(frame) => frame.header.start,
+            })
+            .collect();
+        assert_eq!(starts, vec![0, 1, 2, 3, 4, 5]);
     }
 }

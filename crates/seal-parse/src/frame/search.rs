@@ -22,8 +22,8 @@ pub(crate) struct CandidateSearch<'a> {
     /// is searched for `<` alone.
     ascii_end: usize,
     /// The searches for `<` and the lead bytes of the lookalikes, over the bytes from
-    /// `ascii_end` on (hits are offsets into that rest).
-    lanes: [Lane<'a>; 2],
+    /// `ascii_end` on (hits are offsets into that rest); none when the whole text is ASCII.
+    lanes: Option<[Lane<'a>; 2]>,
 }
 
 impl<'a> CandidateSearch<'a> {
@@ -36,13 +36,16 @@ impl<'a> CandidateSearch<'a> {
     fn with_ascii_end(text: &'a str, ascii_end: usize) -> Self {
         let [e2, ef, e1, e3, cb] = OPEN_LEAD_BYTES;
         let rest = text.as_bytes().get(ascii_end..).unwrap_or_default();
+        let lanes = (!rest.is_empty()).then(|| {
+            [
+                Lane::new(Memchr3::new(b'<', e2, ef, rest)),
+                Lane::new(Memchr3::new(e1, e3, cb, rest)),
+            ]
+        });
         CandidateSearch {
             text,
             ascii_end,
-            lanes: [
-                Lane::new(Memchr3::new(b'<', e2, ef, rest)),
-                Lane::new(Memchr3::new(e1, e3, cb, rest)),
-            ],
+            lanes,
         }
     }
 
@@ -57,10 +60,11 @@ impl<'a> CandidateSearch<'a> {
                 return Some(from + offset);
             }
         }
+        let lanes = self.lanes.as_mut()?;
         let rest = self.text.get(self.ascii_end..).unwrap_or_default();
         let from = from.saturating_sub(self.ascii_end);
         let ascii_end = self.ascii_end;
-        self.lanes
+        lanes
             .iter_mut()
             .filter_map(|lane| lane.next(rest, from, stats))
             .min()

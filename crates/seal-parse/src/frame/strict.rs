@@ -71,8 +71,10 @@ fn strict_tag_checking<'t>(
     after.strip_prefix(element)?;
     // More attributes than the fast path holds: lenient detection reads the tag (same result).
     let max_attributes = config.limits().max_attributes.min(FAST_ATTRIBUTES);
-    let mut raws = [Raw::default(); FAST_ATTRIBUTES];
-    let mut count = 0;
+    // Collected once at their final place; room for all the fast path takes is reserved with
+    // the first attribute, so the list grows at most once. A value with an escape is decoded
+    // as it is read (a value that does not decode leaves the tag to lenient detection).
+    let mut attributes: Vec<Attribute<'t>> = Vec::new();
     let mut at = 1 + element.len();
     loop {
         match *tag.get(at)? {
@@ -110,32 +112,21 @@ fn strict_tag_checking<'t>(
         let name = text.get(start + name_start..start + value_start - 2)?;
         let raw = text.get(start + value_start..start + at)?;
         at += 1;
-        let held = raws.get(..count).unwrap_or_default();
-        let repeated = checks.distinct_names && held.iter().any(|held| held.name == name);
-        let after_sig = checks.sig_last && held.last().is_some_and(|held| held.name == "sig");
-        if repeated || after_sig || count >= max_attributes {
+        let repeated = checks.distinct_names && attributes.iter().any(|held| held.name == name);
+        let after_sig = checks.sig_last && attributes.last().is_some_and(|held| held.name == "sig");
+        if repeated || after_sig || attributes.len() >= max_attributes {
             return None;
         }
-        *raws.get_mut(count)? = Raw { name, raw, escaped };
-        count += 1;
+        let value = if escaped {
+            decode_attribute_value(raw).ok()?
+        } else {
+            Cow::Borrowed(raw)
+        };
+        if attributes.capacity() == 0 {
+            attributes.reserve_exact(max_attributes);
+        }
+        attributes.push(Attribute { name, value });
     }
-    // Built in one pass into a list of the final size; a value with an escape is decoded here
-    // (a value that does not decode leaves the tag to lenient detection).
-    let attributes = raws
-        .get(..count)?
-        .iter()
-        .map(|raw| {
-            let value = if raw.escaped {
-                decode_attribute_value(raw.raw).ok()?
-            } else {
-                Cow::Borrowed(raw.raw)
-            };
-            Some(Attribute {
-                name: raw.name,
-                value,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
     let len = at + 1;
     Some((strict(TagKind::Open, start, len, attributes), len))
 }
@@ -143,14 +134,6 @@ fn strict_tag_checking<'t>(
 /// Most attributes the fast path reads; a tag with more is read by lenient detection (the
 /// same result, more slowly). A signed frame usually has four: `source`, `id`, `kid`, `sig`.
 const FAST_ATTRIBUTES: usize = 8;
-
-/// One attribute as the fast path first reads it: name and escaped value, borrowed.
-#[derive(Debug, Clone, Copy, Default)]
-struct Raw<'t> {
-    name: &'t str,
-    raw: &'t str,
-    escaped: bool,
-}
 
 /// Longest attribute name of the strict grammar, in bytes.
 const MAX_NAME_LEN: usize = 64;
