@@ -5,6 +5,7 @@ use super::finding::{
     CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
 };
 use super::search::CandidateSearch;
+use super::strict::strict_tag;
 use super::tag::{detect, Detection, Tag};
 
 /// Finds every tag of the configured element in `text`, in document order of their first tag.
@@ -63,6 +64,82 @@ pub fn scan_findings<'t>(
         }
     }
     (Ok(pairing.finish(text)), stats)
+}
+
+/// The one frame of `text`, when `text` is the usual message: exactly one frame of the element,
+/// its header and its literal closing tag written in the strict grammar, and no other candidate
+/// (no other `<`, no lookalike bracket) anywhere. Then [`scan_with_stats`] gives exactly
+/// `[Finding::Frame(frame)]` at depth 1 with the same [`ScanStats`]; this finds it with the
+/// same search and the strict path alone, without the pairing.
+///
+/// `None` says only that the text is not of that shape (no frame, more, a suspect, a nested or
+/// unclosed one, another `<`, or count limits below one frame): call [`scan_findings`] then.
+/// It never says the text is clean.
+#[must_use]
+pub fn scan_single<'t>(text: &'t str, config: &ScanConfig) -> Option<(Frame<'t>, ScanStats)> {
+    scan_single_checking(text, config, SingleChecks::ALL)
+}
+
+/// The conditions of [`scan_single`] that are checks rather than shape (the test suite shows
+/// that dropping any of them is caught).
+#[derive(Debug, Clone, Copy)]
+struct SingleChecks {
+    /// The count limits allow one frame.
+    limits: bool,
+    /// The second tag is a closing tag.
+    close_kind: bool,
+    /// No candidate follows the closing tag.
+    nothing_after: bool,
+}
+
+impl SingleChecks {
+    const ALL: SingleChecks = SingleChecks {
+        limits: true,
+        close_kind: true,
+        nothing_after: true,
+    };
+}
+
+fn scan_single_checking<'t>(
+    text: &'t str,
+    config: &ScanConfig,
+    checks: SingleChecks,
+) -> Option<(Frame<'t>, ScanStats)> {
+    let limits = config.limits();
+    if checks.limits && (limits.max_frames == 0 || limits.max_depth == 0) {
+        return None;
+    }
+    let mut stats = ScanStats::default();
+    let mut search = CandidateSearch::new(text);
+    let open_at = search.next_candidate(0, &mut stats)?;
+    let (open, open_steps) = strict_tag(text, open_at, config)?;
+    if open.kind != TagKind::Open {
+        return None;
+    }
+    let close_at = search.next_candidate(open.span.end, &mut stats)?;
+    let (close, close_steps) = strict_tag(text, close_at, config)?;
+    if checks.close_kind && close.kind != TagKind::Close {
+        return None;
+    }
+    if checks.nothing_after && search.next_candidate(close.span.end, &mut stats).is_some() {
+        return None;
+    }
+    stats.candidates = 2;
+    stats.chars_examined = open_steps + close_steps;
+    let element = text.get(open.span.start + 1..open.span.start + 1 + config.element().len())?;
+    let frame = Frame {
+        element,
+        attributes: open.attributes,
+        depth: 1,
+        header: open.span,
+        body: Span {
+            start: open.span.end,
+            end: close.span.start,
+        },
+        close: close.span,
+        close_form: CloseForm::Literal,
+    };
+    Some((frame, stats))
 }
 
 /// Room reserved for the detected tags after the first when a second is found.
@@ -300,8 +377,240 @@ fn finding<'t>(entry: Entry<'t>, element_len: usize, text: &'t str) -> Finding<'
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+
     use super::*;
     use crate::frame::tag::Reasons;
+    use crate::frame::ScanLimits;
+
+    type Single = for<'t> fn(&'t str, &ScanConfig) -> Option<(Frame<'t>, ScanStats)>;
+
+    /// Texts taken by the shortcut in the agreement checks (so a vacuous pass shows).
+    static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// Wherever the shortcut gives a frame, the full scan gives exactly that frame and the same
+    /// counters.
+    fn agrees(single: Single, text: &str, config: &ScanConfig) -> Result<(), TestCaseError> {
+        let Some((frame, stats)) = single(text, config) else {
+            return Ok(());
+        };
+        TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (full, full_stats) = scan_with_stats(text, config);
+        prop_assert_eq!(full, Ok(vec![Finding::Frame(frame)]), "{:?}", text);
+        prop_assert_eq!(stats, full_stats, "{:?}", text);
+        Ok(())
+    }
+
+    fn frame() -> impl Strategy<Value = String> {
+        let attributes = prop_oneof![
+            Just(vec![]),
+            Just(vec![
+                ("source", "telegram"),
+                ("id", "m1"),
+                ("kid", "k1"),
+                ("sig", "AbC")
+            ]),
+            Just(vec![
+                ("source", "ci \"nightly\" <x>"),
+                ("note", "caf\u{e9}")
+            ]),
+            Just(vec![("a", "1"), ("b", "2"), ("c", "3"), ("d", "4")]),
+        ];
+        let body = prop_oneof![
+            Just("hello"),
+            Just(""),
+            Just("caf\u{e9} \u{2014} ok"),
+            Just("a < b"),
+            Just("<channel id=\"x\">inner</channel>"),
+            Just("\u{ff1c}channel\u{ff1e}"),
+        ];
+        (attributes, body).prop_map(|(attributes, body)| {
+            seal_render::render_frame("channel", &attributes, body).unwrap()
+        })
+    }
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => Just("plain text ".to_owned()),
+            2 => Just("caf\u{e9} \u{2014} ".to_owned()),
+            1 => Just("a < b ".to_owned()),
+            1 => Just("\u{ff1c}channel\u{ff1e}".to_owned()),
+            1 => Just("\u{2039}x".to_owned()),
+            1 => Just("</channel>".to_owned()),
+            1 => Just(r"<\/channel>".to_owned()),
+            1 => Just("<channel id=\"x\">".to_owned()),
+            1 => Just("<Channel>".to_owned()),
+            1 => Just("<channelx>".to_owned()),
+            2 => frame(),
+        ]
+    }
+
+    /// Texts around one rendered frame, often with nothing else that looks like a tag, and texts
+    /// of tags alone (two opening tags and nothing else, say).
+    fn case() -> impl Strategy<Value = (String, u8)> {
+        let around = (
+            proptest::collection::vec(piece(), 0..3),
+            frame(),
+            proptest::collection::vec(piece(), 0..3),
+        )
+            .prop_map(|(before, frame, after)| {
+                format!("{}{frame}{}", before.concat(), after.concat())
+            });
+        let tag = prop_oneof![
+            3 => Just("<channel id=\"x\">"),
+            1 => Just("<channel>"),
+            2 => Just("</channel>"),
+            2 => Just("text "),
+        ];
+        let pieces = proptest::collection::vec(tag, 1..4).prop_map(|pieces| pieces.concat());
+        (prop_oneof![3 => around, 1 => pieces], 0u8..6)
+    }
+
+    /// Default; with the harness rewrite; limits of one frame; no frame at all; no depth;
+    /// small attribute and header limits.
+    fn config(which: u8) -> ScanConfig {
+        let config = ScanConfig::new("channel").unwrap();
+        let limits = |limits: ScanLimits| config.clone().with_limits(limits);
+        match which {
+            1 => config.clone().with_rewrite(),
+            2 => limits(ScanLimits {
+                max_frames: 1,
+                max_depth: 1,
+                ..ScanLimits::default()
+            }),
+            3 => limits(ScanLimits {
+                max_frames: 0,
+                ..ScanLimits::default()
+            }),
+            4 => limits(ScanLimits {
+                max_depth: 0,
+                ..ScanLimits::default()
+            }),
+            5 => limits(ScanLimits {
+                max_attributes: 3,
+                max_header_bytes: 40,
+                ..ScanLimits::default()
+            }),
+            _ => config,
+        }
+    }
+
+    /// The first counterexample to agreement under a fixed seed, if any.
+    fn counterexample(single: Single) -> Option<(String, u8)> {
+        let runner_config = Config {
+            cases: 3000,
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]);
+        let mut runner = TestRunner::new_with_rng(runner_config, rng);
+        match runner.run(&case(), |(text, which)| {
+            agrees(single, &text, &config(which))
+        }) {
+            Ok(()) => None,
+            Err(proptest::test_runner::TestError::Fail(_, case)) => Some(case),
+            Err(other) => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn single_frame_shortcut_agrees_with_the_full_scan() {
+        let before = TAKEN.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(counterexample(scan_single), None);
+        let taken = TAKEN.load(std::sync::atomic::Ordering::Relaxed) - before;
+        // Other tests of this module run concurrently and add to the count; this one alone
+        // takes well over this many texts under the fixed seed.
+        assert!(taken >= 300, "the shortcut took only {taken} texts");
+    }
+
+    fn without_limits<'t>(text: &'t str, config: &ScanConfig) -> Option<(Frame<'t>, ScanStats)> {
+        let checks = SingleChecks {
+            limits: false,
+            ..SingleChecks::ALL
+        };
+        scan_single_checking(text, config, checks)
+    }
+
+    fn without_close_kind<'t>(
+        text: &'t str,
+        config: &ScanConfig,
+    ) -> Option<(Frame<'t>, ScanStats)> {
+        let checks = SingleChecks {
+            close_kind: false,
+            ..SingleChecks::ALL
+        };
+        scan_single_checking(text, config, checks)
+    }
+
+    fn without_nothing_after<'t>(
+        text: &'t str,
+        config: &ScanConfig,
+    ) -> Option<(Frame<'t>, ScanStats)> {
+        let checks = SingleChecks {
+            nothing_after: false,
+            ..SingleChecks::ALL
+        };
+        scan_single_checking(text, config, checks)
+    }
+
+    #[test]
+    fn negative_controls_a_shortcut_missing_a_check_is_caught() {
+        let broken: [(&str, Single); 3] = [
+            ("limits", without_limits),
+            ("close kind", without_close_kind),
+            ("nothing after", without_nothing_after),
+        ];
+        for (name, single) in broken {
+            assert!(counterexample(single).is_some(), "{name}");
+        }
+    }
+
+    /// A rendered frame in plain text (ASCII or not) takes the shortcut; any other tag, `<`
+    /// or lookalike bracket in the text, or a limit below one frame, does not.
+    #[test]
+    fn the_usual_message_takes_the_shortcut_and_others_do_not() {
+        let config = ScanConfig::new("channel").unwrap();
+        // The body is written ASCII-only (`caf\u{e9}`); the text around it need not be.
+        let frame = seal_render::render_frame("channel", &[("id", "m1")], "caf\u{e9}").unwrap();
+        for text in [
+            frame.clone(),
+            format!("before {frame} after"),
+            format!("\u{2014} {frame} \u{e9}"),
+        ] {
+            let (found, stats) = scan_single(&text, &config).expect(&text);
+            assert_eq!(Some(found.header.start), text.find('<'));
+            assert_eq!(found.close.end, text.rfind('>').unwrap() + 1);
+            assert_eq!(stats.candidates, 2);
+        }
+        for text in [
+            String::new(),
+            "plain".to_owned(),
+            format!("a < b {frame}"),
+            format!("{frame} a < b"),
+            format!("{frame}{frame}"),
+            format!("\u{ff1c} {frame}"),
+            format!("{frame}</channel>"),
+            format!("<channel>{frame}"),
+            "<channel id=\"1\">unclosed".to_owned(),
+            r"<channel>a<\/channel>".to_owned(),
+        ] {
+            assert!(scan_single(&text, &config).is_none(), "{text:?}");
+        }
+        for limits in [
+            ScanLimits {
+                max_frames: 0,
+                ..ScanLimits::default()
+            },
+            ScanLimits {
+                max_depth: 0,
+                ..ScanLimits::default()
+            },
+        ] {
+            let config = config.clone().with_limits(limits);
+            assert!(scan_single(&frame, &config).is_none(), "{limits:?}");
+        }
+    }
 
     fn entry(start: usize) -> Entry<'static> {
         Entry {

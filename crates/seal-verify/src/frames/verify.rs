@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use seal_parse::frame::{scan_findings, Attribute, Finding, Frame, Suspect, TagKind};
+use seal_parse::frame::{scan_findings, scan_single, Attribute, Finding, Frame, Suspect, TagKind};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 
 use super::alarm::{alarm_text, off_notice};
@@ -86,8 +86,25 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// The report borrows element names, attribute values and ids from `text` instead of
     /// copying them.
     pub fn verify<'t>(&self, text: &'t str) -> Report<'t> {
-        let (scanned, stats) = scan_findings(text, self.config.scan());
         let element = self.config.scan().element();
+        let mut checks = 0;
+        let mut admitted = AdmittedIds::default();
+        // The usual message, one strictly written frame and nothing else, is found without the
+        // pairing (`scan_single` gives exactly what the full scan would).
+        if let Some((frame, stats)) = scan_single(text, self.config.scan()) {
+            let mut report = Report::open(stats, 1);
+            self.record(
+                text,
+                Finding::Frame(frame),
+                &mut report,
+                &mut checks,
+                &mut admitted,
+            );
+            report.signature_checks = checks;
+            self.finish(text, element, &mut report);
+            return report;
+        }
+        let (scanned, stats) = scan_findings(text, self.config.scan());
         let findings = match scanned {
             Ok(findings) => findings,
             Err(error) => {
@@ -98,41 +115,49 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             }
         };
         let mut report = Report::open(stats, findings.len());
-        let mut checks = 0;
-        let mut admitted = AdmittedIds::default();
         for finding in findings {
-            let tag = finding.tag();
-            let depth = finding.depth();
-            let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
-            let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
-            let outcome = if self.config.is_enabled() {
-                match finding {
-                    Finding::Suspect(suspect) => suspect_outcome(&suspect),
-                    Finding::Frame(frame) if frame.is_nested() => untrusted(
-                        AlarmReason::NestedFrame,
-                        Cause::Nested { depth: frame.depth },
-                    ),
-                    Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
-                        Ok(verified) => {
-                            self.admit(verified, report.frames.as_slice(), &mut admitted)
-                        }
-                        Err((reason, cause)) => untrusted(reason, cause),
-                    },
-                }
-            } else {
-                untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
-            };
-            report.frames.push(FrameReport {
-                tag,
-                depth,
-                source,
-                key_id,
-                outcome,
-            });
+            self.record(text, finding, &mut report, &mut checks, &mut admitted);
         }
         report.signature_checks = checks;
         self.finish(text, element, &mut report);
         report
+    }
+
+    /// Gives `finding` its outcome and appends it to `report`.
+    fn record<'t>(
+        &self,
+        text: &'t str,
+        finding: Finding<'t>,
+        report: &mut Report<'t>,
+        checks: &mut usize,
+        admitted: &mut AdmittedIds,
+    ) {
+        let tag = finding.tag();
+        let depth = finding.depth();
+        let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
+        let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
+        let outcome = if self.config.is_enabled() {
+            match finding {
+                Finding::Suspect(suspect) => suspect_outcome(&suspect),
+                Finding::Frame(frame) if frame.is_nested() => untrusted(
+                    AlarmReason::NestedFrame,
+                    Cause::Nested { depth: frame.depth },
+                ),
+                Finding::Frame(frame) => match self.check_frame(text, frame, checks) {
+                    Ok(verified) => self.admit(verified, report.frames.as_slice(), admitted),
+                    Err((reason, cause)) => untrusted(reason, cause),
+                },
+            }
+        } else {
+            untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
+        };
+        report.frames.push(FrameReport {
+            tag,
+            depth,
+            source,
+            key_id,
+            outcome,
+        });
     }
 
     /// Completes a report whose frames (or scan error) are in: taint and alarm text.
