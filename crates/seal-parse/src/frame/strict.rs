@@ -71,10 +71,12 @@ fn strict_tag_checking<'t>(
     after.strip_prefix(element)?;
     // More attributes than the fast path holds: lenient detection reads the tag (same result).
     let max_attributes = config.limits().max_attributes.min(FAST_ATTRIBUTES);
-    // Collected once at their final place; room for all the fast path takes is reserved with
-    // the first attribute, so the list grows at most once. A value with an escape is decoded
-    // as it is read (a value that does not decode leaves the tag to lenient detection).
-    let mut attributes: Vec<Attribute<'t>> = Vec::new();
+    // Read first as borrowed pieces, then built in one pass into a list of the final size; a
+    // value with an escape is decoded then (a value that does not decode leaves the tag to
+    // lenient detection).
+    let mut raws = [Raw::default(); FAST_ATTRIBUTES];
+    let mut count = 0;
+    let mut escapes = false;
     let mut at = 1 + element.len();
     loop {
         match *tag.get(at)? {
@@ -91,11 +93,11 @@ fn strict_tag_checking<'t>(
             .iter()
             .position(|&byte| !has_class(byte, NAME))
             .unwrap_or(rest.len());
-        if at - name_start > MAX_NAME_LEN || tag.get(at..at + 2)? != b"=\"" {
+        let name_end = at;
+        if name_end - name_start > MAX_NAME_LEN || tag.get(at..at + 2)? != b"=\"" {
             return None;
         }
         at += 2;
-        let value_start = at;
         let mut escaped = false;
         loop {
             let rest = tag.get(at..)?;
@@ -109,24 +111,47 @@ fn strict_tag_checking<'t>(
                 _ => return None,
             }
         }
-        let name = text.get(start + name_start..start + value_start - 2)?;
-        let raw = text.get(start + value_start..start + at)?;
-        at += 1;
-        let repeated = checks.distinct_names && attributes.iter().any(|held| held.name == name);
-        let after_sig = checks.sig_last && attributes.last().is_some_and(|held| held.name == "sig");
-        if repeated || after_sig || attributes.len() >= max_attributes {
+        let name = text.get(start + name_start..start + name_end)?;
+        let value = text.get(start + name_end + 2..start + at)?;
+        let held = raws.get(..count).unwrap_or_default();
+        let repeated = checks.distinct_names && held.iter().any(|held| held.name == name);
+        let after_sig = checks.sig_last && held.last().is_some_and(|held| held.name == "sig");
+        if repeated || after_sig || count >= max_attributes {
             return None;
         }
-        let value = if escaped {
-            decode_attribute_value(raw).ok()?
-        } else {
-            Cow::Borrowed(raw)
+        *raws.get_mut(count)? = Raw {
+            name,
+            value,
+            escaped,
         };
-        if attributes.capacity() == 0 {
-            attributes.reserve_exact(max_attributes);
-        }
-        attributes.push(Attribute { name, value });
+        escapes |= escaped;
+        count += 1;
+        at += 1;
     }
+    let raws = raws.get(..count)?;
+    let attributes = if escapes {
+        raws.iter()
+            .map(|raw| {
+                let value = if raw.escaped {
+                    decode_attribute_value(raw.value).ok()?
+                } else {
+                    Cow::Borrowed(raw.value)
+                };
+                Some(Attribute {
+                    name: raw.name,
+                    value,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?
+    } else {
+        // No value to decode: an exact-size list, each attribute written in place.
+        raws.iter()
+            .map(|raw| Attribute {
+                name: raw.name,
+                value: Cow::Borrowed(raw.value),
+            })
+            .collect::<Vec<_>>()
+    };
     let len = at + 1;
     Some((strict(TagKind::Open, start, len, attributes), len))
 }
@@ -134,6 +159,15 @@ fn strict_tag_checking<'t>(
 /// Most attributes the fast path reads; a tag with more is read by lenient detection (the
 /// same result, more slowly). A signed frame usually has four: `source`, `id`, `kid`, `sig`.
 const FAST_ATTRIBUTES: usize = 8;
+
+/// One attribute as the fast path first reads it: name and value as written (escapes not yet
+/// decoded), borrowed.
+#[derive(Debug, Clone, Copy, Default)]
+struct Raw<'t> {
+    name: &'t str,
+    value: &'t str,
+    escaped: bool,
+}
 
 /// Longest attribute name of the strict grammar, in bytes.
 const MAX_NAME_LEN: usize = 64;
