@@ -142,9 +142,6 @@ fn scan_single_checking<'t>(
     Some((frame, stats))
 }
 
-/// Room reserved for the detected tags after the first when a second is found.
-const USUAL_TAGS: usize = 4;
-
 /// The findings of one scan, in document order of their first tag (see [`scan_findings`]).
 #[derive(Debug)]
 pub struct Findings<'t> {
@@ -202,9 +199,6 @@ impl<'t> Entries<'t> {
         if self.first.is_none() {
             self.first = Some(entry);
             return;
-        }
-        if self.rest.capacity() == 0 {
-            self.rest.reserve_exact(USUAL_TAGS);
         }
         self.rest.push(entry);
     }

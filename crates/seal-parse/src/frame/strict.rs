@@ -430,8 +430,11 @@ mod tests {
     #[test]
     fn rendered_tags_take_the_fast_path() {
         let config = ScanConfig::new("channel").unwrap();
-        let cases: [&[(&str, &str)]; 4] = [
+        // A name of the longest length the strict grammar allows.
+        let longest = "n".repeat(MAX_NAME_LEN);
+        let cases: [&[(&str, &str)]; 5] = [
             &[],
+            &[(longest.as_str(), "v")],
             &[
                 ("source", "telegram"),
                 ("id", "m1"),

@@ -89,10 +89,12 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let element = self.config.scan().element();
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
+        // One report, filled in place on every path.
+        let mut report;
         // The usual message, one strictly written frame and nothing else, is found without the
         // pairing (`scan_single` gives exactly what the full scan would).
         if let Some((frame, stats)) = scan_single(text, self.config.scan()) {
-            let mut report = Report::open(stats, 1);
+            report = Report::open(stats, 1);
             self.record(
                 text,
                 Finding::Frame(frame),
@@ -100,23 +102,20 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 &mut checks,
                 &mut admitted,
             );
-            report.signature_checks = checks;
-            self.finish(text, element, &mut report);
-            return report;
-        }
-        let (scanned, stats) = scan_findings(text, self.config.scan());
-        let findings = match scanned {
-            Ok(findings) => findings,
-            Err(error) => {
-                let mut report = Report::open(stats, 0);
-                report.scan_error = Some(error);
-                self.finish(text, element, &mut report);
-                return report;
+        } else {
+            let (scanned, stats) = scan_findings(text, self.config.scan());
+            match scanned {
+                Ok(findings) => {
+                    report = Report::open(stats, findings.len());
+                    for finding in findings {
+                        self.record(text, finding, &mut report, &mut checks, &mut admitted);
+                    }
+                }
+                Err(error) => {
+                    report = Report::open(stats, 0);
+                    report.scan_error = Some(error);
+                }
             }
-        };
-        let mut report = Report::open(stats, findings.len());
-        for finding in findings {
-            self.record(text, finding, &mut report, &mut checks, &mut admitted);
         }
         report.signature_checks = checks;
         self.finish(text, element, &mut report);
