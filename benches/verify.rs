@@ -2,7 +2,8 @@
 //! HS256 decode + verify, and against the floor of SHA-256 of the body plus one HMAC-SHA256 of
 //! 64 bytes (ring), on the same inputs in the same run. At 280 bytes the crypto floor of the
 //! frame format itself is measured too: SHA-256 of the body, then HMAC-SHA256 (ring, prepared
-//! key) over a signing input of the frame's actual length.
+//! key) over a signing input of the frame's actual length. The facade's inbound verification is
+//! measured with a fresh verifier per message and with a kept conversation verifier.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -205,6 +206,69 @@ fn bench_verify(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_with_input(BenchmarkId::new("seal", n), &text, |b, t| {
         b.iter(|| verifier_1m.verify(black_box(t)).is_tainted())
+    });
+    group.finish();
+
+    // The facade, one frame with a 280-byte body: `Seal::verify_inbound` (a fresh verifier per
+    // message, the conversation subkey derived each time) against a kept `Seal::inbound`
+    // conversation verifier (derived once); both copy the report into the facade's owned one.
+    let ingress = seal::FrameKey::from_secret(&SECRET).unwrap();
+    let mut facade_store = seal::TrustStore::new(UnixTime(1_900_000_000));
+    facade_store
+        .add_frame_key(
+            "k1",
+            &ingress,
+            "channel",
+            UnixTime(1_700_000_000),
+            UnixTime(1_850_000_000),
+        )
+        .unwrap();
+    let facade = seal::Seal::builder()
+        .trust_store(facade_store)
+        .signing_key("k1", ingress)
+        .build()
+        .unwrap();
+    let body_280 = body(280);
+    let facade_messages: Vec<String> = (0..16)
+        .map(|n| {
+            let id = format!("m{n:02}");
+            facade
+                .sign_frame(
+                    CONVERSATION,
+                    "channel",
+                    &[("source", "telegram"), ("id", &id)],
+                    &body_280,
+                )
+                .unwrap()
+        })
+        .collect();
+    let none_seen = std::collections::BTreeSet::<String>::new();
+    let kept = facade.inbound(CONVERSATION);
+    for message in &facade_messages {
+        assert!(!kept.verify(message, NOW, &none_seen).report().is_tainted());
+    }
+    let mut group = c.benchmark_group("verify/facade_one_frame_280B");
+    group.bench_function("verify_inbound", |b| {
+        let mut turn = facade_messages.iter().cycle();
+        b.iter(|| {
+            facade
+                .verify_inbound(
+                    black_box(turn.next().unwrap()),
+                    CONVERSATION,
+                    NOW,
+                    &none_seen,
+                )
+                .report()
+                .is_tainted()
+        })
+    });
+    group.bench_function("kept_inbound_verifier", |b| {
+        let mut turn = facade_messages.iter().cycle();
+        b.iter(|| {
+            kept.verify(black_box(turn.next().unwrap()), NOW, &none_seen)
+                .report()
+                .is_tainted()
+        })
     });
     group.finish();
 

@@ -100,7 +100,7 @@ pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport, SeenIds};
 pub use keys::{ApproverKey, FrameKey, KeyError};
 pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
-pub use seal::{Seal, SignError};
+pub use seal::{InboundVerifier, Seal, SignError};
 pub use session::{Call, CallError, Escalation, Session};
 pub use trust::{sign_store_document, TrustError, TrustStore};
 

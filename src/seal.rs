@@ -12,7 +12,9 @@ use seal_policy::escalation::{plan_session_call, EscalationFields, EscalationLim
 use seal_policy::preset::{Executor, PermissionState, Session as CoreSession};
 use seal_record::ApprovalAsked;
 use seal_render::{escape, Context};
-use seal_verify::{FrameSigner, FrameVerifier, HmacKey, SigningKey, VerifyConfig};
+use seal_verify::{
+    ConversationKeys, FrameSigner, FrameVerifier, HmacKey, SigningKey, VerifyConfig,
+};
 
 use crate::approval::{PendingApproval, SharedAnswerer, Waiting};
 use crate::card::approval_card;
@@ -110,6 +112,10 @@ impl Seal {
     /// Fail-closed: a frame that is unsigned, forged, replayed, nested, malformed, signed by
     /// an unknown, expired, revoked or out-of-scope key, or signed for another conversation
     /// alarms, and any alarm taints the whole message.
+    ///
+    /// Each call derives the conversation's subkeys anew; for the messages of a conversation
+    /// in turn, keep one [`Seal::inbound`] verifier instead (same checks, same result, each
+    /// subkey derived once).
     pub fn verify_inbound<S: SeenIds + ?Sized>(
         &self,
         text: &str,
@@ -117,17 +123,60 @@ impl Seal {
         now: UnixTime,
         seen: &S,
     ) -> Inbound {
+        self.inbound(conversation).verify(text, now, seen)
+    }
+
+    /// A verifier of the inbound messages of `conversation`, to keep while the conversation
+    /// lasts: [`InboundVerifier::verify`] does what [`Seal::verify_inbound`] does, and derives
+    /// the conversation's HMAC subkeys (with the MAC states kept after their leading blocks)
+    /// once, on first use, instead of for every message.
+    pub fn inbound(&self, conversation: &str) -> InboundVerifier<'_> {
+        InboundVerifier {
+            seal: self,
+            keys: ConversationKeys::new(conversation),
+        }
+    }
+}
+
+/// The verifier of one conversation's inbound messages ([`Seal::inbound`]). It holds the
+/// conversation's subkeys; use it for one conversation's messages in turn (it is not shared
+/// between threads).
+pub struct InboundVerifier<'s> {
+    seal: &'s Seal,
+    keys: ConversationKeys,
+}
+
+impl InboundVerifier<'_> {
+    /// The conversation this verifier is for.
+    pub fn conversation(&self) -> &str {
+        self.keys.conversation_id()
+    }
+
+    /// Verifies every frame in a submitted message of this conversation at `now`, treating ids
+    /// in `seen` as replays: [`Seal::verify_inbound`] for this conversation.
+    pub fn verify<S: SeenIds + ?Sized>(&self, text: &str, now: UnixTime, seen: &S) -> Inbound {
         let seen = |id: &str| seen.contains_id(id);
-        let verifier = FrameVerifier::new(
-            &self.verify_config,
-            &self.store.inner,
-            conversation,
+        let verifier = FrameVerifier::with_keys(
+            &self.seal.verify_config,
+            &self.seal.store.inner,
+            &self.keys,
             now,
             &seen,
         );
         Inbound::from_report(&verifier.verify(text))
     }
+}
 
+impl fmt::Debug for InboundVerifier<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InboundVerifier")
+            .field("conversation", &self.conversation())
+            .field("subkeys_held", &self.keys.held())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Seal {
     /// Signs an outbound frame for `conversation` with the configured signing key:
     /// `<element a="v" .. kid="id" sig="tag">` + the body escaped in the block context +
     /// `</element>`. Give every frame a fresh `id` attribute so replays are caught.

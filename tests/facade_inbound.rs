@@ -134,6 +134,49 @@ fn forged_copied_replayed_and_unsigned_frames_alarm() {
     assert!(inbound.alarms().is_ascii());
 }
 
+/// A kept conversation verifier gives exactly what `verify_inbound` gives, message after
+/// message, for good, forged, foreign, replayed and unsigned frames.
+#[test]
+fn a_kept_conversation_verifier_gives_what_verify_inbound_gives() {
+    let seal = seal_with_store();
+    let sign = |conversation: &str, id: &str| {
+        seal.sign_frame(
+            conversation,
+            "channel",
+            &[("source", "telegram"), ("id", id)],
+            "hi",
+        )
+        .unwrap()
+    };
+    let good = sign("conv-1", "m1");
+    let messages = [
+        good.clone(),
+        sign("conv-1", "m2"),
+        good.replace("telegram", "slack"),
+        sign("conv-2", "m3"),
+        "<channel source=\"telegram\" id=\"m4\">unsigned</channel>".to_owned(),
+        format!("{good}{good}"),
+        "no frame at all".to_owned(),
+    ];
+    let inbound = seal.inbound("conv-1");
+    assert_eq!(inbound.conversation(), "conv-1");
+    let mut seen = BTreeSet::new();
+    for _ in 0..2 {
+        for message in &messages {
+            let kept = inbound.verify(message, NOW, &seen);
+            assert_eq!(kept, seal.verify_inbound(message, "conv-1", NOW, &seen));
+            seen.extend(kept.report().new_ids().iter().cloned());
+        }
+    }
+    assert!(seen.contains("m1") && seen.contains("m2") && !seen.contains("m3"));
+    assert!(format!("{inbound:?}").contains("conv-1"));
+    let replayed = inbound.verify(&good, NOW, &seen);
+    assert_eq!(
+        replayed.report().alarm_reasons().collect::<Vec<_>>(),
+        [AlarmReason::ReplayedFrame]
+    );
+}
+
 #[test]
 fn an_unknown_key_an_expired_store_and_a_key_out_of_window_alarm() {
     let seal = seal_with_store();

@@ -75,8 +75,8 @@ pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 pub use error::{KeyError, SignatureError};
 pub use fingerprint::Fingerprint;
 pub use frames::{
-    AlarmReason, Cause, FrameReport, FrameVerifier, NoneSeen, Outcome, Report, SeenIds,
-    VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
+    AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, NoneSeen, Outcome, Report,
+    SeenIds, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
     SUBKEY_CACHE_CAPACITY,
 };
 pub use hmac_key::{

@@ -17,8 +17,8 @@ use seal_verify::store::{
     Resolved, Scopes, TrustStore, Validity,
 };
 use seal_verify::{
-    AlarmReason, FrameSigner, FrameVerifier, HmacKey, HmacSecret, NoneSeen, SigningKey, TagLength,
-    UnixTime, VerifyConfig, VerifyingKey, SUBKEY_CACHE_CAPACITY,
+    AlarmReason, ConversationKeys, FrameSigner, FrameVerifier, HmacKey, HmacSecret, NoneSeen,
+    SigningKey, TagLength, UnixTime, VerifyConfig, VerifyingKey, SUBKEY_CACHE_CAPACITY,
 };
 
 const NOW: UnixTime = UnixTime(1_800_000_000);
@@ -89,6 +89,69 @@ fn a_reused_verifier_gives_the_outcomes_of_a_fresh_one() {
         reasons(&reused.verify(&forged)),
         vec![Some(AlarmReason::BadSignature)]
     );
+}
+
+/// Verifiers built in turn over one `ConversationKeys` give the outcomes of fresh verifiers
+/// (at each one's own time and seen set), and the subkey is derived once: the keys hold one
+/// subkey per master key, however many verifiers used it.
+#[test]
+fn verifiers_over_kept_conversation_keys_give_the_outcomes_of_fresh_ones() {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record("k1", key(1, TagLength::STANDARD), KeyStatus::Active))
+        .unwrap();
+    store
+        .insert(record("k2", key(2, TagLength::STANDARD), KeyStatus::Active))
+        .unwrap();
+    let config = config();
+    let master = key(1, TagLength::STANDARD);
+    let good = frame("k1", &master, "conv-a", "m1");
+    let second = frame("k2", &key(2, TagLength::STANDARD), "conv-a", "m2");
+    let foreign = frame("k1", &master, "conv-b", "m3");
+    let forged = good.replace("telegram", "slack");
+    let keys = ConversationKeys::new("conv-a");
+    assert_eq!(keys.conversation_id(), "conv-a");
+    assert_eq!(keys.held(), 0);
+    let seen_m1 = |id: &str| id == "m1";
+    // Inside and after the keys' validity window, with and without a seen set.
+    for now in [NOW, UnixTime(1_860_000_000)] {
+        for seen in [&NoneSeen as &dyn seal_verify::SeenIds, &seen_m1] {
+            for message in [&good, &second, &foreign, &forged] {
+                let kept = FrameVerifier::with_keys(&config, &store, &keys, now, seen);
+                let fresh = FrameVerifier::new(&config, &store, "conv-a", now, seen);
+                assert_eq!(
+                    reasons(&kept.verify(message)),
+                    reasons(&fresh.verify(message)),
+                    "{message}"
+                );
+            }
+        }
+    }
+    assert_eq!(keys.held(), 2, "{keys:?}");
+    let kept = FrameVerifier::with_keys(&config, &store, &keys, NOW, &NoneSeen);
+    assert_eq!(reasons(&kept.verify(&good)), vec![None]);
+    assert_eq!(
+        reasons(&kept.verify(&foreign)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+    assert_eq!(
+        reasons(&kept.verify(&forged)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+    assert_eq!(
+        reasons(&FrameVerifier::with_keys(&config, &store, &keys, NOW, &seen_m1).verify(&good)),
+        vec![Some(AlarmReason::ReplayedFrame)]
+    );
+    assert_eq!(keys.held(), 2);
+    // The keys of another conversation check its frames only.
+    let keys_b = ConversationKeys::new("conv-b");
+    let in_b = FrameVerifier::with_keys(&config, &store, &keys_b, NOW, &NoneSeen);
+    assert_eq!(reasons(&in_b.verify(&foreign)), vec![None]);
+    assert_eq!(
+        reasons(&in_b.verify(&good)),
+        vec![Some(AlarmReason::BadSignature)]
+    );
+    assert!(format!("{keys_b:?}").contains("conv-b"));
 }
 
 #[test]

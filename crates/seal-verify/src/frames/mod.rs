@@ -13,5 +13,5 @@ mod verify;
 pub use config::{VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT};
 pub use report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 pub use seen::{NoneSeen, SeenIds};
-pub use subkeys::SUBKEY_CACHE_CAPACITY;
+pub use subkeys::{ConversationKeys, SUBKEY_CACHE_CAPACITY};
 pub use verify::FrameVerifier;

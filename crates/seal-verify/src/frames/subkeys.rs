@@ -161,6 +161,53 @@ impl SubkeyCache {
     }
 }
 
+/// The conversation subkeys of one conversation, with their kept MAC states, held across
+/// verifiers: [`FrameVerifier::with_keys`](crate::FrameVerifier::with_keys) checks HMAC tags
+/// with these instead of deriving them again, so an embedder that builds a verifier per message
+/// (its time and seen set change) derives each subkey once per conversation. Holds at most
+/// [`SUBKEY_CACHE_CAPACITY`] master keys' subkeys, like one verifier.
+///
+/// Not shared between threads (one conversation's messages are verified in turn); move it
+/// where it is needed.
+pub struct ConversationKeys {
+    conversation_id: String,
+    cache: SubkeyCache,
+}
+
+impl ConversationKeys {
+    /// Subkeys for `conversation_id` (the conversation the embedder is in, never one named by a
+    /// message), none derived yet.
+    pub fn new(conversation_id: &str) -> ConversationKeys {
+        ConversationKeys {
+            conversation_id: conversation_id.to_owned(),
+            cache: SubkeyCache::default(),
+        }
+    }
+
+    /// The conversation the subkeys are for.
+    pub fn conversation_id(&self) -> &str {
+        &self.conversation_id
+    }
+
+    /// How many master keys' subkeys are held.
+    pub fn held(&self) -> usize {
+        self.cache.held()
+    }
+
+    pub(crate) fn cache(&self) -> &SubkeyCache {
+        &self.cache
+    }
+}
+
+impl fmt::Debug for ConversationKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConversationKeys")
+            .field("conversation_id", &self.conversation_id)
+            .field("held", &self.held())
+            .finish()
+    }
+}
+
 /// Where a check continues from: which kept state, or the key itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Start {
@@ -222,6 +269,13 @@ impl Entry {
 fn whole_blocks(end: usize, len: usize) -> usize {
     let end = end.min(len.saturating_sub(HASH_PIECE_BYTES));
     end - end % BLOCK
+}
+
+impl SubkeyCache {
+    /// How many master keys' subkeys are held (0 while a check holds the cache).
+    pub(crate) fn held(&self) -> usize {
+        self.entries.try_borrow().map_or(0, |entries| entries.len())
+    }
 }
 
 impl fmt::Debug for SubkeyCache {

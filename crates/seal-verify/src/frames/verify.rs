@@ -9,7 +9,7 @@ use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 use super::seen::SeenIds;
-use super::subkeys::SubkeyCache;
+use super::subkeys::{ConversationKeys, SubkeyCache};
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
     IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
@@ -27,14 +27,22 @@ use crate::time::UnixTime;
 /// keys), so a verifier reused for many messages of its conversation derives each subkey once.
 /// With each subkey it keeps the MAC state after the signing input's head (count, domain, key
 /// id, algorithm, tag length, element), reused for every later frame whose head is byte for byte
-/// the same. Reuse the verifier: a fresh one pays the derivation again.
+/// the same. Reuse the verifier, or build each one with [`FrameVerifier::with_keys`] over one
+/// [`ConversationKeys`] per conversation: a fresh verifier of its own pays the derivation again.
 pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
     pub(crate) config: &'a VerifyConfig,
     pub(crate) store: &'a S,
     pub(crate) conversation_id: &'a str,
     pub(crate) now: UnixTime,
     pub(crate) seen: &'a dyn SeenIds,
-    subkeys: SubkeyCache,
+    subkeys: Subkeys<'a>,
+}
+
+/// The subkeys a verifier checks HMAC tags with: its own, or a conversation's held across
+/// verifiers.
+enum Subkeys<'a> {
+    Own(SubkeyCache),
+    Kept(&'a SubkeyCache),
 }
 
 impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
@@ -64,7 +72,27 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             conversation_id,
             now,
             seen,
-            subkeys: SubkeyCache::default(),
+            subkeys: Subkeys::Own(SubkeyCache::default()),
+        }
+    }
+
+    /// A verifier as [`FrameVerifier::new`] for the conversation of `keys`, checking HMAC tags
+    /// with the subkeys `keys` holds (deriving and adding those it lacks), so verifiers built in
+    /// turn for the messages of one conversation derive each subkey once.
+    pub fn with_keys(
+        config: &'a VerifyConfig,
+        store: &'a S,
+        keys: &'a ConversationKeys,
+        now: UnixTime,
+        seen: &'a dyn SeenIds,
+    ) -> FrameVerifier<'a, S> {
+        FrameVerifier {
+            config,
+            store,
+            conversation_id: keys.conversation_id(),
+            now,
+            seen,
+            subkeys: Subkeys::Kept(keys.cache()),
         }
     }
 
@@ -304,7 +332,11 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         }
         .map_err(|error| (AlarmReason::MalformedFrame, Cause::SigningInput(error)))?;
         *checks = checks.saturating_add(1);
-        self.subkeys
+        let subkeys = match &self.subkeys {
+            Subkeys::Own(own) => own,
+            Subkeys::Kept(kept) => kept,
+        };
+        subkeys
             .verify_parts(key, self.conversation_id, &parts, sig)
             .map_err(failure)?;
         Ok(Verified::new(&resolved))
