@@ -378,15 +378,13 @@ mod tests {
     use crate::frame::tag::Reasons;
     use crate::frame::ScanLimits;
 
-    type Single = for<'t> fn(&'t str, &ScanConfig) -> Option<(Frame<'t>, ScanStats)>;
-
     /// Texts taken by the shortcut in the agreement checks (so a vacuous pass shows).
     static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
     /// Wherever the shortcut gives a frame, the full scan gives exactly that frame and the same
     /// counters.
-    fn agrees(single: Single, text: &str, config: &ScanConfig) -> Result<(), TestCaseError> {
-        let Some((frame, stats)) = single(text, config) else {
+    fn agrees(checks: SingleChecks, text: &str, config: &ScanConfig) -> Result<(), TestCaseError> {
+        let Some((frame, stats)) = scan_single_checking(text, config, checks) else {
             return Ok(());
         };
         TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -491,7 +489,7 @@ mod tests {
     }
 
     /// The first counterexample to agreement under a fixed seed, if any.
-    fn counterexample(single: Single) -> Option<(String, u8)> {
+    fn counterexample(checks: SingleChecks) -> Option<(String, u8)> {
         let runner_config = Config {
             cases: 3000,
             failure_persistence: None,
@@ -500,7 +498,7 @@ mod tests {
         let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]);
         let mut runner = TestRunner::new_with_rng(runner_config, rng);
         match runner.run(&case(), |(text, which)| {
-            agrees(single, &text, &config(which))
+            agrees(checks, &text, &config(which))
         }) {
             Ok(()) => None,
             Err(proptest::test_runner::TestError::Fail(_, case)) => Some(case),
@@ -511,52 +509,41 @@ mod tests {
     #[test]
     fn single_frame_shortcut_agrees_with_the_full_scan() {
         let before = TAKEN.load(std::sync::atomic::Ordering::Relaxed);
-        assert_eq!(counterexample(scan_single), None);
+        assert_eq!(counterexample(SingleChecks::ALL), None);
         let taken = TAKEN.load(std::sync::atomic::Ordering::Relaxed) - before;
         // Other tests of this module run concurrently and add to the count; this one alone
         // takes well over this many texts under the fixed seed.
         assert!(taken >= 300, "the shortcut took only {taken} texts");
     }
 
-    fn without_limits<'t>(text: &'t str, config: &ScanConfig) -> Option<(Frame<'t>, ScanStats)> {
-        let checks = SingleChecks {
-            limits: false,
-            ..SingleChecks::ALL
-        };
-        scan_single_checking(text, config, checks)
-    }
-
-    fn without_close_kind<'t>(
-        text: &'t str,
-        config: &ScanConfig,
-    ) -> Option<(Frame<'t>, ScanStats)> {
-        let checks = SingleChecks {
-            close_kind: false,
-            ..SingleChecks::ALL
-        };
-        scan_single_checking(text, config, checks)
-    }
-
-    fn without_nothing_after<'t>(
-        text: &'t str,
-        config: &ScanConfig,
-    ) -> Option<(Frame<'t>, ScanStats)> {
-        let checks = SingleChecks {
-            nothing_after: false,
-            ..SingleChecks::ALL
-        };
-        scan_single_checking(text, config, checks)
-    }
-
     #[test]
     fn negative_controls_a_shortcut_missing_a_check_is_caught() {
-        let broken: [(&str, Single); 3] = [
-            ("limits", without_limits),
-            ("close kind", without_close_kind),
-            ("nothing after", without_nothing_after),
+        let all = SingleChecks::ALL;
+        let broken = [
+            (
+                "limits",
+                SingleChecks {
+                    limits: false,
+                    ..all
+                },
+            ),
+            (
+                "close kind",
+                SingleChecks {
+                    close_kind: false,
+                    ..all
+                },
+            ),
+            (
+                "nothing after",
+                SingleChecks {
+                    nothing_after: false,
+                    ..all
+                },
+            ),
         ];
-        for (name, single) in broken {
-            assert!(counterexample(single).is_some(), "{name}");
+        for (name, checks) in broken {
+            assert!(counterexample(checks).is_some(), "{name}");
         }
     }
 
