@@ -4,9 +4,9 @@
 //! [`Seal::builder`] and checked at build time, does four things, none of which does IO or
 //! reads a clock:
 //!
-//! - **Inbound** ([`Seal::verify_inbound`], [`Seal::sign_frame`]): sign frames on the way in;
-//!   verify every frame in a submitted message and get the alarms to append after it (the
-//!   message itself is never changed) plus an operator report.
+//! - **Inbound** ([`Seal::inbound`], [`Seal::verify_inbound`], [`Seal::sign_frame`]): sign
+//!   frames on the way in; verify every frame in a submitted message and get the alarms to
+//!   append after it (the message itself is never changed) plus an operator report.
 //! - **Tool dispatch** ([`Seal::call`], [`Seal::prepare`]): freeze a call's arguments, then get
 //!   exactly one of [`Prepared::Run`] (with the sandbox [`Stamp`] for this call and the
 //!   [`Trace`]), [`Prepared::Deny`] (reason and trace) or [`Prepared::NeedsApproval`] (a
