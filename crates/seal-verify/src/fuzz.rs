@@ -3,7 +3,7 @@
 
 use crate::base64url;
 use crate::error::SignatureError;
-use crate::frames::{FrameVerifier, VerifyConfig};
+use crate::frames::{ConversationKeys, FrameVerifier, VerifyConfig};
 use crate::hmac_key::HmacKey;
 use crate::key::VerifyingKey;
 use crate::manifest::{verify_before_spawn, LivePayload, LiveState, SpawnError};
@@ -98,7 +98,8 @@ pub fn tag_text(data: &[u8]) -> Result<(), String> {
 /// harness rewrite, against a fixed trust store, and checks: no panic; the alarm text is ASCII
 /// and empty exactly when the message is not tainted; every finding of the scan has an outcome;
 /// every verified frame is a top-level strictly accepted frame whose header re-renders to its
-/// bytes; the input is unchanged. Then signs the text as a body and checks the signed frame
+/// bytes; a verifier over kept conversation keys gives the same report, twice; the input is
+/// unchanged. Then signs the text as a body and checks the signed frame
 /// verifies alone.
 pub fn frame_verification(data: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(data).into_owned();
@@ -113,6 +114,15 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
             check_report(&text, &report)?;
         }
         let report = verifier.verify(&text);
+        let keys = ConversationKeys::new("fuzz");
+        let kept = FrameVerifier::with_keys(&config, &store, &keys, UnixTime(FUZZ_NOW), &seen);
+        for _ in 0..2 {
+            if format!("{:?}", kept.verify(&text)) != format!("{report:?}") {
+                return Err(
+                    "a verifier over kept conversation keys disagrees with a fresh one".into(),
+                );
+            }
+        }
         let findings = seal_parse::frame::scan(&text, &scan).map(|f| f.len()).ok();
         if let Some(count) = findings {
             if report.frames().len() != count {
