@@ -76,7 +76,6 @@ fn strict_tag_checking<'t>(
     // lenient detection).
     let mut raws = [Raw::default(); FAST_ATTRIBUTES];
     let mut count = 0;
-    let mut escapes = false;
     let mut at = 1 + element.len();
     loop {
         match *tag.get(at)? {
@@ -124,34 +123,24 @@ fn strict_tag_checking<'t>(
             value,
             escaped,
         };
-        escapes |= escaped;
         count += 1;
         at += 1;
     }
-    let raws = raws.get(..count)?;
-    let attributes = if escapes {
-        raws.iter()
-            .map(|raw| {
-                let value = if raw.escaped {
-                    decode_attribute_value(raw.value).ok()?
-                } else {
-                    Cow::Borrowed(raw.value)
-                };
-                Some(Attribute {
-                    name: raw.name,
-                    value,
-                })
-            })
-            .collect::<Option<Vec<_>>>()?
-    } else {
-        // No value to decode: an exact-size list, each attribute written in place.
-        raws.iter()
-            .map(|raw| Attribute {
+    let attributes = raws
+        .get(..count)?
+        .iter()
+        .map(|raw| {
+            let value = if raw.escaped {
+                decode_attribute_value(raw.value).ok()?
+            } else {
+                Cow::Borrowed(raw.value)
+            };
+            Some(Attribute {
                 name: raw.name,
-                value: Cow::Borrowed(raw.value),
+                value,
             })
-            .collect::<Vec<_>>()
-    };
+        })
+        .collect::<Option<Vec<_>>>()?;
     let len = at + 1;
     Some((strict(TagKind::Open, start, len, attributes), len))
 }

@@ -159,6 +159,11 @@ impl SubkeyCache {
         });
         result
     }
+
+    /// How many master keys' subkeys are held (0 while a check holds the cache).
+    pub(crate) fn held(&self) -> usize {
+        self.entries.try_borrow().map_or(0, |entries| entries.len())
+    }
 }
 
 /// The conversation subkeys of one conversation, with their kept MAC states, held across
@@ -269,13 +274,6 @@ impl Entry {
 fn whole_blocks(end: usize, len: usize) -> usize {
     let end = end.min(len.saturating_sub(HASH_PIECE_BYTES));
     end - end % BLOCK
-}
-
-impl SubkeyCache {
-    /// How many master keys' subkeys are held (0 while a check holds the cache).
-    pub(crate) fn held(&self) -> usize {
-        self.entries.try_borrow().map_or(0, |entries| entries.len())
-    }
 }
 
 impl fmt::Debug for SubkeyCache {
