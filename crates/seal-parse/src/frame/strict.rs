@@ -71,9 +71,9 @@ fn strict_tag_checking<'t>(
     after.strip_prefix(element)?;
     // More attributes than the fast path holds: lenient detection reads the tag (same result).
     let max_attributes = config.limits().max_attributes.min(FAST_ATTRIBUTES);
-    // Read first as borrowed pieces, then built in one pass into a list of the final size; a
-    // value with an escape is decoded then (a value that does not decode leaves the tag to
-    // lenient detection).
+    // Read first as borrowed pieces, then built into their list in one pass; a value with an
+    // escape is decoded then (a value that does not decode leaves the tag to lenient
+    // detection).
     let mut raws = [Raw::default(); FAST_ATTRIBUTES];
     let mut count = 0;
     let mut at = 1 + element.len();
