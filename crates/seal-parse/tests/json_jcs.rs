@@ -9,7 +9,7 @@
 use seal_parse::json::{canonicalize, canonicalize_with, JsonErrorKind, JsonLimits, NumberRule};
 use sha2::{Digest, Sha256};
 
-const JCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors/jcs");
+const JCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/jcs");
 
 fn read(kind: &str, name: &str) -> Vec<u8> {
     std::fs::read(format!("{JCS}/{kind}/{name}")).unwrap()

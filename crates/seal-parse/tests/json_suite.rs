@@ -14,7 +14,7 @@ use seal_parse::json::{canonicalize, JsonErrorKind, JsonLimits};
 
 const SUITE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/vectors/jsontestsuite"
+    "/../../vectors/jsontestsuite"
 );
 
 /// `y_` files that the profile rejects: RFC 8259 only says names SHOULD be unique; a canonical

@@ -14,7 +14,7 @@ use seal_record::{pae, unpae};
 
 const VECTORS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/vectors/paseto/v4.json"
+    "/../../vectors/paseto/v4.json"
 ));
 
 struct Case {

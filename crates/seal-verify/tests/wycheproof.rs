@@ -20,7 +20,7 @@ use serde_json::Value;
 
 fn load(name: &str) -> Value {
     let path = format!(
-        "{}/../../../shared/vectors/wycheproof/{name}",
+        "{}/../../vectors/wycheproof/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
