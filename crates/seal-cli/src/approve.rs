@@ -4,7 +4,7 @@
 
 use seal::{ManifestApproval, Sha256Digest, UnixTime};
 
-use crate::args::{Flag, Flags};
+use crate::cli::ManifestApproveArgs;
 use crate::failure::{quoted, Exit, Failure};
 use crate::io::{now, read_file, utf8, write_atomic, MAX_FILE_BYTES};
 use crate::json_in;
@@ -18,31 +18,15 @@ pub const APPROVAL_TYPE: &str = "seal/manifest-approval/v1";
 /// How long an approval is valid when `--valid-for` is not given: one hour.
 pub const DEFAULT_VALID_SECONDS: u64 = 3600;
 
-/// The flags of `seal manifest approve`.
-pub const FLAGS: &[Flag] = &[
-    Flag::value("manifest"),
-    Flag::value("keys"),
-    Flag::value("key-id"),
-    Flag::value("approval-id"),
-    Flag::value("valid-for"),
-    Flag::value("now"),
-    Flag::value("out"),
-];
-
 /// Runs `seal manifest approve`.
-pub fn run(flags: &Flags) -> Result<u8, Failure> {
-    let manifest = load_manifest(flags.required("manifest")?)?;
-    let keys = SecretKeys::load(flags.required("keys")?)?;
-    let key_id = flags.required("key-id")?;
-    let approval_id = flags.required("approval-id")?;
-    let out = flags.required("out")?;
-    let valid_for = match flags.value("valid-for") {
-        Some(text) => text.parse::<u64>().map_err(|_| {
-            Failure::usage(format!("`--valid-for` wants seconds, not {}", quoted(text)))
-        })?,
-        None => DEFAULT_VALID_SECONDS,
-    };
-    let now = now(flags.value("now"))?;
+pub fn run(args: &ManifestApproveArgs) -> Result<u8, Failure> {
+    let manifest = load_manifest(&args.manifest)?;
+    let keys = SecretKeys::load(&args.keys)?;
+    let key_id = args.key_id.as_str();
+    let approval_id = args.approval_id.as_str();
+    let out = args.out.as_str();
+    let valid_for = args.valid_for;
+    let now = now(args.now.as_deref())?;
     let not_after = UnixTime(now.seconds().saturating_add(valid_for));
     let key = keys.approver_key(key_id)?;
     let approval = ManifestApproval::sign(&key, key_id, approval_id, not_after, &manifest)

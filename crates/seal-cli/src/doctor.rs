@@ -4,7 +4,7 @@
 use seal_verify::store::{accept_initial, KeyMaterial, KeyStatus};
 use seal_verify::{UnixTime, COMPACT_TAG_BITS};
 
-use crate::args::{Flag, Flags};
+use crate::cli::DoctorArgs;
 use crate::failure::{Exit, Failure};
 use crate::io::now;
 use crate::json_out::J;
@@ -13,16 +13,6 @@ use crate::policy::lint_file;
 use crate::scan::verification_off;
 use crate::store;
 use crate::verify::{inbound_seal, FrameOptions, DEFAULT_ELEMENT};
-
-/// The flags of `seal doctor`.
-pub const FLAGS: &[Flag] = &[
-    Flag::value("store"),
-    Flag::value("keys"),
-    Flag::value("rules"),
-    Flag::value("warn-days"),
-    Flag::value("now"),
-    Flag::switch("json"),
-];
 
 /// Days before an expiry that `doctor` starts warning, unless `--warn-days` says otherwise.
 pub const DEFAULT_WARN_DAYS: u64 = 30;
@@ -45,14 +35,9 @@ impl Level {
 }
 
 /// Runs `seal doctor`.
-pub fn run(flags: &Flags) -> Result<u8, Failure> {
-    let now = now(flags.value("now"))?;
-    let warn_days = match flags.value("warn-days") {
-        Some(text) => text
-            .parse::<u64>()
-            .map_err(|_| Failure::usage("`--warn-days` wants a number of days"))?,
-        None => DEFAULT_WARN_DAYS,
-    };
+pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
+    let now = now(flags.now.as_deref())?;
+    let warn_days = flags.warn_days;
     let soon = UnixTime(
         now.seconds()
             .saturating_add(warn_days.saturating_mul(86_400)),
@@ -68,16 +53,16 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         checks.push((Level::Ok, "verification is on".into()));
     }
 
-    match flags.or_env("store", "SEAL_STORE") {
+    match flags.store.as_deref() {
         None => checks.push((
             Level::Error,
             "no trust store given (`--store` or SEAL_STORE)".into(),
         )),
-        Some(path) => store_checks(&path, flags, now, soon, &mut checks),
+        Some(path) => store_checks(path, flags, now, soon, &mut checks),
     }
 
-    if let Some(path) = flags.or_env("rules", "SEAL_RULES") {
-        match lint_file(&path) {
+    if let Some(path) = flags.rules.as_deref() {
+        match lint_file(path) {
             Err(failure) => checks.push((Level::Error, failure.message)),
             Ok(findings) => {
                 if findings.is_empty() {
@@ -98,7 +83,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         .iter()
         .filter(|(level, _)| *level == Level::Warn)
         .count();
-    if flags.switch("json") {
+    if flags.json {
         let items = checks
             .iter()
             .map(|(level, message)| {
@@ -133,7 +118,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
 
 fn store_checks(
     path: &str,
-    flags: &Flags,
+    flags: &DoctorArgs,
     now: UnixTime,
     soon: UnixTime,
     checks: &mut Vec<(Level, String)>,
@@ -217,8 +202,8 @@ fn store_checks(
             }
         }
     }
-    if let Some(keys_path) = flags.or_env("keys", "SEAL_KEYS") {
-        match SecretKeys::load(&keys_path) {
+    if let Some(keys_path) = flags.keys.as_deref() {
+        match SecretKeys::load(keys_path) {
             Err(failure) => checks.push((Level::Error, failure.message)),
             Ok(keys) => {
                 for entry in document.keys() {

@@ -1,38 +1,44 @@
 //! `seal hook claude-code ...` and `seal hook codex ...`: the agent hooks. Each reads the hook's
-//! JSON on stdin and answers one JSON object on stdout with exit 0, whatever happens: a prompt
-//! is never blocked (a failure becomes an alarm), and a tool call is denied when anything fails.
+//! JSON on stdin and answers one JSON object on stdout, whatever happens: a prompt is never
+//! blocked (every failure, a panic included, becomes a `verification_failed` alarm with exit 0),
+//! and a tool call is denied when anything fails (a bad command line, a panic, the deadline);
+//! when not even the deny can be written, the tool hook exits 2, which both clients read as a
+//! refusal.
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
+use clap::Parser;
 use seal_render::{escape, render_alarm, Context};
 use seal_verify::ALARM_ELEMENT;
 
-use crate::args::{self, Flag, Flags, Parsed};
+use crate::cli::{Cli, Command, HookCommand, HookEvent, PromptHookArgs, ToolHookArgs};
 use crate::failure::{Exit, Failure};
+use crate::fault;
 use crate::io::{now, read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
-use crate::policy::{decide, fallback, read_rules, Answer, CallInput};
+use crate::lane;
+use crate::policy::{decide, read_rules, Answer, CallInput};
 use crate::scan::verification_off;
 use crate::seen;
-use crate::verify::{inbound_seal, verify_text, FrameOptions, DEFAULT_ELEMENT};
-
-/// The flags of the prompt hooks.
-pub const PROMPT_FLAGS: &[Flag] = &[
-    Flag::value("store"),
-    Flag::value("keys"),
-    Flag::value("seen"),
-    Flag::value("element"),
-    Flag::value("conversation"),
-    Flag::value("now"),
-];
-
-/// The flags of the tool hooks.
-pub const TOOL_FLAGS: &[Flag] = &[Flag::value("rules"), Flag::value("default")];
+use crate::verify::{inbound_seal, verify_text, FrameOptions};
 
 /// The `reason` of the alarm a prompt hook appends when it could not verify.
 pub const VERIFICATION_FAILED: &str = "verification_failed";
+
+/// Seconds after which a hook gives its failure answer by itself (`--deadline`).
+pub const DEFAULT_DEADLINE_SECONDS: u64 = 30;
+
+/// The longest `--deadline` (an hour).
+pub const MAX_DEADLINE_SECONDS: u64 = 3600;
+
+/// The exit code of a tool hook that could not write its deny: Claude Code and Codex read exit
+/// 2 as blocking the call (with stderr as the reason).
+pub const TOOL_REFUSAL_EXIT: u8 = 2;
 
 /// Which agent's hook protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,39 +49,166 @@ pub enum Harness {
     Codex,
 }
 
-/// Runs a prompt hook (`user-prompt-submit`): always exit 0 with the alarms as
-/// `additionalContext`.
-pub fn run_prompt(args: &[String]) -> u8 {
-    let context = match args::parse(args, PROMPT_FLAGS) {
-        Ok(Parsed::Run(flags)) => prompt_context(&flags),
-        Ok(Parsed::Help) => return help(crate::help::HOOK_PROMPT),
-        Err(failure) => Err(failure),
-    };
-    let context = context.unwrap_or_else(|failure| {
+/// The tool-hook lane (`seal hook <harness> pre-tool-use ...`): parses the command line, then
+/// decides; any failure, a panic anywhere below, or the deadline answers deny. Exit 0 with the
+/// answer, or [`TOOL_REFUSAL_EXIT`] when stdout cannot be written.
+pub fn tool_lane(harness: Harness, args: &[OsString]) -> u8 {
+    let decided = lane::catch(|| {
+        fault::point("args");
+        let flags = match hook_command(args)? {
+            HookEvent::PreToolUse(flags) => flags,
+            HookEvent::UserPromptSubmit(_) => {
+                return Err(Failure::usage("expected the `pre-tool-use` hook"))
+            }
+        };
+        start_deadline(flags.deadline.seconds, move || {
+            let failure = Failure::new(
+                Exit::Internal,
+                format!(
+                    "no decision within the deadline of {} seconds",
+                    flags.deadline.seconds
+                ),
+            );
+            (answer_text(&answer_for(harness, Err(failure))), true)
+        });
+        tool_decision(harness, &flags)
+    })
+    .and_then(|decided| decided);
+    if let Err(failure) = &decided {
+        crate::io::warn(&format!("seal: {failure}"));
+    }
+    let answer = lane::catch(|| {
+        let answer = answer_for(harness, decided);
+        fault::point("answer");
+        Ok(answer_text(&answer))
+    })
+    .and_then(|answer| answer)
+    .unwrap_or_else(|failure| {
+        crate::io::warn(&format!("seal: {failure}"));
+        answer_text(&answer_for(harness, Err(failure)))
+    });
+    match write_answer(&answer) {
+        Some(Ok(())) | None => Exit::Ok.code(),
+        Some(Err(failure)) => {
+            crate::io::warn(&format!("seal: {failure}; the call is refused"));
+            TOOL_REFUSAL_EXIT
+        }
+    }
+}
+
+/// The prompt-hook lane (`seal hook <harness> user-prompt-submit ...`): always exit 0 with the
+/// alarms as `additionalContext`; any failure, a panic or the deadline answers the
+/// `verification_failed` alarm. A stdout that cannot be written still exits 0: a prompt hook
+/// never blocks the prompt.
+pub fn prompt_lane(args: &[OsString]) -> u8 {
+    let context = lane::catch(|| {
+        fault::point("args");
+        let flags = match hook_command(args)? {
+            HookEvent::UserPromptSubmit(flags) => flags,
+            HookEvent::PreToolUse(_) => {
+                return Err(Failure::usage("expected the `user-prompt-submit` hook"))
+            }
+        };
+        start_deadline(flags.deadline.seconds, || {
+            (answer_text(&prompt_answer(failure_alarm())), false)
+        });
+        prompt_context(&flags)
+    })
+    .and_then(|context| context)
+    .unwrap_or_else(|failure| {
         crate::io::warn(&format!("seal: {failure}"));
         failure_alarm()
     });
-    let answer = J::Obj(vec![(
+    let answer = lane::catch(|| {
+        let answer = prompt_answer(context);
+        fault::point("answer");
+        Ok(answer_text(&answer))
+    })
+    .and_then(|answer| answer)
+    .unwrap_or_else(|failure| {
+        crate::io::warn(&format!("seal: {failure}"));
+        answer_text(&prompt_answer(failure_alarm()))
+    });
+    if let Some(Err(failure)) = write_answer(&answer) {
+        crate::io::warn(&format!("seal: {failure}"));
+    }
+    Exit::Ok.code()
+}
+
+/// The hook command of `args`: any refusal of the command line, help included (printed on
+/// stderr, since stdout carries the answer), is a usage failure, which the lane answers.
+fn hook_command(args: &[OsString]) -> Result<HookEvent, Failure> {
+    let cli = Cli::try_parse_from(args).map_err(|error| {
+        use clap::error::ErrorKind;
+        if matches!(
+            error.kind(),
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+        ) {
+            crate::io::warn(error.render().to_string().trim_end());
+            Failure::usage("`--help` given to a hook (the help is on stderr)")
+        } else {
+            lane::usage_failure(&error)
+        }
+    })?;
+    match cli.command {
+        Command::Hook(HookCommand::ClaudeCode(event) | HookCommand::Codex(event)) => Ok(event),
+        _ => Err(Failure::usage("not a hook command")),
+    }
+}
+
+/// Whether an answer was written: the lane and its deadline write at most one between them.
+static ANSWERED: Mutex<bool> = Mutex::new(false);
+
+/// Writes `text` unless an answer was already written (`None` then).
+fn write_answer(text: &str) -> Option<Result<(), Failure>> {
+    let mut answered = ANSWERED.lock().unwrap_or_else(PoisonError::into_inner);
+    if *answered {
+        return None;
+    }
+    *answered = true;
+    Some(crate::io::emit(text))
+}
+
+/// After `seconds`, writes the failure answer `answer()` gives (unless the lane answered first)
+/// and ends the process: exit 0, or when stdout failed and the pair's flag says the lane is a
+/// tool hook, [`TOOL_REFUSAL_EXIT`]. A deadline that cannot be started is reported and the
+/// lane goes on without it.
+fn start_deadline(seconds: u64, answer: impl FnOnce() -> (String, bool) + Send + 'static) {
+    let started = std::thread::Builder::new()
+        .name("seal-deadline".into())
+        .spawn(move || {
+            std::thread::sleep(Duration::from_secs(seconds));
+            let (text, tool) = answer();
+            crate::io::warn(&format!(
+                "seal: no answer within the deadline of {seconds} seconds; failure answer given"
+            ));
+            let code = match write_answer(&text) {
+                None => return,
+                Some(Ok(())) => Exit::Ok.code(),
+                Some(Err(_)) if tool => TOOL_REFUSAL_EXIT,
+                Some(Err(_)) => Exit::Ok.code(),
+            };
+            std::process::exit(i32::from(code));
+        });
+    if let Err(error) = started {
+        crate::io::warn(&format!("seal: the deadline could not be started: {error}"));
+    }
+}
+
+fn prompt_answer(context: String) -> J {
+    J::Obj(vec![(
         "hookSpecificOutput",
         J::Obj(vec![
             ("hookEventName", J::str("UserPromptSubmit")),
             ("additionalContext", J::str(context)),
         ]),
-    )]);
-    answer_code(&answer)
+    )])
 }
 
-/// Runs a tool hook (`pre-tool-use`): always exit 0 with a decision; any failure denies.
-pub fn run_tool(harness: Harness, args: &[String]) -> u8 {
-    let decided = match args::parse(args, TOOL_FLAGS) {
-        Ok(Parsed::Run(flags)) => tool_decision(harness, &flags),
-        Ok(Parsed::Help) => return help(crate::help::HOOK_TOOL),
-        Err(failure) => Err(failure),
-    };
-    if let Err(failure) = &decided {
-        crate::io::warn(&format!("seal: {failure}"));
-    }
-    answer_code(&answer_for(harness, decided))
+fn answer_text(answer: &J) -> String {
+    let mut text = answer.to_text();
+    text.push('\n');
+    text
 }
 
 /// The hook answer for a decision or a failure: every failure is a deny.
@@ -124,50 +257,52 @@ pub fn failure_alarm() -> String {
     .unwrap_or_else(|_| String::from("<seal-alarm reason=\"verification_failed\"></seal-alarm>"))
 }
 
-fn prompt_context(flags: &Flags) -> Result<String, Failure> {
+fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
+    fault::point("input");
     let object = json_in::object(&bytes, "hook input")?;
     check_event(&object, "UserPromptSubmit")?;
     let prompt = json_in::string(&object, "prompt", "hook input")?;
     let session = json_in::string(&object, "session_id", "hook input")?;
-    let store_path = flags
-        .or_env("store", "SEAL_STORE")
+    let frames = &flags.frames;
+    let store_path = frames
+        .store
+        .as_deref()
         .ok_or_else(|| Failure::usage("no trust store: give `--store` or set `SEAL_STORE`"))?;
-    let keys_path = flags.or_env("keys", "SEAL_KEYS");
-    let seen_path = flags.or_env("seen", "SEAL_SEEN");
-    let conversation = flags
-        .or_env("conversation", "SEAL_CONVERSATION")
-        .unwrap_or_else(|| session.to_owned());
+    let keys_path = frames.keys.as_deref();
+    let seen_path = frames.seen.as_deref();
+    let conversation = flags.conversation.as_deref().unwrap_or(session);
     let options = FrameOptions {
-        element: flags
-            .or_env("element", "SEAL_ELEMENT")
-            .unwrap_or_else(|| DEFAULT_ELEMENT.to_owned()),
+        element: frames.element.clone(),
         off: verification_off(),
     };
-    let now = now(flags.value("now"))?;
-    let keys = keys_path.as_deref().map(SecretKeys::load).transpose()?;
-    let seal = inbound_seal(&store_path, keys.as_ref(), &options, now)?;
-    let seen_ids = match &seen_path {
+    let now = now(frames.now.as_deref())?;
+    fault::point("decide");
+    let keys = keys_path.map(SecretKeys::load).transpose()?;
+    let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
+    let seen_ids = match seen_path {
         Some(path) => seen::load(path)?,
         None => BTreeSet::new(),
     };
-    let inbound = verify_text(&seal, &conversation, now, &seen_ids, prompt)?;
+    let inbound = verify_text(&seal, conversation, now, &seen_ids, prompt)?;
     let context = inbound.alarms().trim_start_matches('\n').to_owned();
     let new_ids = inbound.report().new_ids().to_vec();
-    if let Some(path) = &seen_path {
+    if let Some(path) = seen_path {
         seen::record(path, seen_ids, &new_ids)?;
     }
     Ok(context)
 }
 
-fn tool_decision(harness: Harness, flags: &Flags) -> Result<(Answer, String), Failure> {
+fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, String), Failure> {
     let rules_path = flags
-        .or_env("rules", "SEAL_RULES")
+        .rules
+        .as_deref()
         .ok_or_else(|| Failure::usage("no rules file: give `--rules` or set `SEAL_RULES`"))?;
-    let fallback = fallback(flags.or_env("default", "SEAL_DEFAULT").as_deref())?;
-    let rules = read_rules(&rules_path)?;
+    let rules = read_rules(rules_path)?;
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
-    decide_input(harness, &rules, fallback, bytes)
+    fault::point("input");
+    fault::point("decide");
+    decide_input(harness, &rules, flags.default.fallback(), bytes)
 }
 
 /// Decides a `PreToolUse` hook input (`bytes`) with the rules text `rules`.
@@ -207,27 +342,6 @@ fn check_event(object: &seal_parse::json::Object<'_>, expected: &str) -> Result<
             escape(name, Context::Inline)
         ))),
         _ => Ok(()),
-    }
-}
-
-/// Writes the answer: exit 0, or 6 when stdout cannot be written (no answer can reach the
-/// agent then).
-fn answer_code(answer: &J) -> u8 {
-    let mut text = answer.to_text();
-    text.push('\n');
-    match crate::io::emit(&text) {
-        Ok(()) => Exit::Ok.code(),
-        Err(failure) => {
-            crate::io::warn(&format!("seal: {failure}"));
-            failure.exit.code()
-        }
-    }
-}
-
-fn help(text: &str) -> u8 {
-    match crate::io::emit(text) {
-        Ok(()) => Exit::Ok.code(),
-        Err(failure) => failure.exit.code(),
     }
 }
 

@@ -23,9 +23,14 @@ pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 /// Writes `text` to stdout and flushes it. A closed or failing stdout is an output failure
 /// (exit 6), never a panic.
 pub fn emit(text: &str) -> Result<(), Failure> {
+    emit_bytes(text.as_bytes())
+}
+
+/// Writes `bytes` to stdout and flushes them; a failure is an output failure (exit 6).
+pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     stdout
-        .write_all(text.as_bytes())
+        .write_all(bytes)
         .and_then(|()| stdout.flush())
         .map_err(|error| Failure::new(Exit::Output, format!("cannot write stdout: {error}")))
 }

@@ -5,28 +5,11 @@ use ring::rand::{SecureRandom, SystemRandom};
 use seal::{sign_store_document, ApproverKey, FrameKey};
 use seal_verify::{base64url, UnixTime, MAX_TAG_CHARS, MIN_TAG_CHARS};
 
-use crate::args::{Flag, Flags};
-use crate::failure::{quoted, Exit, Failure};
+use crate::cli::KeygenArgs;
+use crate::failure::{Exit, Failure};
 use crate::io::{check_absent, now, write_atomic};
 use crate::json_out::J;
 use crate::keys::{key_file_json, Secret64};
-use crate::verify::DEFAULT_ELEMENT;
-
-/// The flags of `seal keygen`.
-pub const FLAGS: &[Flag] = &[
-    Flag::value("store"),
-    Flag::value("keys"),
-    Flag::value("element"),
-    Flag::repeated("source"),
-    Flag::value("frame-key-id"),
-    Flag::value("root-key-id"),
-    Flag::switch("approver"),
-    Flag::value("approver-key-id"),
-    Flag::value("tag-chars"),
-    Flag::value("days"),
-    Flag::value("now"),
-    Flag::switch("force"),
-];
 
 /// Default validity of a new store and its keys, in days.
 pub const DEFAULT_DAYS: u64 = 365;
@@ -35,47 +18,24 @@ pub const DEFAULT_DAYS: u64 = 365;
 pub const MAX_DAYS: u64 = 3650;
 
 /// Runs `seal keygen`.
-pub fn run(flags: &Flags) -> Result<u8, Failure> {
-    let store_path = flags.required("store")?;
-    let keys_path = flags.required("keys")?;
-    let force = flags.switch("force");
-    check_absent(store_path, force)?;
-    check_absent(keys_path, force)?;
-    let now = now(flags.value("now"))?;
-    let days = match flags.value("days") {
-        Some(text) => text
-            .parse::<u64>()
-            .ok()
-            .filter(|days| (1..=MAX_DAYS).contains(days))
-            .ok_or_else(|| {
-                Failure::usage(format!(
-                    "`--days` wants 1 to {MAX_DAYS}, not {}",
-                    quoted(text)
-                ))
-            })?,
-        None => DEFAULT_DAYS,
-    };
-    let tag_chars = match flags.value("tag-chars") {
-        Some(text) => text
-            .parse::<u8>()
-            .ok()
-            .filter(|chars| (MIN_TAG_CHARS..=MAX_TAG_CHARS).contains(chars))
-            .ok_or_else(|| {
-                Failure::usage(format!(
-                    "`--tag-chars` wants {MIN_TAG_CHARS} to {MAX_TAG_CHARS}, not {}",
-                    quoted(text)
-                ))
-            })?,
-        None => 22,
-    };
-
-    let element = flags.value("element").unwrap_or(DEFAULT_ELEMENT);
-    let sources: Vec<&str> = flags.values("source").collect();
-    let root_id = flags.value("root-key-id").unwrap_or("root-1");
-    let frame_id = flags.value("frame-key-id").unwrap_or("frames-1");
-    let approver_id = flags
-        .switch("approver")
-        .then(|| flags.value("approver-key-id").unwrap_or("approver-1"));
+pub fn run(args: &KeygenArgs) -> Result<u8, Failure> {
+    let store_path = args.store.as_str();
+    let keys_path = args.keys.as_str();
+    check_absent(store_path, args.force)?;
+    check_absent(keys_path, args.force)?;
+    let now = now(args.now.as_deref())?;
+    let days = args.days;
+    let tag_chars = args.tag_chars;
+    if !(MIN_TAG_CHARS..=MAX_TAG_CHARS).contains(&tag_chars) {
+        return Err(Failure::usage(format!(
+            "`--tag-chars` wants {MIN_TAG_CHARS} to {MAX_TAG_CHARS}, not `{tag_chars}`"
+        )));
+    }
+    let element = args.element.as_str();
+    let sources: Vec<&str> = args.source.iter().map(String::as_str).collect();
+    let root_id = args.root_key_id.as_str();
+    let frame_id = args.frame_key_id.as_str();
+    let approver_id = args.approver.then_some(args.approver_key_id.as_str());
 
     let random = SystemRandom::new();
     let root_seed = random_bytes(&random)?;

@@ -17,17 +17,18 @@ macro_rules! outln {
 }
 
 mod approve;
-mod args;
+mod cli;
 mod demo;
 mod doctor;
 mod failure;
-mod help;
+mod fault;
 mod hook;
 mod io;
 mod json_in;
 mod json_out;
 mod keygen;
 mod keys;
+mod lane;
 mod manifest;
 mod policy;
 mod render;
@@ -37,131 +38,75 @@ mod sign;
 mod store;
 mod verify;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-use args::{Flag, Flags, Parsed};
-use failure::{quoted, Exit, Failure};
-use hook::Harness;
+use clap::{CommandFactory, Parser};
+
+use cli::{Cli, Command, HookCommand, HookEvent, ManifestCommand, PolicyCommand};
+use failure::{Exit, Failure};
+use lane::Lane;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match dispatch(&args) {
-        Ok(code) => code,
-        Err(failure) => {
-            io::warn(&format!("seal: {failure}"));
-            failure.exit.code()
-        }
+    lane::install_panic_report();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let code = match Lane::of(&args) {
+        Lane::ToolHook(harness) => hook::tool_lane(harness, &args),
+        Lane::PromptHook => hook::prompt_lane(&args),
+        Lane::Command => command_lane(&args),
     };
     ExitCode::from(code)
 }
 
-fn dispatch(args: &[String]) -> Result<u8, Failure> {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.as_slice() {
-        [] => Err(Failure::usage("no command given; see `seal --help`")),
-        ["--help" | "-h" | "help", ..] => help(help::MAIN),
-        ["--version" | "-V"] => {
-            outln!("seal {}", env!("CARGO_PKG_VERSION"));
+/// Every command but the hooks: a failure prints one line on stderr and exits with its code; a
+/// panic is an internal failure (exit 70), never Rust's 101.
+fn command_lane(args: &[OsString]) -> u8 {
+    let run = lane::catch(|| {
+        fault::point("args");
+        match Cli::try_parse_from(args) {
+            Ok(cli) => dispatch(cli),
+            Err(error) => lane::clap_outcome(&error),
+        }
+    });
+    match run {
+        Ok(Ok(code)) => code,
+        Ok(Err(failure)) | Err(failure) => {
+            io::warn(&format!("seal: {failure}"));
+            failure.exit.code()
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<u8, Failure> {
+    match cli.command {
+        Command::Keygen(args) => keygen::run(&args),
+        Command::Sign(args) => sign::run(&args),
+        Command::Scan(args) => scan::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::Manifest(ManifestCommand::Seal(args)) => manifest::run_seal(&args),
+        Command::Manifest(ManifestCommand::Approve(args)) => approve::run(&args),
+        Command::Manifest(ManifestCommand::Verify(args)) => manifest::run_verify(&args),
+        Command::Policy(PolicyCommand::Check(args)) => policy::run_check(&args),
+        Command::Policy(PolicyCommand::Lint(args)) => policy::run_lint(&args),
+        Command::Doctor(args) => doctor::run(&args),
+        Command::Demo => demo::run(),
+        Command::Completions(args) => {
+            let mut text = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "seal", &mut text);
+            io::emit_bytes(&text)?;
             Ok(Exit::Ok.code())
         }
-        ["keygen", ..] => command(rest(args, 1), keygen::FLAGS, help::KEYGEN, keygen::run),
-        ["sign", ..] => command(rest(args, 1), sign::FLAGS, help::SIGN, sign::run),
-        ["scan", ..] => command(rest(args, 1), scan::FLAGS, help::SCAN, scan::run),
-        ["render", ..] => command(rest(args, 1), render::FLAGS, help::RENDER, render::run),
-        ["manifest", "seal", ..] => command(
-            rest(args, 2),
-            manifest::SEAL_FLAGS,
-            help::MANIFEST,
-            manifest::run_seal,
-        ),
-        ["manifest", "approve", ..] => {
-            command(rest(args, 2), approve::FLAGS, help::MANIFEST, approve::run)
+        // The hook lanes are chosen from the raw arguments before parsing; a hook command that
+        // reaches here had a harness or event word the lanes do not know, which clap refuses
+        // first. Answering it as a failure keeps even that path closed.
+        Command::Hook(HookCommand::ClaudeCode(event) | HookCommand::Codex(event)) => {
+            Err(Failure::usage(format!(
+                "the `{}` hook must be the third word of the command line",
+                match event {
+                    HookEvent::UserPromptSubmit(_) => "user-prompt-submit",
+                    HookEvent::PreToolUse(_) => "pre-tool-use",
+                }
+            )))
         }
-        ["manifest", "verify", ..] => command(
-            rest(args, 2),
-            manifest::VERIFY_FLAGS,
-            help::MANIFEST,
-            manifest::run_verify,
-        ),
-        ["manifest", ..] => sub_help(args, 1, help::MANIFEST, "manifest", "seal|approve|verify"),
-        ["policy", "check", ..] => command(
-            rest(args, 2),
-            policy::CHECK_FLAGS,
-            help::POLICY,
-            policy::run_check,
-        ),
-        ["policy", "lint", ..] => command(
-            rest(args, 2),
-            policy::LINT_FLAGS,
-            help::POLICY,
-            policy::run_lint,
-        ),
-        ["policy", ..] => sub_help(args, 1, help::POLICY, "policy", "check|lint"),
-        ["doctor", ..] => command(rest(args, 1), doctor::FLAGS, help::DOCTOR, doctor::run),
-        ["demo", ..] => command(rest(args, 1), &[], help::DEMO, |_| demo::run()),
-        ["hook", harness @ ("claude-code" | "codex"), event, ..] => {
-            let harness = if *harness == "codex" {
-                Harness::Codex
-            } else {
-                Harness::ClaudeCode
-            };
-            match *event {
-                "user-prompt-submit" => Ok(hook::run_prompt(rest(args, 3))),
-                "pre-tool-use" => Ok(hook::run_tool(harness, rest(args, 3))),
-                "--help" | "-h" => help(help::HOOK),
-                other => Err(Failure::usage(format!(
-                    "unknown hook event {}; expected `user-prompt-submit` or `pre-tool-use`",
-                    quoted(other)
-                ))),
-            }
-        }
-        ["hook", "claude-code" | "codex"] => Err(Failure::usage(
-            "`hook` needs an event: user-prompt-submit or pre-tool-use",
-        )),
-        ["hook", ..] => sub_help(args, 1, help::HOOK, "hook", "claude-code|codex EVENT"),
-        [other, ..] => Err(Failure::usage(format!(
-            "unknown command {}; see `seal --help`",
-            quoted(other)
-        ))),
     }
-}
-
-fn rest(args: &[String], skip: usize) -> &[String] {
-    args.get(skip..).unwrap_or_default()
-}
-
-fn command(
-    args: &[String],
-    flags: &[Flag],
-    help_text: &str,
-    run: impl FnOnce(&Flags) -> Result<u8, Failure>,
-) -> Result<u8, Failure> {
-    match args::parse(args, flags)? {
-        Parsed::Help => help(help_text),
-        Parsed::Run(flags) => run(&flags),
-    }
-}
-
-fn sub_help(
-    args: &[String],
-    at: usize,
-    help_text: &str,
-    name: &str,
-    expected: &str,
-) -> Result<u8, Failure> {
-    match args.get(at).map(String::as_str) {
-        Some("--help" | "-h") => help(help_text),
-        Some(other) => Err(Failure::usage(format!(
-            "unknown `{name}` subcommand {}; expected {expected}",
-            quoted(other)
-        ))),
-        None => Err(Failure::usage(format!(
-            "`{name}` needs a subcommand: {expected}"
-        ))),
-    }
-}
-
-fn help(text: &str) -> Result<u8, Failure> {
-    out!("{text}");
-    Ok(Exit::Ok.code())
 }

@@ -12,45 +12,24 @@ use seal_parse::json::Value;
 use seal_record::canonical_path;
 
 use crate::approve::load_approval;
-use crate::args::{Flag, Flags};
+use crate::cli::{ManifestSealArgs, ManifestVerifyArgs};
 use crate::failure::{quoted, Exit, Failure};
 use crate::io::{now, read_file, utf8, write_atomic, MAX_FILE_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 use crate::seen;
 
-/// The flags of `seal manifest seal`.
-pub const SEAL_FLAGS: &[Flag] = &[
-    Flag::value("description"),
-    Flag::value("root"),
-    Flag::value("out"),
-    Flag::switch("json"),
-];
-
-/// The flags of `seal manifest verify`.
-pub const VERIFY_FLAGS: &[Flag] = &[
-    Flag::value("description"),
-    Flag::value("root"),
-    Flag::value("manifest"),
-    Flag::value("approved"),
-    Flag::value("approval"),
-    Flag::value("store"),
-    Flag::value("used"),
-    Flag::value("now"),
-    Flag::switch("json"),
-];
-
 /// Runs `seal manifest seal`.
-pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
-    let root = flags.value("root").unwrap_or(".");
-    let description = Description::load(flags.required("description")?)?;
-    let out = flags.required("out")?;
+pub fn run_seal(args: &ManifestSealArgs) -> Result<u8, Failure> {
+    let root = args.root.as_str();
+    let description = Description::load(&args.description)?;
+    let out = args.out.as_str();
     let manifest = description.seal(root)?;
     let mut text = manifest.to_json();
     text.push('\n');
     write_atomic(out, text.as_bytes(), Some(0o644))?;
     let hash = manifest.disclosure_hash().to_hex();
-    if flags.switch("json") {
+    if args.json {
         outln!(
             "{}",
             J::Obj(vec![
@@ -67,27 +46,32 @@ pub fn run_seal(flags: &Flags) -> Result<u8, Failure> {
 }
 
 /// Runs `seal manifest verify`.
-pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
-    let root = flags.value("root").unwrap_or(".");
-    let description = Description::load(flags.required("description")?)?;
-    let manifest = load_manifest(flags.required("manifest")?)?;
-    let (approved, result) = match flags.value("approval") {
-        Some(path) => {
-            if flags.value("approved").is_some() {
-                return Err(Failure::usage(
-                    "give `--approved` or `--approval`, not both",
-                ));
-            }
+pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
+    let root = args.root.as_str();
+    let description = Description::load(&args.description)?;
+    let manifest = load_manifest(&args.manifest)?;
+    let (approved, result) = match (&args.approval, &args.approved) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::usage(
+                "give `--approved` or `--approval`, not both",
+            ))
+        }
+        (None, None) => {
+            return Err(Failure::usage(
+                "`manifest verify` needs the approval: `--approved HASH` or `--approval FILE`",
+            ))
+        }
+        (Some(path), None) => {
             let approval = load_approval(path)?;
-            let store_path = flags.or_env("store", "SEAL_STORE").ok_or_else(|| {
+            let store_path = args.store.as_deref().ok_or_else(|| {
                 Failure::usage("`--approval` needs the trust store (`--store` or `SEAL_STORE`)")
             })?;
-            let now = now(flags.value("now"))?;
-            let envelope = read_file(&store_path, MAX_FILE_BYTES, "trust store")?;
+            let now = now(args.now.as_deref())?;
+            let envelope = read_file(store_path, MAX_FILE_BYTES, "trust store")?;
             let store = TrustStore::from_signed_document(&envelope, &[], now).map_err(|error| {
-                Failure::keys(format!("trust store {}: {error}", quoted(&store_path)))
+                Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
             })?;
-            let used_path = flags.value("used");
+            let used_path = args.used.as_deref();
             let used = match used_path {
                 Some(path) => seen::load(path)?,
                 None => BTreeSet::new(),
@@ -103,19 +87,20 @@ pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
             }
             (approval.disclosure_hash(), result)
         }
-        None => {
-            let approved = match flags.value("approved") {
-                Some(hex) => Sha256Digest::from_hex(hex).map_err(|_| {
-                    Failure::usage(format!(
-                        "`--approved` wants 64 lowercase hex digits, not {}",
-                        quoted(hex)
-                    ))
-                })?,
-                None => manifest.disclosure_hash(),
-            };
+        (None, Some(hex)) => {
+            let approved = Sha256Digest::from_hex(hex).map_err(|_| {
+                Failure::usage(format!(
+                    "`--approved` wants 64 lowercase hex digits, not {}",
+                    quoted(hex)
+                ))
+            })?;
             (approved, description.verify(root, &manifest, &approved)?)
         }
     };
+    // Last, the description itself: the manifest it gives now must be the approved one, so a
+    // field with no check of its own (purpose, provider, run id, redactions, tools, tokens, the
+    // list of files and ranges) cannot change after approval.
+    let result = result.and_then(|()| rebuilt_matches(&description, root, &approved));
     let (exit, outcome, detail) = match &result {
         Ok(()) => (
             Exit::Ok,
@@ -124,7 +109,7 @@ pub fn run_verify(flags: &Flags) -> Result<u8, Failure> {
         ),
         Err(error) => (spawn_exit(error), spawn_code(error), error.to_string()),
     };
-    if flags.switch("json") {
+    if args.json {
         outln!(
             "{}",
             J::Obj(vec![
@@ -153,6 +138,28 @@ pub fn spawn_exit(error: &SpawnError) -> Exit {
         SpawnError::NotApproved { .. } => Exit::NotApproved,
         SpawnError::Approval { .. } => Exit::ApprovalRefused,
         _ => Exit::Recomputed,
+    }
+}
+
+/// Whether the manifest `description` gives from the files under `root` now hashes to
+/// `approved` (`Recomputed` when it does not, or cannot be built).
+fn rebuilt_matches(
+    description: &Description,
+    root: &str,
+    approved: &Sha256Digest,
+) -> Result<(), SpawnError> {
+    match description.seal(root) {
+        Ok(rebuilt) if rebuilt.disclosure_hash() == *approved => Ok(()),
+        Ok(rebuilt) => Err(SpawnError::Recomputed {
+            detail: format!(
+                "the manifest rebuilt from the description hashes to {}, not to the approved {}",
+                rebuilt.disclosure_hash().to_hex(),
+                approved.to_hex()
+            ),
+        }),
+        Err(failure) => Err(SpawnError::Recomputed {
+            detail: format!("the manifest cannot be rebuilt from the description: {failure}"),
+        }),
     }
 }
 

@@ -9,22 +9,11 @@ use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
 use seal_render::{escape, Context};
 
-use crate::args::{Flag, Flags};
+use crate::cli::{PolicyCheckArgs, PolicyLintArgs};
 use crate::failure::{quoted, Exit, Failure};
 use crate::io::{read_file, read_stdin, utf8, MAX_FILE_BYTES, MAX_STDIN_BYTES};
 use crate::json_in;
 use crate::json_out::J;
-
-/// The flags of `seal policy check`.
-pub const CHECK_FLAGS: &[Flag] = &[
-    Flag::value("rules"),
-    Flag::value("default"),
-    Flag::value("cwd"),
-    Flag::switch("json"),
-];
-
-/// The flags of `seal policy lint`.
-pub const LINT_FLAGS: &[Flag] = &[Flag::value("rules"), Flag::switch("json")];
 
 /// The three answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,19 +110,6 @@ pub fn read_rules(path: &str) -> Result<String, Failure> {
         exit: Exit::Rules,
         ..failure
     })
-}
-
-/// The end-of-chain fallback named by `text` (`allow`, `ask` or `deny`; default `ask`).
-pub fn fallback(text: Option<&str>) -> Result<Fallback, Failure> {
-    match text.unwrap_or("ask") {
-        "allow" => Ok(Fallback::Allow),
-        "ask" => Ok(Fallback::Ask),
-        "deny" => Ok(Fallback::Deny),
-        other => Err(Failure::usage(format!(
-            "`--default` is `allow`, `ask` or `deny`, not {}",
-            quoted(other)
-        ))),
-    }
 }
 
 /// Decides `call` with the rules `rules` (a rules file's text) and `fallback`, through the
@@ -304,17 +280,17 @@ fn matched(trace: &Trace) -> Option<String> {
 }
 
 /// Runs `seal policy check`.
-pub fn run_check(flags: &Flags) -> Result<u8, Failure> {
-    let rules = read_rules(flags.required("rules")?)?;
-    let fallback = fallback(flags.value("default"))?;
+pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
+    let rules = read_rules(&args.rules)?;
+    let fallback = args.default.fallback();
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::object(&bytes, "tool call")?;
     let mut call = CallInput::from_object(&object, "seal-cli", "tool call")?;
-    if let Some(cwd) = flags.value("cwd") {
+    if let Some(cwd) = &args.cwd {
         call.cwd = Some(cwd);
     }
     let decided = decide(&rules, fallback, &call)?;
-    if flags.switch("json") {
+    if args.json {
         outln!("{}", decided_json(&decided).to_text());
     } else {
         out!("{}", decided_text(&decided));
@@ -328,9 +304,9 @@ pub fn run_check(flags: &Flags) -> Result<u8, Failure> {
 }
 
 /// Runs `seal policy lint`.
-pub fn run_lint(flags: &Flags) -> Result<u8, Failure> {
-    let findings = lint_file(flags.required("rules")?)?;
-    if flags.switch("json") {
+pub fn run_lint(args: &PolicyLintArgs) -> Result<u8, Failure> {
+    let findings = lint_file(&args.rules)?;
+    if args.json {
         let items = findings.iter().map(|line| J::str(line.clone())).collect();
         outln!("{}", J::Obj(vec![("findings", J::Arr(items))]).to_text());
     } else if findings.is_empty() {

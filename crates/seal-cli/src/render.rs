@@ -1,31 +1,20 @@
 //! `seal render` and `seal render --decode`: the escape-v1 grammar on stdin.
 
-use std::io::Write;
-
 use seal_render::{decode_bytes, escape_bytes, Context};
 
-use crate::args::{Flag, Flags};
-use crate::failure::{quoted, Exit, Failure};
+use crate::cli::{RenderArgs, RenderContext};
+use crate::failure::{Exit, Failure};
 use crate::io::{read_stdin, utf8, MAX_STDIN_BYTES};
 
-/// The flags of `seal render`.
-pub const FLAGS: &[Flag] = &[Flag::value("context"), Flag::switch("decode")];
-
 /// Runs `seal render`.
-pub fn run(flags: &Flags) -> Result<u8, Failure> {
-    let context = match flags.value("context").unwrap_or("block") {
-        "inline" => Context::Inline,
-        "attribute" => Context::Attribute,
-        "block" => Context::Block,
-        other => {
-            return Err(Failure::usage(format!(
-                "`--context` is `inline`, `attribute` or `block`, not {}",
-                quoted(other)
-            )))
-        }
+pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
+    let context = match args.context {
+        RenderContext::Inline => Context::Inline,
+        RenderContext::Attribute => Context::Attribute,
+        RenderContext::Block => Context::Block,
     };
     let input = read_stdin(MAX_STDIN_BYTES)?;
-    let output: Vec<u8> = if flags.switch("decode") {
+    let output: Vec<u8> = if args.decode {
         let text = utf8(input, "stdin")?;
         decode_bytes(&text, context)
             .map_err(|error| Failure::new(Exit::Decode, format!("not escape-v1 text: {error}")))?
@@ -33,10 +22,6 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
     } else {
         escape_bytes(&input, context).into_owned().into_bytes()
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(&output)
-        .and_then(|()| stdout.flush())
-        .map_err(|error| Failure::new(Exit::Output, format!("cannot write stdout: {error}")))?;
+    crate::io::emit_bytes(&output)?;
     Ok(Exit::Ok.code())
 }

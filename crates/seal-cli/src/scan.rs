@@ -3,52 +3,38 @@
 
 use std::collections::BTreeSet;
 
-use crate::args::{Flag, Flags};
+use crate::cli::ScanArgs;
 use crate::failure::{Exit, Failure};
 use crate::io::{emit, now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::SecretKeys;
 use crate::seen;
-use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions, DEFAULT_ELEMENT};
-
-/// The flags of `seal scan`.
-pub const FLAGS: &[Flag] = &[
-    Flag::value("store"),
-    Flag::value("keys"),
-    Flag::value("conversation"),
-    Flag::value("element"),
-    Flag::value("seen"),
-    Flag::switch("json"),
-    Flag::value("now"),
-];
+use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions};
 
 /// Runs `seal scan`.
-pub fn run(flags: &Flags) -> Result<u8, Failure> {
-    let store_path = flags
-        .or_env("store", "SEAL_STORE")
+pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
+    let frames = &args.frames;
+    let store_path = frames
+        .store
+        .as_deref()
         .ok_or_else(|| Failure::usage("missing required flag `--store` (or `SEAL_STORE`)"))?;
-    let keys_path = flags.or_env("keys", "SEAL_KEYS");
-    let conversation = flags
-        .or_env("conversation", "SEAL_CONVERSATION")
-        .ok_or_else(|| {
-            Failure::usage("missing required flag `--conversation` (or `SEAL_CONVERSATION`)")
-        })?;
-    let seen_path = flags.or_env("seen", "SEAL_SEEN");
+    let conversation = args.conversation.as_deref().ok_or_else(|| {
+        Failure::usage("missing required flag `--conversation` (or `SEAL_CONVERSATION`)")
+    })?;
+    let seen_path = frames.seen.as_deref();
     let options = FrameOptions {
-        element: flags
-            .or_env("element", "SEAL_ELEMENT")
-            .unwrap_or_else(|| DEFAULT_ELEMENT.to_owned()),
+        element: frames.element.clone(),
         off: verification_off(),
     };
-    let now = now(flags.value("now"))?;
+    let now = now(frames.now.as_deref())?;
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
-    let keys = keys_path.as_deref().map(SecretKeys::load).transpose()?;
-    let seal = inbound_seal(&store_path, keys.as_ref(), &options, now)?;
-    let seen_ids = match &seen_path {
+    let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;
+    let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
+    let seen_ids = match seen_path {
         Some(path) => seen::load(path)?,
         None => BTreeSet::new(),
     };
-    let inbound = verify_text(&seal, &conversation, now, &seen_ids, &text)?;
-    let output = if flags.switch("json") {
+    let inbound = verify_text(&seal, conversation, now, &seen_ids, &text)?;
+    let output = if args.json {
         let mut json = report_json(&inbound).to_text();
         json.push('\n');
         json
@@ -62,7 +48,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
     };
     let tainted = inbound.report().is_tainted();
     let new_ids = inbound.report().new_ids().to_vec();
-    if let Some(path) = &seen_path {
+    if let Some(path) = seen_path {
         seen::record(path, seen_ids, &new_ids)?;
     }
     emit(&output)?;

@@ -3,30 +3,19 @@
 use ring::rand::{SecureRandom, SystemRandom};
 use seal_verify::{FrameSigner, SigningKey, FRAME_ID_ATTRIBUTE};
 
-use crate::args::{Flag, Flags};
+use crate::cli::SignArgs;
 use crate::failure::{quoted, Exit, Failure};
 use crate::io::{read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::{Secret, SecretKeys};
-use crate::verify::DEFAULT_ELEMENT;
-
-/// The flags of `seal sign`.
-pub const FLAGS: &[Flag] = &[
-    Flag::value("keys"),
-    Flag::value("key-id"),
-    Flag::value("conversation"),
-    Flag::value("element"),
-    Flag::repeated("attr"),
-    Flag::switch("raw"),
-];
 
 /// Runs `seal sign`.
-pub fn run(flags: &Flags) -> Result<u8, Failure> {
-    let keys = SecretKeys::load(flags.required("keys")?)?;
-    let key_id = flags.required("key-id")?;
-    let conversation = flags.required("conversation")?;
-    let element = flags.value("element").unwrap_or(DEFAULT_ELEMENT);
+pub fn run(args: &SignArgs) -> Result<u8, Failure> {
+    let keys = SecretKeys::load(&args.keys)?;
+    let key_id = args.key_id.as_str();
+    let conversation = args.conversation.as_str();
+    let element = args.element.as_str();
     let mut attributes: Vec<(String, String)> = Vec::new();
-    for pair in flags.values("attr") {
+    for pair in &args.attr {
         let Some((name, value)) = pair.split_once('=') else {
             return Err(Failure::usage(format!(
                 "`--attr` wants NAME=VALUE, not {}",
@@ -60,7 +49,7 @@ pub fn run(flags: &Flags) -> Result<u8, Failure> {
         .iter()
         .map(|(name, value)| (name.as_str(), value.as_str()))
         .collect();
-    let frame = if flags.switch("raw") {
+    let frame = if args.raw {
         signer.sign_raw(element, &pairs, &body)
     } else {
         signer.sign(element, &pairs, &body)

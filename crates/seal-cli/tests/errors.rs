@@ -33,6 +33,7 @@ fn exit_codes() {
     std::fs::write(&existing, "x").unwrap();
     let expired_now = "2100000000";
     let new_keys = dir.file("k.json");
+    let zero_hash = "0".repeat(64);
 
     let cases: Vec<(&str, Vec<&str>, &[u8], i32)> = vec![
         ("no command", vec![], b"", 2),
@@ -40,12 +41,7 @@ fn exit_codes() {
         ("unknown flag", vec!["scan", "--bogus"], b"", 2),
         ("hook without event", vec!["hook", "codex"], b"", 2),
         ("policy without subcommand", vec!["policy"], b"", 2),
-        (
-            "unknown harness",
-            vec!["hook", "cursor", "pre-tool-use"],
-            b"",
-            2,
-        ),
+        ("unknown harness", vec!["hook", "cursor", "stop"], b"", 2),
         ("missing flag", vec!["sign", "--keys", &keys], b"", 2),
         (
             "flag twice",
@@ -233,9 +229,24 @@ fn exit_codes() {
                 &bad_json,
                 "--manifest",
                 &bad_json,
+                "--approved",
+                &zero_hash,
             ],
             b"",
             3,
+        ),
+        (
+            "manifest verify without the approval",
+            vec![
+                "manifest",
+                "verify",
+                "--description",
+                &bad_json,
+                "--manifest",
+                &bad_json,
+            ],
+            b"",
+            2,
         ),
     ];
     let mut snapshot = String::new();
@@ -257,32 +268,90 @@ fn exit_codes() {
 fn every_command_has_help() {
     for args in [
         &["--help"][..],
+        &["help"],
+        &["help", "policy", "check"],
         &["keygen", "--help"],
         &["sign", "--help"],
         &["scan", "--help"],
         &["render", "--help"],
         &["manifest", "--help"],
         &["manifest", "seal", "--help"],
+        &["manifest", "approve", "--help"],
         &["manifest", "verify", "--help"],
         &["policy", "--help"],
         &["policy", "check", "--help"],
         &["policy", "lint", "--help"],
         &["doctor", "--help"],
         &["demo", "--help"],
+        &["completions", "--help"],
         &["hook", "--help"],
         &["hook", "claude-code", "--help"],
-        &["hook", "claude-code", "user-prompt-submit", "--help"],
-        &["hook", "claude-code", "pre-tool-use", "--help"],
-        &["hook", "codex", "pre-tool-use", "--help"],
+        &["hook", "codex", "--help"],
+        &["help", "hook", "claude-code", "pre-tool-use"],
     ] {
         let run = seal(args, b"", &[]);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        assert!(
-            run.stdout.starts_with("usage: ") || run.stdout.starts_with("seal: "),
-            "{args:?}"
-        );
+        assert!(run.stdout.contains("Usage: seal"), "{args:?}");
         assert!(run.stdout.is_ascii());
         assert!(run.stdout.lines().all(|line| line.len() <= 80), "{args:?}");
+        assert!(run.stderr.is_empty(), "{args:?}");
     }
     insta::assert_snapshot!("help", seal(&["--help"], b"", &[]).stdout);
+}
+
+/// Inside a hook, `--help` is not a run: the help goes to stderr and stdout carries the hook's
+/// failure answer (a deny for a tool hook, the verification_failed alarm for a prompt hook).
+#[test]
+fn a_hook_given_help_prints_it_on_stderr_and_answers_its_failure() {
+    for (args, failure) in [
+        (
+            &["hook", "claude-code", "pre-tool-use", "--help"][..],
+            "\"permissionDecision\":\"deny\"",
+        ),
+        (
+            &["hook", "codex", "pre-tool-use", "-h"],
+            "\"permissionDecision\":\"deny\"",
+        ),
+        (
+            &["hook", "claude-code", "user-prompt-submit", "--help"],
+            "verification_failed",
+        ),
+    ] {
+        let run = seal(args, b"", &[]);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
+        assert!(run.stdout.contains(failure), "{args:?}: {}", run.snapshot());
+        assert!(run.stderr.contains("Usage: seal hook"), "{args:?}");
+    }
+}
+
+#[test]
+fn completions_and_version() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let run = seal(&["completions", shell], b"", &[]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.snapshot());
+        assert!(run.stdout.contains("seal"), "{shell}");
+        assert!(run.stdout.contains("pre-tool-use"), "{shell}");
+    }
+    let run = seal(&["completions", "tcsh"], b"", &[]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    let run = seal(&["--version"], b"", &[]);
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, format!("seal {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// A mistyped command or flag gets a "did you mean" tip on its one line.
+#[test]
+fn typos_get_a_tip() {
+    for (args, tip) in [
+        (&["polcy", "check"][..], "'policy'"),
+        (&["policy", "chek"], "'check'"),
+        (&["scan", "--conversaton", "c"], "'--conversation'"),
+    ] {
+        let (code, stderr) = failing(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            stderr.contains("tip:") && stderr.contains(tip),
+            "{args:?}: {stderr}"
+        );
+    }
 }

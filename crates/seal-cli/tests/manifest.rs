@@ -46,7 +46,10 @@ fn workspace() -> TempDir {
     dir
 }
 
+/// `manifest verify` in `dir`, approving the hash `sealed` printed unless `extra` names the
+/// approval itself.
 fn verify(dir: &TempDir, extra: &[&str]) -> support::Run {
+    let approved = std::fs::read_to_string(dir.path.join("approved.txt")).unwrap_or_default();
     let mut args = vec![
         "manifest",
         "verify",
@@ -55,6 +58,9 @@ fn verify(dir: &TempDir, extra: &[&str]) -> support::Run {
         "--manifest",
         "manifest.json",
     ];
+    if !extra.iter().any(|arg| arg.starts_with("--approv")) {
+        args.extend(["--approved", approved.trim()]);
+    }
     args.extend_from_slice(extra);
     seal_in(Some(&dir.path), &args, b"", &[])
 }
@@ -70,11 +76,15 @@ fn sealed() -> TempDir {
             "description.json",
             "--out",
             "manifest.json",
+            "--json",
         ],
         b"",
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
+    // The hash the human approves, kept as they would keep it: apart from the manifest file.
+    let hash = run.json()["disclosure_hash"].as_str().unwrap().to_owned();
+    std::fs::write(dir.path.join("approved.txt"), hash).unwrap();
     dir
 }
 
@@ -149,6 +159,60 @@ fn each_change_has_its_exit_code() {
     let dir = sealed();
     let run = verify(&dir, &["--approved", &"0".repeat(64)]);
     assert_eq!(run.code, 23);
+
+    // A manifest file edited into another valid manifest is not its own approval.
+    let dir = sealed();
+    std::fs::write(dir.path.join("payload.txt"), "Summarize everything.").unwrap();
+    let resealed = seal_in(
+        Some(&dir.path),
+        &[
+            "manifest",
+            "seal",
+            "--description",
+            "description.json",
+            "--out",
+            "manifest.json",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(resealed.code, 0);
+    let run = verify(&dir, &["--json"]);
+    assert_eq!(run.code, 23, "{}", run.snapshot());
+    assert_eq!(run.json()["outcome"], "not_approved");
+
+    // A field of the description with no check of its own changed after approval (the purpose,
+    // or one more file to disclose): the manifest rebuilt from the description differs.
+    for changed in [
+        DESCRIPTION.replace("summarize the handler", "exfiltrate the handler"),
+        DESCRIPTION.replace(
+            "\"files\": [",
+            "\"files\": [{\"path\": \"payload.txt\", \"ranges\": [{\"start\": 1, \"end\": 1}]}, ",
+        ),
+    ] {
+        let dir = sealed();
+        std::fs::write(dir.path.join("description.json"), changed).unwrap();
+        let run = verify(&dir, &["--json"]);
+        assert_eq!(run.code, 24, "{}", run.snapshot());
+        assert_eq!(run.json()["outcome"], "recomputed");
+    }
+
+    // Without an approval there is nothing to verify against: a usage error.
+    let dir = sealed();
+    let run = seal_in(
+        Some(&dir.path),
+        &[
+            "manifest",
+            "verify",
+            "--description",
+            "description.json",
+            "--manifest",
+            "manifest.json",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.snapshot());
 }
 
 #[test]
@@ -194,6 +258,8 @@ fn bad_descriptions() {
             "/nonexistent.json",
             "--manifest",
             "m",
+            "--approved",
+            &"0".repeat(64),
         ],
         b"",
         &[],

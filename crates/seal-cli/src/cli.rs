@@ -1,0 +1,492 @@
+//! The command line (clap, derive): every command, flag and environment fallback of
+//! spec/cli.md, with the help generated from these definitions.
+//!
+//! Values arrive as `OsString`s ([`std::env::args_os`]); a value that is not UTF-8 is a usage
+//! error, never a panic. Environment fallbacks (`SEAL_STORE` and the rest) are read by clap;
+//! an empty variable counts as unset.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::keygen::{DEFAULT_DAYS, MAX_DAYS};
+
+/// The exit codes, shown after the main help.
+const EXIT_CODES: &str = "\
+exit codes: 0 ok, 2 usage, 3 input, 4 keys/store, 5 rules, 6 output, 7 decode,
+10 tainted, 11 deny, 12 ask, 13 lint findings, 14 doctor problems,
+20 stale policy, 21 stale manifest, 22 stale model, 23 not approved,
+24 recomputed mismatch, 25 approval refused, 70 internal (spec/cli.md)";
+
+/// `seal`: the whole command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "seal",
+    version,
+    about = "seal: trust by construction for AI-agent runtimes",
+    after_help = EXIT_CODES,
+    max_term_width = 80,
+    propagate_version = true,
+    subcommand_required = true,
+    arg_required_else_help = false
+)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// New trust store and secret key file.
+    Keygen(KeygenArgs),
+    /// Sign a frame around the body on stdin.
+    Sign(SignArgs),
+    /// Verify the frames in the text on stdin; print it followed by the alarms.
+    Scan(ScanArgs),
+    /// Escape stdin (escape-v1); --decode to decode.
+    Render(RenderArgs),
+    /// Disclosure manifests: seal, approve, verify before a run.
+    #[command(subcommand)]
+    Manifest(ManifestCommand),
+    /// Decide a tool call against a rules file, or lint the rules.
+    #[command(subcommand)]
+    Policy(PolicyCommand),
+    /// Check store, keys, expiries, verification state and rules.
+    Doctor(DoctorArgs),
+    /// See what seal does, with fixed demo keys and time (no setup, no files).
+    Demo,
+    /// Agent hooks: Claude Code and Codex.
+    #[command(subcommand)]
+    Hook(HookCommand),
+    /// Print a shell completion script for `seal` on stdout.
+    Completions(CompletionsArgs),
+}
+
+/// `seal keygen`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Writes a signed trust-store document (spec/trust-store.md) with a store-update \
+                  root key (Ed25519) and an HMAC frame key, and a secret key file (mode 0600)."
+)]
+pub struct KeygenArgs {
+    /// Trust store to write.
+    #[arg(long, value_name = "PATH")]
+    pub store: String,
+    /// Secret key file to write (mode 0600).
+    #[arg(long, value_name = "PATH")]
+    pub keys: String,
+    /// Frame element the frame key signs.
+    #[arg(long, value_name = "NAME", default_value = "channel")]
+    pub element: String,
+    /// Allowed `source` value (repeatable; none: any source).
+    #[arg(long, value_name = "VALUE")]
+    pub source: Vec<String>,
+    /// Id of the HMAC frame key.
+    #[arg(long, value_name = "ID", default_value = "frames-1")]
+    pub frame_key_id: String,
+    /// Id of the store-update root key.
+    #[arg(long, value_name = "ID", default_value = "root-1")]
+    pub root_key_id: String,
+    /// Also write an Ed25519 approver key (manifest approval).
+    #[arg(long)]
+    pub approver: bool,
+    /// Id of the approver key.
+    #[arg(long, value_name = "ID", default_value = "approver-1")]
+    pub approver_key_id: String,
+    /// HMAC tag length in characters, 16 to 42 (22 = 132 bits).
+    #[arg(long, value_name = "N", default_value_t = 22,
+          value_parser = clap::value_parser!(u8).range(16..=42))]
+    pub tag_chars: u8,
+    /// Validity in days.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_DAYS,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DAYS))]
+    pub days: u64,
+    /// Issue time in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
+    /// Replace existing files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `seal sign`.
+#[derive(Debug, Args)]
+#[command(long_about = "Prints a signed frame around the body read from stdin (UTF-8), then LF.")]
+pub struct SignArgs {
+    /// Secret key file.
+    #[arg(long, value_name = "PATH")]
+    pub keys: String,
+    /// Key to sign with (HMAC or Ed25519).
+    #[arg(long, value_name = "ID")]
+    pub key_id: String,
+    /// Conversation the frame is for (the HMAC subkey).
+    #[arg(long, value_name = "ID")]
+    pub conversation: String,
+    /// Frame element.
+    #[arg(long, value_name = "NAME", default_value = "channel")]
+    pub element: String,
+    /// Attribute, in order (repeatable); `id` is generated when not given.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub attr: Vec<String>,
+    /// Write the body as is (harness style) instead of escaped.
+    #[arg(long)]
+    pub raw: bool,
+}
+
+/// The frame-verification flags shared by `scan` and the prompt hooks.
+#[derive(Debug, Args)]
+pub struct FrameFlags {
+    /// Trust store.
+    #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
+    pub store: Option<String>,
+    /// Secret key file with the HMAC secrets.
+    #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
+    pub keys: Option<String>,
+    /// Seen-id file: replays alarm, new ids are added.
+    #[arg(long, value_name = "PATH", env = "SEAL_SEEN")]
+    pub seen: Option<String>,
+    /// Frame element.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "SEAL_ELEMENT",
+        default_value = "channel"
+    )]
+    pub element: String,
+    /// Time to verify at, in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
+}
+
+/// `seal scan`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Prints the text unchanged followed by the alarms; exit 10 when tainted. \
+                  SEAL_VERIFY=off turns verification off (a visible notice on every frame)."
+)]
+pub struct ScanArgs {
+    /// Store, keys, seen ids, element and time.
+    #[command(flatten)]
+    pub frames: FrameFlags,
+    /// Conversation to verify in.
+    #[arg(long, value_name = "ID", env = "SEAL_CONVERSATION")]
+    pub conversation: Option<String>,
+    /// Print the operator's report as JSON instead.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// An escape-v1 context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RenderContext {
+    /// Single-line fields: no LF.
+    Inline,
+    /// Attribute values.
+    Attribute,
+    /// Bodies: LF kept, no `<`.
+    Block,
+}
+
+/// `seal render`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Escapes stdin with escape-v1 (bytes that are not UTF-8 become \\x{hh}); with \
+                  --decode, decodes strictly (exit 7 when the input is not an escape)."
+)]
+pub struct RenderArgs {
+    /// The escape context.
+    #[arg(long, value_enum, default_value = "block")]
+    pub context: RenderContext,
+    /// Decode instead of escaping.
+    #[arg(long)]
+    pub decode: bool,
+}
+
+/// `seal manifest ...`.
+#[derive(Debug, Subcommand)]
+pub enum ManifestCommand {
+    /// Seal a disclosure manifest from a description and the files.
+    Seal(ManifestSealArgs),
+    /// Sign a manifest's disclosure hash with an approver key.
+    Approve(ManifestApproveArgs),
+    /// Re-verify a manifest against the files and the approval before a run.
+    Verify(ManifestVerifyArgs),
+}
+
+/// `seal manifest seal`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Builds the manifest from the description and the files under --root, writes \
+                  it, and prints the summary with the disclosure hash."
+)]
+pub struct ManifestSealArgs {
+    /// The manifest description.
+    #[arg(long, value_name = "PATH")]
+    pub description: String,
+    /// The manifest file to write.
+    #[arg(long, value_name = "PATH")]
+    pub out: String,
+    /// Directory the description's paths are relative to.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: String,
+    /// Print `{"disclosure_hash", "manifest"}` instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `seal manifest approve`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Signs the manifest's disclosure hash with an Ed25519 approver key: a \
+                  single-use approval id, valid for --valid-for seconds."
+)]
+#[command(
+    override_usage = "seal manifest approve --manifest <PATH> --keys <PATH> --key-id <ID>
+           --approval-id <ID> --out <PATH> [OPTIONS]"
+)]
+pub struct ManifestApproveArgs {
+    /// The manifest to approve.
+    #[arg(long, value_name = "PATH")]
+    pub manifest: String,
+    /// Secret key file.
+    #[arg(long, value_name = "PATH")]
+    pub keys: String,
+    /// Approver key (Ed25519).
+    #[arg(long, value_name = "ID")]
+    pub key_id: String,
+    /// Single-use approval id (1 to 64 of A-Z a-z 0-9 . _ -).
+    #[arg(long, value_name = "ID")]
+    pub approval_id: String,
+    /// The approval file to write.
+    #[arg(long, value_name = "PATH")]
+    pub out: String,
+    /// How long the approval is valid, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::approve::DEFAULT_VALID_SECONDS)]
+    pub valid_for: u64,
+    /// Signing time in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
+}
+
+/// `seal manifest verify`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Recomputes the manifest from the files now and checks it against the \
+                  approval: the approved hash (--approved) or a signed approval (--approval with \
+                  --store). Exit 20 stale policy, 21 stale manifest, 22 stale model, 23 not the \
+                  approved manifest, 24 the manifest rebuilt from the description and files \
+                  differs, 25 approval refused."
+)]
+#[command(group = clap::ArgGroup::new("approval_given").required(true).args(["approved", "approval"]))]
+#[command(
+    override_usage = "seal manifest verify --description <PATH> --manifest <PATH>
+           (--approved <HASH> | --approval <PATH> --store <PATH>) [OPTIONS]"
+)]
+pub struct ManifestVerifyArgs {
+    /// The manifest description.
+    #[arg(long, value_name = "PATH")]
+    pub description: String,
+    /// The stored manifest.
+    #[arg(long, value_name = "PATH")]
+    pub manifest: String,
+    /// Directory the description's paths are relative to.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: String,
+    /// The approved disclosure hash (64 lowercase hex digits).
+    #[arg(long, value_name = "HASH", conflicts_with = "approval")]
+    pub approved: Option<String>,
+    /// A signed approval file (needs --store).
+    #[arg(long, value_name = "PATH", requires = "store")]
+    pub approval: Option<String>,
+    /// Trust store resolving the approver key.
+    #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
+    pub store: Option<String>,
+    /// File of approval ids already used; the approval's id is added on success.
+    #[arg(long, value_name = "PATH", requires = "approval")]
+    pub used: Option<String>,
+    /// Time to verify at, in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
+    /// Print `{"outcome", "detail", "approved"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// An end-of-chain decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DefaultDecision {
+    /// Allow what no rule decides.
+    Allow,
+    /// Ask about what no rule decides.
+    Ask,
+    /// Deny what no rule decides.
+    Deny,
+}
+
+impl DefaultDecision {
+    /// The facade's fallback.
+    pub fn fallback(self) -> seal::Fallback {
+        match self {
+            DefaultDecision::Allow => seal::Fallback::Allow,
+            DefaultDecision::Ask => seal::Fallback::Ask,
+            DefaultDecision::Deny => seal::Fallback::Deny,
+        }
+    }
+}
+
+/// `seal policy ...`.
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Decide a tool call (JSON on stdin) against a rules file.
+    Check(PolicyCheckArgs),
+    /// Report rules that never fire or mislead.
+    Lint(PolicyLintArgs),
+}
+
+/// `seal policy check`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "The call is {\"tool_name\": .., \"tool_input\": {..}} (the hook shape) on stdin; \
+                  prints the decision, its reason, the chain trace and the rule that matched. \
+                  Exit 0 allow, 11 deny, 12 ask."
+)]
+pub struct PolicyCheckArgs {
+    /// Rules file.
+    #[arg(long, value_name = "PATH")]
+    pub rules: String,
+    /// The end of the chain: what no rule decides gets this.
+    #[arg(long = "default", value_enum, default_value = "ask")]
+    pub default: DefaultDecision,
+    /// Workspace root (default: the call's `cwd`).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// Print the decision as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `seal policy lint`.
+#[derive(Debug, Args)]
+#[command(long_about = "One line per finding with a counterexample; exit 13 when any.")]
+pub struct PolicyLintArgs {
+    /// Rules file.
+    #[arg(long, value_name = "PATH")]
+    pub rules: String,
+    /// Print `{"findings": [..]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `seal doctor`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Checks the store (accepted, expiry, each key's window and status, compact \
+                  keys), the key file against the store, SEAL_VERIFY, the hook settings, and \
+                  lints the rules. Exit 14 when any check is an error."
+)]
+pub struct DoctorArgs {
+    /// Trust store.
+    #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
+    pub store: Option<String>,
+    /// Secret key file.
+    #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
+    pub keys: Option<String>,
+    /// Rules file.
+    #[arg(long, value_name = "PATH", env = "SEAL_RULES")]
+    pub rules: Option<String>,
+    /// Warn about expiries this many days ahead.
+    #[arg(long, value_name = "N", default_value_t = crate::doctor::DEFAULT_WARN_DAYS)]
+    pub warn_days: u64,
+    /// Time to check at, in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
+    /// Print the checks as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `seal hook <harness> <event>`.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Claude Code's hooks.
+    #[command(subcommand)]
+    ClaudeCode(HookEvent),
+    /// Codex's hooks (an allow is written as no decision, an ask as a deny).
+    #[command(subcommand)]
+    Codex(HookEvent),
+}
+
+/// The hook events.
+#[derive(Debug, Subcommand)]
+pub enum HookEvent {
+    /// Verify every frame in the prompt; alarms become additional context. Never blocks: any
+    /// failure answers a verification_failed alarm.
+    UserPromptSubmit(PromptHookArgs),
+    /// Decide tool_name / tool_input with the rules. Any failure answers deny.
+    PreToolUse(ToolHookArgs),
+}
+
+/// `seal hook .. user-prompt-submit`.
+#[derive(Debug, Args)]
+pub struct PromptHookArgs {
+    /// Store, keys, seen ids, element and time.
+    #[command(flatten)]
+    pub frames: FrameFlags,
+    /// Conversation to verify in (default: the hook input's session_id).
+    #[arg(long, value_name = "ID", env = "SEAL_CONVERSATION")]
+    pub conversation: Option<String>,
+    /// When the hook answers by itself.
+    #[command(flatten)]
+    pub deadline: DeadlineFlag,
+}
+
+/// `seal hook .. pre-tool-use`.
+#[derive(Debug, Args)]
+pub struct ToolHookArgs {
+    /// Rules file.
+    #[arg(long, value_name = "PATH", env = "SEAL_RULES")]
+    pub rules: Option<String>,
+    /// The end of the chain: what no rule decides gets this.
+    #[arg(
+        long = "default",
+        value_enum,
+        env = "SEAL_DEFAULT",
+        default_value = "ask"
+    )]
+    pub default: DefaultDecision,
+    /// When the hook answers by itself.
+    #[command(flatten)]
+    pub deadline: DeadlineFlag,
+}
+
+/// The deadline of a hook.
+#[derive(Debug, Args)]
+pub struct DeadlineFlag {
+    /// Seconds after which the hook gives its failure answer by itself (a deny, or for a prompt
+    /// a verification_failed alarm), whatever it is waiting for; keep it below the client's
+    /// hook timeout.
+    #[arg(long = "deadline", value_name = "SECONDS", env = "SEAL_DEADLINE",
+          default_value_t = crate::hook::DEFAULT_DEADLINE_SECONDS,
+          value_parser = clap::value_parser!(u64).range(1..=crate::hook::MAX_DEADLINE_SECONDS))]
+    pub seconds: u64,
+}
+
+/// `seal completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+}
