@@ -13,9 +13,11 @@ use crate::failure::{quoted, Exit, Failure};
 /// Most bytes read from stdin by the commands that read text or JSON (16 MiB).
 pub const MAX_STDIN_BYTES: usize = 16 * 1024 * 1024;
 
-/// Most bytes read from stdin by the hooks (4 MiB): over it, `user-prompt-submit` answers a
+/// Most bytes read from stdin by the hooks (64 MiB: a Claude Code `Write` of tens of MiB fits;
+/// the input is read once into one buffer, and what is parsed from it borrows from it where it
+/// can, so memory stays a small multiple of the input): over it, `user-prompt-submit` answers a
 /// verification-failed alarm and `pre-tool-use` answers deny.
-pub const MAX_HOOK_INPUT_BYTES: usize = 4 * 1024 * 1024;
+pub const MAX_HOOK_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Most bytes read from any file named on the command line (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;

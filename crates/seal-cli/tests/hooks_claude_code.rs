@@ -125,7 +125,8 @@ fn huge_prompt_under_the_limit_is_verified() {
 
 #[test]
 fn huge_prompt_over_the_limit_still_answers_with_an_alarm() {
-    let prompt = "x".repeat(5 * 1024 * 1024);
+    // Over the 64 MiB hook input limit.
+    let prompt = "x".repeat(65 * 1024 * 1024);
     let run = prompt_hook(&prompt_input(&prompt));
     assert_eq!(run.code, 0);
     assert!(context(&run).contains("reason=\"verification_failed\""));
@@ -344,11 +345,40 @@ fn broken_rules_file_denies() {
 
 #[test]
 fn oversized_tool_input_denies() {
-    let command = format!("git log {}", "a".repeat(5 * 1024 * 1024));
+    let command = format!("git log {}", "a".repeat(65 * 1024 * 1024));
     let run = tool_hook(&tool_input("Bash", json!({ "command": command })));
     assert_eq!(run.code, 0);
     assert_eq!(decision(&run), "deny");
     assert!(run.stderr.contains("over the limit"));
+}
+
+#[test]
+fn a_write_of_five_mib_is_decided_by_its_rules() {
+    // Claude Code sends Write calls whose content is many MiB; the rules decide them, the size
+    // does not (the input limit is 64 MiB).
+    let dir = support::TempDir::new("big-write");
+    let rules = dir.file("rules.json");
+    std::fs::write(
+        &rules,
+        r#"{"permissions": {"allow": ["Write(./docs/**)"], "deny": ["Write(./.git/**)"]}}"#,
+    )
+    .unwrap();
+    let content = "0123456789abcdef\n".repeat(5 * 1024 * 1024 / 17 + 1);
+    let run_for = |path: &str| {
+        seal(
+            &["hook", "claude-code", "pre-tool-use", "--rules", &rules],
+            &tool_input(
+                "Write",
+                json!({"file_path": path, "content": content}),
+            ),
+            &[],
+        )
+    };
+    let allowed = run_for("/home/user/project/docs/big.md");
+    assert_eq!(allowed.code, 0, "{}", allowed.stderr);
+    assert_eq!(decision(&allowed), "allow", "{}", allowed.stdout);
+    let denied = run_for("/home/user/project/.git/config");
+    assert_eq!(decision(&denied), "deny", "{}", denied.stdout);
 }
 
 #[test]
