@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use seal_parse::frame::{HarnessRewrite, ScanConfig};
 use seal_parse::json::{canonicalize, JsonLimits};
 use seal_policy::approval::is_id;
-use seal_policy::chain::{Chain, ChainError, Decision};
+use seal_policy::chain::{Chain, ChainError, Decision, Scope as CoreScope};
+use seal_policy::escalation::EscalationLimits;
 use seal_policy::preset::{Executor, Knobs, PermissionState, PresetConfig, PresetTable, Settings};
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_verify::store::is_key_id;
@@ -19,7 +20,13 @@ use crate::keys::FrameKey;
 use crate::policy::{core_guard, core_listener, Guard, Listener, Scope};
 use crate::seal::Seal;
 use crate::trust::TrustStore;
-use crate::{ApprovalPolicy, SandboxMode, Sha256Digest, UnixTime};
+use crate::{ApprovalPolicy, SandboxMode, UnixTime};
+
+// The digest's layout is its own concept; the builder is its only user.
+#[path = "policy_digest.rs"]
+mod policy_digest;
+
+use policy_digest::{policy_digest, PolicyInputs, StageOrder};
 
 /// Most listeners plus guards a seal holds; one more is refused at build time.
 pub const MAX_STAGES: usize = 64;
@@ -164,6 +171,13 @@ pub enum BuildError {
         /// The prefix given.
         prefix: String,
     },
+    /// The policy digest could not describe the chain exactly: a stage's scope could not be
+    /// read back, or the chain's order disagrees with the registrations. The seal is refused
+    /// rather than built with a digest that does not cover its policy.
+    PolicyDigest {
+        /// The stage whose scope could not be read, or `rules` when the order disagrees.
+        name: String,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -218,17 +232,37 @@ impl fmt::Display for BuildError {
                 "approval id prefix `{}` is not printable ascii without space",
                 prefix.escape_debug()
             ),
+            Self::PolicyDigest { name } => write!(
+                f,
+                "the policy digest cannot describe stage `{}`",
+                name.escape_debug()
+            ),
         }
     }
 }
 
 impl std::error::Error for BuildError {}
 
-/// A listener or guard waiting to be registered: its name and how to register it.
-type Stage = (
-    String,
-    Box<dyn FnOnce(&mut Chain, &str) -> Result<(), ChainError> + Send>,
-);
+/// A listener or guard waiting to be registered: its name, where it goes, its scope (for the
+/// policy digest) and how to register it.
+struct Stage {
+    name: String,
+    place: Place,
+    scope: CoreScope,
+    register: Register,
+}
+
+/// Registers a stage, under the name given, in the chain being built.
+type Register = Box<dyn FnOnce(&mut Chain, &str) -> Result<(), ChainError> + Send>;
+
+/// Where a stage is registered in the chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    AppendedListener,
+    PrependedListener,
+    GlobalGuard,
+    ScopedGuard,
+}
 
 impl Default for SealBuilder {
     fn default() -> Self {
@@ -306,12 +340,14 @@ impl SealBuilder {
 
     /// Appends a listener after the rules and the listeners appended so far.
     pub fn listener(mut self, name: &str, scope: Scope, listener: impl Listener) -> SealBuilder {
-        self.stages.push((
-            name.to_owned(),
-            Box::new(move |chain: &mut Chain, name: &str| {
+        self.stages.push(Stage {
+            name: name.to_owned(),
+            place: Place::AppendedListener,
+            scope: scope.scope.clone(),
+            register: Box::new(move |chain: &mut Chain, name: &str| {
                 chain.append(name, scope.scope, core_listener(listener))
             }),
-        ));
+        });
         self
     }
 
@@ -322,34 +358,40 @@ impl SealBuilder {
         scope: Scope,
         listener: impl Listener,
     ) -> SealBuilder {
-        self.stages.push((
-            name.to_owned(),
-            Box::new(move |chain: &mut Chain, name: &str| {
+        self.stages.push(Stage {
+            name: name.to_owned(),
+            place: Place::PrependedListener,
+            scope: scope.scope.clone(),
+            register: Box::new(move |chain: &mut Chain, name: &str| {
                 chain.prepend(name, scope.scope, core_listener(listener))
             }),
-        ));
+        });
         self
     }
 
     /// Adds a guard that checks every allowed call.
     pub fn guard(mut self, name: &str, guard: impl Guard) -> SealBuilder {
-        self.stages.push((
-            name.to_owned(),
-            Box::new(move |chain: &mut Chain, name: &str| {
+        self.stages.push(Stage {
+            name: name.to_owned(),
+            place: Place::GlobalGuard,
+            scope: CoreScope::everywhere(),
+            register: Box::new(move |chain: &mut Chain, name: &str| {
                 chain.add_global_guard(name, core_guard(guard))
             }),
-        ));
+        });
         self
     }
 
     /// Adds a guard that checks the allowed calls in `scope` (after every global guard).
     pub fn scoped_guard(mut self, name: &str, scope: Scope, guard: impl Guard) -> SealBuilder {
-        self.stages.push((
-            name.to_owned(),
-            Box::new(move |chain: &mut Chain, name: &str| {
+        self.stages.push(Stage {
+            name: name.to_owned(),
+            place: Place::ScopedGuard,
+            scope: scope.scope.clone(),
+            register: Box::new(move |chain: &mut Chain, name: &str| {
                 chain.add_scoped_guard(name, scope.scope, core_guard(guard))
             }),
-        ));
+        });
         self
     }
 
@@ -445,12 +487,13 @@ impl SealBuilder {
             }
             rules = rules.with_workspace_root(root);
         }
-        let policy_digest = canonicalize(rules_text.as_bytes(), &JsonLimits::default())
-            .map(|canonical| Sha256Digest::from_bytes(canonical.sha256()))
-            .map_err(|error| BuildError::Rules {
-                line: 1,
-                column: 1,
-                detail: error.to_string(),
+        let canonical_rules =
+            canonicalize(rules_text.as_bytes(), &JsonLimits::default()).map_err(|error| {
+                BuildError::Rules {
+                    line: 1,
+                    column: 1,
+                    detail: error.to_string(),
+                }
             })?;
         let default = match self.fallback {
             Fallback::Ask => Decision::ask("no rule decides this call"),
@@ -465,7 +508,14 @@ impl SealBuilder {
                 RulesListener::new(rules),
             )
             .map_err(|error| stage_error(RULES_LISTENER_NAME, &error))?;
-        for (index, (name, register)) in self.stages.into_iter().enumerate() {
+        let mut order = StageOrder::new(RULES_LISTENER_NAME);
+        for (index, stage) in self.stages.into_iter().enumerate() {
+            let Stage {
+                name,
+                place,
+                scope,
+                register,
+            } = stage;
             if index >= MAX_STAGES {
                 return Err(BuildError::Stage {
                     name,
@@ -473,6 +523,21 @@ impl SealBuilder {
                 });
             }
             register(&mut chain, &name).map_err(|error| stage_error(&name, &error))?;
+            match place {
+                Place::AppendedListener => order.append_listener(&name, &scope),
+                Place::PrependedListener => order.prepend_listener(&name, &scope),
+                Place::GlobalGuard => {
+                    order.add_global_guard(&name);
+                    Ok(())
+                }
+                Place::ScopedGuard => order.add_scoped_guard(&name, &scope),
+            }
+            .map_err(|_| BuildError::PolicyDigest { name: name.clone() })?;
+        }
+        if !order.agrees_with(&chain) {
+            return Err(BuildError::PolicyDigest {
+                name: RULES_LISTENER_NAME.to_owned(),
+            });
         }
         let Some(&(_, sandbox, approval)) =
             PRESETS.iter().find(|(preset, _, _)| *preset == self.preset)
@@ -510,6 +575,19 @@ impl SealBuilder {
                 prefix: self.approval_prefix,
             });
         }
+        let policy_digest = policy_digest(&PolicyInputs {
+            rules: canonical_rules.as_bytes(),
+            workspace_root: self.workspace_root.as_deref(),
+            fallback: self.fallback,
+            presets: &config.rows,
+            preset: &self.preset,
+            sandbox: self.sandbox,
+            approval: self.approval,
+            executor,
+            escalation: EscalationLimits::DEFAULT,
+            stages: &order,
+            answerers: self.answerers.len(),
+        });
         Ok(Seal {
             store,
             verify_config,

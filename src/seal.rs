@@ -389,11 +389,28 @@ impl Seal {
         Prepared::NeedsApproval(pending)
     }
 
-    /// SHA-256 of the RFC 8785 canonical bytes of the rule text this seal was built with
-    /// ([`NO_RULES`](crate::NO_RULES) when none was given): the policy digest a disclosure
-    /// manifest binds, so a run refuses to spawn when the rules changed. How the text was
-    /// spaced or ordered does not change it. Listeners and guards are code and are not covered
-    /// by it.
+    /// The digest of the effective tool-call policy this seal was built with: the policy digest
+    /// a disclosure manifest binds, so a run refuses to spawn when the policy changed.
+    ///
+    /// It covers every builder input that changes a decision (spec/policy-digest.md): the RFC
+    /// 8785 canonical bytes of the rule text ([`NO_RULES`](crate::NO_RULES) when none was
+    /// given), the workspace root, the fallback, the preset table, the selected preset, the
+    /// sandbox and approval knobs, the escalation settings (executor and limits), the names,
+    /// order and scopes of the listeners (the rules listener among them) and guards, and the
+    /// number of answerers. How the rule text was spaced or its members ordered does not change
+    /// it. The trust store, the signing key, the frame element, the harness rewrite, frame
+    /// verification and the approval id prefix are not covered: they decide frames and ids, not
+    /// tool calls. Listener, guard and answerer *code* is not covered either, only names and
+    /// order: give a stage a new name when its behaviour changes.
+    ///
+    /// ```
+    /// use seal::{Fallback, Seal};
+    ///
+    /// let ask = Seal::builder().build()?;
+    /// let deny = Seal::builder().fallback(Fallback::Deny).build()?;
+    /// assert_ne!(ask.policy_digest(), deny.policy_digest());
+    /// # Ok::<(), seal::BuildError>(())
+    /// ```
     pub fn policy_digest(&self) -> Sha256Digest {
         self.policy_digest
     }
