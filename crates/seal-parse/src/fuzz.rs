@@ -2,7 +2,7 @@
 //! by the ordinary test suite. Each returns `Err` naming the property an input violates.
 
 use crate::frame::{scan_single, scan_with_stats, Finding, ScanConfig, Span};
-use crate::json::{canonicalize, parse, JsonLimits};
+use crate::json::{canonicalize, canonicalize_lossless, parse, parse_lossless, JsonLimits};
 
 /// Scan work allowed per input byte (search hits, candidates and characters read).
 pub const SCAN_STEPS_PER_BYTE: usize = 4;
@@ -66,6 +66,56 @@ pub fn canonical_json(data: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("canonical bytes rejected: {e}"))?;
     if again != canonical {
         return Err("canonicalization is not idempotent".into());
+    }
+    Ok(())
+}
+
+/// Parses and canonicalizes `data` under the lossless profile and checks: the streaming
+/// canonicalizer and the parsed tree agree (same acceptance, same bytes); the canonical bytes
+/// canonicalize to themselves and parse back to the same value (so two different documents never
+/// share canonical bytes); every document the strict profile accepts is accepted, and its strict
+/// canonical bytes are a lossless fixed point that parses to the strict value.
+pub fn lossless_json(data: &[u8]) -> Result<(), String> {
+    let limits = JsonLimits::default();
+    let streamed = canonicalize_lossless(data, &limits);
+    let tree = parse_lossless(data, &limits);
+    let strict = canonicalize(data, &limits);
+    let (canonical, value) = match (streamed, tree) {
+        (Err(_), Err(_)) if strict.is_err() => return Ok(()),
+        (Err(error), Err(_)) => {
+            return Err(format!("strict accepts what lossless rejects ({error})"))
+        }
+        (Ok(streamed), Ok(tree)) if streamed.as_bytes() == tree.canonical_bytes().as_slice() => {
+            (streamed, tree)
+        }
+        (streamed, tree) => {
+            return Err(format!(
+                "lossless stream and tree disagree: {:?} vs {:?}",
+                streamed.map(|c| c.into_bytes()),
+                tree.map(|value| value.canonical_bytes())
+            ))
+        }
+    };
+    let again = canonicalize_lossless(canonical.as_bytes(), &limits)
+        .map_err(|e| format!("lossless canonical bytes rejected: {e}"))?;
+    if again != canonical {
+        return Err("lossless canonicalization is not idempotent".into());
+    }
+    let reparsed = parse_lossless(canonical.as_bytes(), &limits)
+        .map_err(|e| format!("lossless canonical bytes do not parse: {e}"))?;
+    if reparsed != value {
+        return Err("lossless canonical bytes parse to another value".into());
+    }
+    if let Ok(strict) = strict {
+        let fixed = canonicalize_lossless(strict.as_bytes(), &limits)
+            .map_err(|e| format!("strict canonical bytes rejected by lossless: {e}"))?;
+        if fixed != strict {
+            return Err("strict canonical bytes are not a lossless fixed point".into());
+        }
+        let strict_value = parse(strict.as_bytes(), &limits).map_err(|e| e.to_string())?;
+        if parse_lossless(strict.as_bytes(), &limits).ok() != Some(strict_value) {
+            return Err("strict canonical bytes parse to another lossless value".into());
+        }
     }
     Ok(())
 }

@@ -180,6 +180,36 @@ pub(crate) fn is_exact(literal: &str, value: f64) -> bool {
     written.same_value(literal, &Decimal::of(shortest), shortest)
 }
 
+/// The integer a grammatical literal denotes exactly, when it is one within `i64`
+/// (`9007199254740993`, `1.0e3`, `-0`); `None` for a fraction or a magnitude beyond `i64`.
+pub(crate) fn exact_integer(literal: &str) -> Option<i64> {
+    let decimal = Decimal::of(literal);
+    if decimal.significant == 0 {
+        return Some(0);
+    }
+    // The last significant digit sits at 10^scale: below 10^0 the value has a fraction.
+    let scale = u32::try_from(decimal.scale).ok()?;
+    // i64 holds at most 19 digits.
+    if u32::try_from(decimal.significant)
+        .ok()?
+        .checked_add(scale)?
+        > 19
+    {
+        return None;
+    }
+    let digits = significant_digits(literal, &decimal).try_fold(0_i128, |acc, digit| {
+        acc.checked_mul(10)?
+            .checked_add(i128::from(digit.wrapping_sub(b'0')))
+    })?;
+    let magnitude = digits.checked_mul(10_i128.checked_pow(scale)?)?;
+    let value = if literal.starts_with('-') {
+        -magnitude
+    } else {
+        magnitude
+    };
+    i64::try_from(value).ok()
+}
+
 fn parse_integer(literal: &str) -> Result<Number, JsonErrorKind> {
     let digits = literal.strip_prefix('-').unwrap_or(literal);
     let out_of_range = || JsonErrorKind::IntegerOutOfRange {

@@ -1,15 +1,29 @@
-//! The strict parser: one cursor over UTF-8-validated bytes, an explicit stack, no recursion.
+//! The parser of both profiles: one cursor over UTF-8-validated bytes, an explicit stack, no
+//! recursion. The profiles differ only in what becomes of number literals and of lone surrogate
+//! escapes in string values.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use super::error::Located;
 use super::limits::{JsonLimits, NumberRule};
-use super::number::{self, Number};
+use super::literal::{is_canonical_spelling, NumberLiteral};
+use super::number;
 use super::string::{plain_prefix_len, write_string};
 use super::unescape::{self, Unescaped};
 use super::value::Value;
 use super::{JsonError, JsonErrorKind};
+
+/// Which profile a document is read under (spec/canonical-json.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Profile {
+    /// What seal signs and hashes: numbers must be exact doubles within the canonical range,
+    /// lone surrogates are rejected.
+    Strict(NumberRule),
+    /// Foreign documents seal only reads: every number literal and every lone surrogate in a
+    /// string value is kept exactly.
+    Lossless,
+}
 
 /// Receives the parse of a document, event by event, in document order.
 ///
@@ -39,11 +53,11 @@ pub(crate) trait Sink<'a> {
     fn finish(self) -> Self::Output;
 }
 
-/// Parses one complete document (RFC 8259 `JSON-text`) under the profile's rules into `sink`.
+/// Parses one complete document (RFC 8259 `JSON-text`) under `profile` into `sink`.
 pub(crate) fn parse_into<'a, S: Sink<'a>>(
     input: &'a [u8],
     limits: &JsonLimits,
-    rule: NumberRule,
+    profile: Profile,
     sink: S,
 ) -> Result<S::Output, JsonError> {
     let root_error = |offset, kind| JsonError {
@@ -70,7 +84,7 @@ pub(crate) fn parse_into<'a, S: Sink<'a>>(
         bytes: input,
         pos: 0,
         max_depth: limits.max_depth,
-        rule,
+        profile,
         frames: Vec::new(),
         sink,
     }
@@ -82,7 +96,7 @@ struct Parser<'a, S> {
     bytes: &'a [u8],
     pos: usize,
     max_depth: usize,
-    rule: NumberRule,
+    profile: Profile,
     /// Open arrays and objects, outermost first.
     frames: Vec<Frame>,
     sink: S,
@@ -129,7 +143,7 @@ impl<'a, S: Sink<'a>> Parser<'a, S> {
                 Some(b'"') => self.string_value()?,
                 Some(b'-' | b'0'..=b'9') => {
                     let number = self.number()?;
-                    self.sink.scalar(Value::Number(number));
+                    self.sink.scalar(number);
                 }
                 Some(b't') => self.word("true", Value::Bool(true))?,
                 Some(b'f') => self.word("false", Value::Bool(false))?,
@@ -257,15 +271,19 @@ impl<'a, S: Sink<'a>> Parser<'a, S> {
             return Ok(());
         }
         let text = self.text;
+        let keep_lone = self.profile == Profile::Lossless;
         let end = self
             .sink
-            .escaped_string(|out| unescape::decode(text, start, out))
+            .escaped_string(|out| unescape::decode(text, start, out, keep_lone))
             .map_err(|at| self.located(at, false))?;
         self.pos = end;
         Ok(())
     }
 
-    fn number(&mut self) -> Result<Number, JsonError> {
+    /// A number literal: under the strict profile a [`Value::Number`] or an error; under the
+    /// lossless profile a [`Value::Number`] when the literal is its canonical spelling, else a
+    /// [`Value::NumberLiteral`] of the literal as written.
+    fn number(&mut self) -> Result<Value<'a>, JsonError> {
         let start = self.pos;
         let mut pos = start;
         if self.bytes.get(pos) == Some(&b'-') {
@@ -305,10 +323,14 @@ impl<'a, S: Sink<'a>> Parser<'a, S> {
         let literal = self
             .slice(start, pos)
             .map_err(|at| self.located(at, false))?;
-        let number = number::parse_literal(literal, integer_syntax, self.rule)
-            .map_err(|kind| self.error(start, kind, false))?;
+        let value = match self.profile {
+            Profile::Strict(rule) => number::parse_literal(literal, integer_syntax, rule)
+                .map(Value::Number)
+                .map_err(|kind| self.error(start, kind, false))?,
+            Profile::Lossless => lossless_number(literal, integer_syntax),
+        };
         self.pos = pos;
-        Ok(number)
+        Ok(value)
     }
 
     fn digits_end(&self, mut pos: usize) -> usize {
@@ -406,6 +428,16 @@ impl<'a, S: Sink<'a>> Parser<'a, S> {
             }
         }
         path
+    }
+}
+
+/// The lossless profile's value of a grammatical literal.
+fn lossless_number(literal: &str, integer_syntax: bool) -> Value<'_> {
+    match number::parse_literal(literal, integer_syntax, NumberRule::Exact) {
+        Ok(number) if is_canonical_spelling(literal, integer_syntax, number) => {
+            Value::Number(number)
+        }
+        _ => Value::NumberLiteral(NumberLiteral::from_checked(Cow::Borrowed(literal))),
     }
 }
 

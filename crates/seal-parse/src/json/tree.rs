@@ -4,18 +4,60 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use super::error::Located;
+use super::ill_formed::{Decoded, IllFormedString};
 use super::order::compare_keys;
 use super::parser::Sink;
+use super::unescape::Unescaped;
 use super::value::{Object, Value};
 
 /// Builds the tree with one stack of completed values shared by all open containers; a closing
 /// container takes its tail in one exact-size allocation.
-#[derive(Default)]
-pub(crate) struct TreeSink<'a> {
+///
+/// `T` is what an escaped string value is decoded into: [`String`] under the strict profile,
+/// [`Decoded`] (text, or a canonical literal once a lone surrogate appears) under the lossless.
+pub(crate) struct TreeSink<'a, T = String> {
     open: Vec<Open>,
     values: Vec<Value<'a>>,
     keys: Vec<(Cow<'a, str>, usize)>,
     root: Option<Value<'a>>,
+    text: std::marker::PhantomData<T>,
+}
+
+impl<T> Default for TreeSink<'_, T> {
+    fn default() -> Self {
+        TreeSink {
+            open: Vec::new(),
+            values: Vec::new(),
+            keys: Vec::new(),
+            root: None,
+            text: std::marker::PhantomData,
+        }
+    }
+}
+
+/// A decoded string value that becomes a [`Value`].
+pub(crate) trait DecodedString: Unescaped + Default {
+    /// The finished string as a value; `None` if it cannot be one (a literal that is not
+    /// UTF-8, which its UTF-8 pieces never give: the string is then rejected, never repaired).
+    fn into_value(self) -> Option<Value<'static>>;
+}
+
+impl DecodedString for String {
+    fn into_value(self) -> Option<Value<'static>> {
+        Some(Value::String(Cow::Owned(self)))
+    }
+}
+
+impl DecodedString for Decoded {
+    fn into_value(self) -> Option<Value<'static>> {
+        match self {
+            Decoded::Text(text) => Some(Value::String(Cow::Owned(text))),
+            Decoded::Literal(mut literal) => {
+                literal.push(b'"');
+                IllFormedString::from_literal(literal).map(Value::IllFormedString)
+            }
+        }
+    }
 }
 
 struct Open {
@@ -23,7 +65,7 @@ struct Open {
     keys_base: usize,
 }
 
-impl<'a> TreeSink<'a> {
+impl<'a, T> TreeSink<'a, T> {
     fn complete(&mut self, value: Value<'a>) {
         if self.open.is_empty() {
             self.root = Some(value);
@@ -33,7 +75,7 @@ impl<'a> TreeSink<'a> {
     }
 }
 
-impl<'a> Sink<'a> for TreeSink<'a> {
+impl<'a, T: DecodedString> Sink<'a> for TreeSink<'a, T> {
     type Output = Value<'a>;
 
     fn scalar(&mut self, value: Value<'a>) {
@@ -101,15 +143,18 @@ impl<'a> Sink<'a> for TreeSink<'a> {
         Ok(())
     }
 
-    type Unescaped = String;
+    type Unescaped = T;
 
     fn escaped_string<F>(&mut self, decode: F) -> Result<usize, Located>
     where
-        F: FnOnce(&mut String) -> Result<usize, Located>,
+        F: FnOnce(&mut T) -> Result<usize, Located>,
     {
-        let mut text = String::new();
+        let mut text = T::default();
         let end = decode(&mut text)?;
-        self.complete(Value::String(Cow::Owned(text)));
+        let value = text
+            .into_value()
+            .ok_or((end, super::JsonErrorKind::InvalidUtf8))?;
+        self.complete(value);
         Ok(end)
     }
 

@@ -17,6 +17,10 @@ pub(crate) trait Unescaped {
     fn run(&mut self, run: &str);
     /// A character produced by an escape.
     fn char(&mut self, c: char);
+    /// A `\u` escape of a surrogate that is not part of a high-low pair, offered only under
+    /// the lossless profile. Returns false when the target cannot hold it exactly (decoded text,
+    /// which is Unicode scalar values only): the decoder then rejects the string.
+    fn lone_surrogate(&mut self, unit: u16) -> bool;
 }
 
 /// The decoded text itself.
@@ -29,6 +33,10 @@ impl Unescaped for String {
 
     fn char(&mut self, c: char) {
         self.push(c);
+    }
+
+    fn lone_surrogate(&mut self, _unit: u16) -> bool {
+        false
     }
 }
 
@@ -47,10 +55,27 @@ impl Unescaped for Vec<u8> {
             _ => self.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
     }
+
+    /// Kept as the escape `\udxxx` (lowercase hex): the lossless profile's canonical spelling.
+    fn lone_surrogate(&mut self, unit: u16) -> bool {
+        write_unit_escape(unit, self);
+        true
+    }
+}
+
+/// Appends `\uxxxx` for `unit`, lowercase hex.
+pub(crate) fn write_unit_escape(unit: u16, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.extend_from_slice(b"\\u");
+    for shift in [12_u16, 8, 4, 0] {
+        let nibble = usize::from((unit >> shift) & 0x0f);
+        out.push(HEX.get(nibble).copied().unwrap_or(b'0'));
+    }
 }
 
 /// The string whose opening quote is at `quote`, and the offset after its closing quote.
-/// A string without escapes is borrowed from `text`.
+/// A string without escapes is borrowed from `text`. Used for keys, which are text under both
+/// profiles: a lone surrogate in a key is always rejected.
 pub(crate) fn scan(text: &str, quote: usize) -> Result<(Cow<'_, str>, usize), Located> {
     let start = quote + 1;
     let plain = start + plain_prefix_len(text.as_bytes().get(start..).unwrap_or(&[]));
@@ -61,13 +86,19 @@ pub(crate) fn scan(text: &str, quote: usize) -> Result<(Cow<'_, str>, usize), Lo
         return Ok((Cow::Borrowed(run), plain + 1));
     }
     let mut decoded = String::new();
-    let end = decode(text, start, &mut decoded)?;
+    let end = decode(text, start, &mut decoded, false)?;
     Ok((Cow::Owned(decoded), end))
 }
 
 /// Decodes string content starting at `from` (just after the opening quote) into `out`; returns
-/// the offset after the closing quote.
-pub(crate) fn decode<U: Unescaped>(text: &str, from: usize, out: &mut U) -> Result<usize, Located> {
+/// the offset after the closing quote. With `keep_lone` (the lossless profile) a lone surrogate
+/// escape is handed to [`Unescaped::lone_surrogate`] instead of being rejected.
+pub(crate) fn decode<U: Unescaped>(
+    text: &str,
+    from: usize,
+    out: &mut U,
+    keep_lone: bool,
+) -> Result<usize, Located> {
     let bytes = text.as_bytes();
     let mut pos = from;
     let mut run_start = pos;
@@ -87,7 +118,7 @@ pub(crate) fn decode<U: Unescaped>(text: &str, from: usize, out: &mut U) -> Resu
             None => return Err((pos, JsonErrorKind::UnexpectedEnd)),
             Some(b'"') => return Ok(pos + 1),
             Some(b'\\') => {
-                pos = escape(text, pos, out)?;
+                pos = escape(text, pos, out, keep_lone)?;
                 run_start = pos;
             }
             Some(&control) => {
@@ -99,10 +130,15 @@ pub(crate) fn decode<U: Unescaped>(text: &str, from: usize, out: &mut U) -> Resu
 }
 
 /// Decodes the escape whose backslash is at `at`; returns the offset after it.
-fn escape<U: Unescaped>(text: &str, at: usize, out: &mut U) -> Result<usize, Located> {
+fn escape<U: Unescaped>(
+    text: &str,
+    at: usize,
+    out: &mut U,
+    keep_lone: bool,
+) -> Result<usize, Located> {
     let short = match text.as_bytes().get(at + 1) {
         None => return Err((at + 1, JsonErrorKind::UnexpectedEnd)),
-        Some(b'u') => return unicode_escape(text.as_bytes(), at, out),
+        Some(b'u') => return unicode_escape(text.as_bytes(), at, out, keep_lone),
         Some(b'"') => '"',
         Some(b'\\') => '\\',
         Some(b'/') => '/',
@@ -123,29 +159,43 @@ fn escape<U: Unescaped>(text: &str, at: usize, out: &mut U) -> Result<usize, Loc
     Ok(at + 2)
 }
 
-fn unicode_escape<U: Unescaped>(bytes: &[u8], at: usize, out: &mut U) -> Result<usize, Located> {
+fn unicode_escape<U: Unescaped>(
+    bytes: &[u8],
+    at: usize,
+    out: &mut U,
+    keep_lone: bool,
+) -> Result<usize, Located> {
     let unit = hex4(bytes, at + 2).ok_or((at, JsonErrorKind::InvalidUnicodeEscape))?;
-    let lone = JsonErrorKind::LoneSurrogate { code_unit: unit };
+    let lone = |out: &mut U| {
+        if keep_lone && out.lone_surrogate(unit) {
+            Ok(at + 6)
+        } else {
+            Err((at, JsonErrorKind::LoneSurrogate { code_unit: unit }))
+        }
+    };
     let (scalar, end) = match unit {
         0xd800..=0xdbff => {
             let second = at + 6;
             if bytes.get(second..second + 2) != Some(b"\\u".as_slice()) {
-                return Err((at, lone));
+                return lone(out);
             }
             let low =
                 hex4(bytes, second + 2).ok_or((second, JsonErrorKind::InvalidUnicodeEscape))?;
             if !(0xdc00..=0xdfff).contains(&low) {
-                return Err((at, lone));
+                // The high half is lone; the escape after it is read on its own.
+                return lone(out);
             }
             (
                 0x10000 + ((u32::from(unit) - 0xd800) << 10) + (u32::from(low) - 0xdc00),
                 at + 12,
             )
         }
-        0xdc00..=0xdfff => return Err((at, lone)),
+        0xdc00..=0xdfff => return lone(out),
         other => (u32::from(other), at + 6),
     };
-    out.char(char::from_u32(scalar).ok_or((at, lone))?);
+    let scalar =
+        char::from_u32(scalar).ok_or((at, JsonErrorKind::LoneSurrogate { code_unit: unit }))?;
+    out.char(scalar);
     Ok(end)
 }
 

@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use super::ill_formed::IllFormedString;
+use super::literal::NumberLiteral;
 use super::number::Number;
 use super::order::compare_keys;
 use super::write::write_value;
@@ -13,6 +15,12 @@ use super::write::write_value;
 /// lifetime; use [`Value::into_owned`] for a `Value<'static>`). Numbers are [`Number`]s (finite,
 /// no negative zero); objects are [`Object`]s (duplicate-free, members in canonical order).
 /// Two values are equal exactly when their canonical bytes are equal.
+///
+/// Two variants hold what only the lossless profile ([`parse_lossless`](super::parse_lossless),
+/// for foreign documents) accepts: [`Value::NumberLiteral`] (a number kept as written) and
+/// [`Value::IllFormedString`] (a string with a lone surrogate). The strict profile
+/// ([`parse`](super::parse)) never yields them, so a value without them is a strict value and its
+/// canonical bytes are the strict canonical form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value<'a> {
     /// `null`.
@@ -27,6 +35,12 @@ pub enum Value<'a> {
     Array(Vec<Value<'a>>),
     /// An object.
     Object(Object<'a>),
+    /// Lossless profile only: a number literal that is not the canonical spelling of a
+    /// [`Number`] (`1.0`, `-0`, `12345678901234567000`), kept and written as is.
+    NumberLiteral(NumberLiteral<'a>),
+    /// Lossless profile only: a string holding a lone surrogate. It is not text:
+    /// [`Value::as_str`] returns `None` for it.
+    IllFormedString(IllFormedString),
 }
 
 /// A JSON object: unique keys, members kept sorted by the UTF-16 code units of their keys
@@ -73,10 +87,22 @@ impl<'a> Value<'a> {
             Value::String(text) => Value::String(Cow::Owned(text.into_owned())),
             Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
             Value::Object(object) => Value::Object(object.into_owned()),
+            Value::NumberLiteral(literal) => Value::NumberLiteral(literal.into_owned()),
+            Value::IllFormedString(string) => Value::IllFormedString(string),
         }
     }
 
-    /// The string, if this is a string.
+    /// The string of UTF-16 code units `units`: [`Value::String`] when they are well-formed
+    /// UTF-16, else [`Value::IllFormedString`] (lone surrogates kept).
+    pub fn from_utf16(units: &[u16]) -> Value<'static> {
+        match IllFormedString::from_code_units(units) {
+            Some(string) => Value::IllFormedString(string),
+            None => Value::String(Cow::Owned(String::from_utf16_lossy(units))),
+        }
+    }
+
+    /// The string, if this is a string of Unicode text. `None` for an
+    /// [`IllFormedString`](Value::IllFormedString): it has no exact `str`.
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(text) => Some(text),
@@ -84,10 +110,28 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// The number, if this is a number.
+    /// The number, if this is a number the strict profile can hold: a [`Value::Number`], or a
+    /// [`Value::NumberLiteral`] the strict profile accepts ([`NumberLiteral::as_number`]).
     pub fn as_number(&self) -> Option<Number> {
         match self {
             Value::Number(number) => Some(*number),
+            Value::NumberLiteral(literal) => literal.as_number(),
+            _ => None,
+        }
+    }
+
+    /// The literal, if this is a number kept as written (lossless profile).
+    pub fn as_number_literal(&self) -> Option<&NumberLiteral<'a>> {
+        match self {
+            Value::NumberLiteral(literal) => Some(literal),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a string with a lone surrogate (lossless profile).
+    pub fn as_ill_formed_string(&self) -> Option<&IllFormedString> {
+        match self {
+            Value::IllFormedString(string) => Some(string),
             _ => None,
         }
     }

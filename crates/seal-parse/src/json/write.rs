@@ -1,4 +1,5 @@
-//! The canonical writer (RFC 8785 §3.2): no whitespace, members in canonical order.
+//! The canonical writer (RFC 8785 §3.2): no whitespace, members in canonical order; the lossless
+//! profile's number literals as written and lone surrogates as `\udxxx`.
 
 use std::borrow::Cow;
 
@@ -17,6 +18,8 @@ pub(crate) fn write_value(root: &Value<'_>, out: &mut Vec<u8>) {
                 Value::Bool(false) => out.extend_from_slice(b"false"),
                 Value::Number(number) => number.write_canonical(out),
                 Value::String(text) => write_string(text, out),
+                Value::NumberLiteral(literal) => out.extend_from_slice(literal.text().as_bytes()),
+                Value::IllFormedString(string) => string.write_canonical(out),
                 Value::Array(items) => {
                     out.push(b'[');
                     open.push(Open::Array {
