@@ -14,10 +14,10 @@ use crate::tag::StartTag;
 /// let alarm = render_alarm(
 ///     "seal-alarm",
 ///     &[("reason", "unsigned_frame"), ("frame", "channel"), ("source", "telegram")],
-///     &["The channel frame above is untrusted."],
+///     &["A channel frame from source \"telegram\" is untrusted."],
 /// ).unwrap();
 /// assert_eq!(alarm, "<seal-alarm reason=\"unsigned_frame\" frame=\"channel\" source=\"telegram\">\n\
-///                    The channel frame above is untrusted.\n</seal-alarm>");
+///                    A channel frame from source \"telegram\" is untrusted.\n</seal-alarm>");
 /// ```
 ///
 /// Guarantees: ASCII only (printable plus LF); attribute values are escaped in

@@ -98,13 +98,13 @@ fn alarm_exact_form() {
             ("frame", "channel"),
             ("source", "telegram"),
         ],
-        &["The channel frame above is untrusted."],
+        &["A channel frame from source \"telegram\" is untrusted."],
     )
     .unwrap();
     assert_eq!(
         alarm,
         "<seal-alarm reason=\"unsigned_frame\" frame=\"channel\" source=\"telegram\">\n\
-         The channel frame above is untrusted.\n</seal-alarm>"
+         A channel frame from source \"telegram\" is untrusted.\n</seal-alarm>"
     );
 }
 

@@ -138,7 +138,7 @@ fn frames_and_alarms() {
         render_alarm(
             "seal-alarm",
             &[("reason", "unsigned_frame"), ("frame", "channel"), ("source", "telegram")],
-            &["The channel frame above is untrusted."],
+            &["A channel frame from source \"telegram\" is untrusted."],
         )
         .unwrap(),
         render_alarm(

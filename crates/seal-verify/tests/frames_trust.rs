@@ -371,7 +371,7 @@ fn verification_off_is_visible_and_verifies_nothing() {
     assert!(report.new_ids().next().is_none());
     assert_eq!(
         report.alarm_text(),
-        "\n<seal-alarm reason=\"verification_off\" frame=\"channel\">\nFrame verification is off: no channel frame in the message above is verified.\n</seal-alarm>"
+        "\n<seal-alarm reason=\"verification_off\" frame=\"channel\">\nFrame verification is off: no channel frame is verified in the message this alarm is attached to.\n</seal-alarm>"
     );
     let empty = verify_with("plain text\n", &off, CONVERSATION, &HashSet::new());
     assert_eq!(alarm_count(empty.alarm_text()), 1);
@@ -435,7 +435,7 @@ fn the_alarm_names_reason_and_escaped_source_and_no_detailed_cause() {
     let alarm = report.alarm_text();
     assert_eq!(
         alarm,
-        "\n<seal-alarm reason=\"key_not_valid\" frame=\"channel\" source=\"tg \\u{22}quoted\\u{22} \\u{3c}b\\u{3e} caf\\u{e9}\">\nThis channel frame is untrusted.\n</seal-alarm>\n<seal-alarm reason=\"tainted_message\" frame=\"channel\" untrusted=\"1\">\nThe message above is untrusted: it contains untrusted channel frames.\n</seal-alarm>"
+        "\n<seal-alarm reason=\"key_not_valid\" frame=\"channel\" source=\"tg \\u{22}quoted\\u{22} \\u{3c}b\\u{3e} caf\\u{e9}\" id=\"m1\">\nA channel frame from the source given in the source attribute with id \"m1\" is untrusted.\n</seal-alarm>\n<seal-alarm reason=\"tainted_message\" frame=\"channel\" untrusted=\"1\">\nThe message this alarm is attached to is untrusted: it contains 1 untrusted channel frame.\n</seal-alarm>"
     );
     assert!(alarm.is_ascii());
     assert!(!alarm.contains("revoked") && !alarm.contains("kid"));

@@ -8,7 +8,7 @@ use super::verify::{
     attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
     Signed,
 };
-use crate::sign::{FOOTER_ELEMENT, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
+use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
 
 impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
@@ -42,6 +42,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
             let tag = finding.tag();
             let depth = finding.depth();
             let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
+            let frame_id = attribute_of(&finding, FRAME_ID_ATTRIBUTE);
             let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
             let outcome = if !self.config.is_enabled() {
                 untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
@@ -65,6 +66,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 tag,
                 depth,
                 source,
+                frame_id,
                 key_id,
                 outcome,
             });
@@ -82,6 +84,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 },
                 depth: 0,
                 source: None,
+                frame_id: None,
                 key_id: None,
                 outcome: untrusted(reason, Cause::NoFooter),
             });

@@ -73,6 +73,7 @@ mod tests {
             tag: Span { start: 0, end: 1 },
             depth,
             source: None,
+            frame_id: None,
             key_id: None,
             outcome: Outcome::Untrusted {
                 reason: AlarmReason::UnsignedFrame,

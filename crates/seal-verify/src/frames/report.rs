@@ -217,6 +217,9 @@ pub struct FrameReport<'t> {
     /// The decoded `source` attribute of a strictly accepted frame, if any (borrowed from the
     /// text unless its value held an escape).
     pub source: Option<Cow<'t, str>>,
+    /// The decoded `id` attribute of a strictly accepted frame, if any (borrowed from the text
+    /// unless its value held an escape); its alarm names it, as it names the source.
+    pub frame_id: Option<Cow<'t, str>>,
     /// The decoded `kid` attribute of a strictly accepted frame, if any (for the operator: it
     /// is never written into an alarm).
     pub key_id: Option<Cow<'t, str>>,

@@ -162,6 +162,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let tag = finding.tag();
         let depth = finding.depth();
         let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
+        let frame_id = attribute_of(&finding, FRAME_ID_ATTRIBUTE);
         let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
         let outcome = if self.config.is_enabled() {
             match finding {
@@ -182,6 +183,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             tag,
             depth,
             source,
+            frame_id,
             key_id,
             outcome,
         });
