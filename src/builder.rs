@@ -23,10 +23,7 @@ use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, SandboxMode, UnixTime};
 
 // The digest's layout is its own concept; the builder is its only user.
-#[path = "policy_digest.rs"]
-mod policy_digest;
-
-use policy_digest::{policy_digest, PolicyInputs, StageOrder};
+use crate::policy_digest::{policy_digest, PolicyInputs, StageOrder};
 
 /// Most listeners plus guards a seal holds; one more is refused at build time.
 pub const MAX_STAGES: usize = 64;
@@ -171,11 +168,11 @@ pub enum BuildError {
         /// The prefix given.
         prefix: String,
     },
-    /// The policy digest could not describe the chain exactly: a stage's scope could not be
-    /// read back, or the chain's order disagrees with the registrations. The seal is refused
-    /// rather than built with a digest that does not cover its policy.
+    /// The policy digest could not describe the chain exactly: the chain's order disagrees
+    /// with the registrations. The seal is refused rather than built with a digest that does
+    /// not cover its policy.
     PolicyDigest {
-        /// The stage whose scope could not be read, or `rules` when the order disagrees.
+        /// The stage named in the refusal (`rules` when the order disagrees).
         name: String,
     },
 }
@@ -526,13 +523,9 @@ impl SealBuilder {
             match place {
                 Place::AppendedListener => order.append_listener(&name, &scope),
                 Place::PrependedListener => order.prepend_listener(&name, &scope),
-                Place::GlobalGuard => {
-                    order.add_global_guard(&name);
-                    Ok(())
-                }
+                Place::GlobalGuard => order.add_global_guard(&name),
                 Place::ScopedGuard => order.add_scoped_guard(&name, &scope),
             }
-            .map_err(|_| BuildError::PolicyDigest { name: name.clone() })?;
         }
         if !order.agrees_with(&chain) {
             return Err(BuildError::PolicyDigest {

@@ -71,6 +71,7 @@ mod inbound;
 mod keys;
 mod lint;
 mod policy;
+mod policy_digest;
 mod seal;
 mod session;
 #[cfg(feature = "testing")]

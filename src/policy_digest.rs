@@ -48,14 +48,10 @@ pub(crate) struct PolicyInputs<'a> {
 /// guards. [`StageOrder::agrees_with`] checks the mirror against the chain built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StageOrder {
-    listeners: Vec<(String, ScopeParts)>,
+    listeners: Vec<(String, CoreScope)>,
     global_guards: Vec<String>,
-    scoped_guards: Vec<(String, ScopeParts)>,
+    scoped_guards: Vec<(String, CoreScope)>,
 }
-
-/// A scope whose parts could not be read back exactly (spec/policy-digest.md, section 3.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct UnreadableScope;
 
 /// SHA-256 of [`encode`]`(inputs)`.
 pub(crate) fn policy_digest(inputs: &PolicyInputs<'_>) -> Sha256Digest {
@@ -124,32 +120,20 @@ impl StageOrder {
     /// sees every call.
     pub(crate) fn new(rules_listener: &str) -> StageOrder {
         StageOrder {
-            listeners: vec![(rules_listener.to_owned(), ScopeParts::default())],
+            listeners: vec![(rules_listener.to_owned(), CoreScope::everywhere())],
             global_guards: Vec::new(),
             scoped_guards: Vec::new(),
         }
     }
 
     /// A listener registered before every listener so far.
-    pub(crate) fn prepend_listener(
-        &mut self,
-        name: &str,
-        scope: &CoreScope,
-    ) -> Result<(), UnreadableScope> {
-        let parts = ScopeParts::read(scope)?;
-        self.listeners.insert(0, (name.to_owned(), parts));
-        Ok(())
+    pub(crate) fn prepend_listener(&mut self, name: &str, scope: &CoreScope) {
+        self.listeners.insert(0, (name.to_owned(), scope.clone()));
     }
 
     /// A listener registered after every listener so far.
-    pub(crate) fn append_listener(
-        &mut self,
-        name: &str,
-        scope: &CoreScope,
-    ) -> Result<(), UnreadableScope> {
-        let parts = ScopeParts::read(scope)?;
-        self.listeners.push((name.to_owned(), parts));
-        Ok(())
+    pub(crate) fn append_listener(&mut self, name: &str, scope: &CoreScope) {
+        self.listeners.push((name.to_owned(), scope.clone()));
     }
 
     /// A guard of every allowed call, after the global guards so far.
@@ -158,14 +142,8 @@ impl StageOrder {
     }
 
     /// A guard of the allowed calls in `scope`, after the scoped guards so far.
-    pub(crate) fn add_scoped_guard(
-        &mut self,
-        name: &str,
-        scope: &CoreScope,
-    ) -> Result<(), UnreadableScope> {
-        let parts = ScopeParts::read(scope)?;
-        self.scoped_guards.push((name.to_owned(), parts));
-        Ok(())
+    pub(crate) fn add_scoped_guard(&mut self, name: &str, scope: &CoreScope) {
+        self.scoped_guards.push((name.to_owned(), scope.clone()));
     }
 
     /// True when `chain` consults its listeners and runs its guards in exactly this order, so
@@ -182,48 +160,11 @@ impl StageOrder {
     }
 }
 
-/// The three parts of a scope; a part left unset matches every call.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct ScopeParts {
-    session: Option<String>,
-    agent: Option<String>,
-    tool: Option<String>,
-}
-
-impl ScopeParts {
-    /// Reads the parts of `scope`. The core scope has no accessors, so its `Debug` text
-    /// (`Scope { session: .., agent: .., tool: .. }`) is parsed, and the parts are accepted only
-    /// if the scope rebuilt from them equals `scope`: a reading is exact or refused.
-    fn read(scope: &CoreScope) -> Result<ScopeParts, UnreadableScope> {
-        let text = format!("{scope:?}");
-        let parts = parse_scope_debug(&text).ok_or(UnreadableScope)?;
-        if parts.rebuild() == *scope {
-            Ok(parts)
-        } else {
-            Err(UnreadableScope)
-        }
-    }
-
-    fn rebuild(&self) -> CoreScope {
-        let mut scope = CoreScope::everywhere();
-        if let Some(session) = &self.session {
-            scope = scope.session(session.as_str());
-        }
-        if let Some(agent) = &self.agent {
-            scope = scope.agent(agent.as_str());
-        }
-        if let Some(tool) = &self.tool {
-            scope = scope.tool(tool.as_str());
-        }
-        scope
-    }
-}
-
-fn scoped_stage(name: &str, scope: &ScopeParts) -> Vec<u8> {
+fn scoped_stage(name: &str, scope: &CoreScope) -> Vec<u8> {
     let scope = pae(&[
-        &option(scope.session.as_deref()),
-        &option(scope.agent.as_deref()),
-        &option(scope.tool.as_deref()),
+        &option(scope.session_part()),
+        &option(scope.agent_part()),
+        &option(scope.tool_part()),
     ]);
     pae(&[name.as_bytes(), &scope])
 }
@@ -260,78 +201,6 @@ fn to_u64(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
 
-/// Parses `Scope { session: <part>, agent: <part>, tool: <part> }`, each part `None` or
-/// `Some("<string escaped as by str's Debug>")`, and nothing else.
-fn parse_scope_debug(text: &str) -> Option<ScopeParts> {
-    let rest = text.strip_prefix("Scope { session: ")?;
-    let (session, rest) = parse_part(rest)?;
-    let rest = rest.strip_prefix(", agent: ")?;
-    let (agent, rest) = parse_part(rest)?;
-    let rest = rest.strip_prefix(", tool: ")?;
-    let (tool, rest) = parse_part(rest)?;
-    (rest == " }").then_some(ScopeParts {
-        session,
-        agent,
-        tool,
-    })
-}
-
-fn parse_part(text: &str) -> Option<(Option<String>, &str)> {
-    if let Some(rest) = text.strip_prefix("None") {
-        return Some((None, rest));
-    }
-    let (value, rest) = parse_debug_string(text.strip_prefix("Some(")?)?;
-    Some((Some(value), rest.strip_prefix(')')?))
-}
-
-/// Reads one `"..."` string in `Debug` form and returns it unescaped with the text after it.
-fn parse_debug_string(text: &str) -> Option<(String, &str)> {
-    let mut chars = text.strip_prefix('"')?.char_indices();
-    let body = text.get(1..)?;
-    let mut out = String::new();
-    while let Some((at, c)) = chars.next() {
-        match c {
-            '"' => return Some((out, body.get(at + 1..)?)),
-            '\\' => {
-                let (_, escape) = chars.next()?;
-                let unescaped = match escape {
-                    '\\' | '"' | '\'' => escape,
-                    'n' => '\n',
-                    'r' => '\r',
-                    't' => '\t',
-                    '0' => '\0',
-                    'u' => {
-                        if chars.next()?.1 != '{' {
-                            return None;
-                        }
-                        let mut value: u32 = 0;
-                        let mut digits = 0;
-                        loop {
-                            let (_, digit) = chars.next()?;
-                            if digit == '}' {
-                                break;
-                            }
-                            digits += 1;
-                            if digits > 6 {
-                                return None;
-                            }
-                            value = value * 16 + digit.to_digit(16)?;
-                        }
-                        if digits == 0 {
-                            return None;
-                        }
-                        char::from_u32(value)?
-                    }
-                    _ => return None,
-                };
-                out.push(unescaped);
-            }
-            c => out.push(c),
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,60 +222,29 @@ mod tests {
     }
 
     #[test]
-    fn scopes_read_back_exactly_even_when_hostile() {
-        let hostile = [
-            "",
-            "Bash",
-            "a\"b",
-            "back\\slash",
-            "quote'",
-            "nl\nand\ttab\r",
-            "nul\0",
-            "\u{7f}\u{1b}[31m",
-            "\u{301}combining first",
-            "bidi\u{202e}",
-            "\u{feff}bom",
-            "emoji \u{1f600}",
-            "\u{10ffff}",
-            "Some(\"x\"), agent: None",
-            "\") }",
+    fn each_scope_part_is_its_own_piece() {
+        // The same text in another part, or split differently across parts, encodes
+        // differently: each part is an option piece of its own.
+        let scopes = [
+            CoreScope::everywhere(),
+            CoreScope::everywhere().session("a"),
+            CoreScope::everywhere().agent("a"),
+            CoreScope::everywhere().tool("a"),
+            CoreScope::everywhere().tool(""),
+            CoreScope::everywhere().session("a").agent("b"),
+            CoreScope::everywhere().session("ab"),
+            CoreScope::everywhere().agent("a").tool("b"),
+            CoreScope::everywhere().tool("\") }"),
         ];
-        for value in hostile {
-            for scope in [
-                CoreScope::everywhere().tool(value),
-                CoreScope::everywhere().session(value).agent("a"),
-                CoreScope::everywhere().agent(value).tool(value),
-            ] {
-                let parts = ScopeParts::read(&scope).unwrap();
-                assert_eq!(parts.rebuild(), scope, "{value:?}");
+        let encoded: Vec<Vec<u8>> = scopes
+            .iter()
+            .map(|scope| scoped_stage("stage", scope))
+            .collect();
+        for (i, left) in encoded.iter().enumerate() {
+            for right in encoded.iter().skip(i + 1) {
+                assert_ne!(left, right);
             }
         }
-        let parts = ScopeParts::read(&CoreScope::everywhere().tool("a\"b")).unwrap();
-        assert_eq!(parts.tool.as_deref(), Some("a\"b"));
-        assert_eq!(parts.session, None);
-    }
-
-    #[test]
-    fn the_debug_parser_refuses_what_is_not_a_scope() {
-        for text in [
-            "",
-            "Scope { session: None, agent: None, tool: None }x",
-            "Scope { session: None, agent: None }",
-            "Scope { session: Some(\"a), agent: None, tool: None }",
-            "Scope { session: Some(\"\\q\"), agent: None, tool: None }",
-            "Scope { session: Some(\"\\u{}\"), agent: None, tool: None }",
-            "Scope { session: Some(\"\\u{d800}\"), agent: None, tool: None }",
-            "Scope { session: Some(\"\\u{1234567}\"), agent: None, tool: None }",
-        ] {
-            assert_eq!(parse_scope_debug(text), None, "{text:?}");
-        }
-        assert_eq!(
-            parse_scope_debug("Scope { session: None, agent: Some(\"\\u{41}\"), tool: None }"),
-            Some(ScopeParts {
-                agent: Some("A".to_owned()),
-                ..ScopeParts::default()
-            })
-        );
     }
 
     #[test]
@@ -444,9 +282,7 @@ mod tests {
         let mut global = StageOrder::new("rules");
         global.add_global_guard("g");
         let mut scoped = StageOrder::new("rules");
-        scoped
-            .add_scoped_guard("g", &CoreScope::everywhere())
-            .unwrap();
+        scoped.add_scoped_guard("g", &CoreScope::everywhere());
         assert_ne!(encode(&inputs(&global)), encode(&inputs(&scoped)));
     }
 }

@@ -36,6 +36,21 @@ impl Scope {
         self
     }
 
+    /// The session this scope is limited to, if any.
+    pub fn session_part(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+
+    /// The agent this scope is limited to, if any.
+    pub fn agent_part(&self) -> Option<&str> {
+        self.agent.as_deref()
+    }
+
+    /// The tool this scope is limited to, if any.
+    pub fn tool_part(&self) -> Option<&str> {
+        self.tool.as_deref()
+    }
+
     /// `true` when no part is set.
     pub fn is_everywhere(&self) -> bool {
         self.session.is_none() && self.agent.is_none() && self.tool.is_none()

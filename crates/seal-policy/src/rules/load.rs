@@ -5,7 +5,7 @@ use std::fmt;
 use seal_parse::json::{self, JsonErrorKind, Value};
 
 use super::evaluation::{AskCause, Evaluation};
-use super::locate::{line_column, locate, Located};
+use super::locate::{line_column, locate, LineCursor, Located};
 use super::rule::{FieldKind, RuleSyntaxError, ToolPattern};
 use super::set::{Location, RuleSet, Subject};
 use super::{Effect, RuleLimits};
@@ -161,6 +161,7 @@ impl RuleSet {
             input,
             limits,
             set: RuleSet::new(*limits),
+            lines: LineCursor::new(),
         };
         loader.document(&value, &located)?;
         Ok(loader.set)
@@ -181,6 +182,8 @@ struct Loader<'a> {
     input: &'a [u8],
     limits: &'a RuleLimits,
     set: RuleSet,
+    /// Line and column of each rule, found in document order.
+    lines: LineCursor,
 }
 
 impl Loader<'_> {
@@ -332,7 +335,7 @@ impl Loader<'_> {
                 ))
             }
         };
-        let (line, column) = line_column(self.input, where_text.start);
+        let (line, column) = self.lines.at(self.input, where_text.start);
         let location = Location {
             line,
             column,

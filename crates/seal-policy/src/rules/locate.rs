@@ -62,6 +62,45 @@ pub(super) fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// [`line_column`] of offsets asked for in increasing order, in time linear in the input over
+/// all of them (a rules file on one line would otherwise cost the square of its length). An
+/// offset before the previous one starts over from the beginning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LineCursor {
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+impl LineCursor {
+    /// A cursor at the start of the input (line 1, column 1).
+    pub(super) fn new() -> LineCursor {
+        LineCursor {
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// The line and column of `offset` in `input`, exactly as [`line_column`] gives them.
+    pub(super) fn at(&mut self, input: &[u8], offset: usize) -> (usize, usize) {
+        let offset = offset.min(input.len());
+        if offset < self.offset {
+            *self = LineCursor::new();
+        }
+        for &byte in input.get(self.offset..offset).unwrap_or_default() {
+            if byte == b'\n' {
+                self.line += 1;
+                self.column = 1;
+            } else if byte & 0xC0 != 0x80 {
+                self.column += 1;
+            }
+        }
+        self.offset = offset;
+        (self.line, self.column)
+    }
+}
+
 struct Cursor<'a> {
     input: &'a [u8],
     at: usize,
@@ -230,6 +269,37 @@ mod tests {
         assert_eq!(ab.element(1).unwrap().start, 16);
         assert_eq!(root.member("c").unwrap().1.start, 40);
         assert_eq!(line_column(b"a\nb\xc3\xa9c", 5), (2, 3));
+    }
+
+    /// The cursor against its naive oracle, [`line_column`], for every offset of inputs with
+    /// LFs, CRs, multi-byte characters and stray continuation bytes, asked in increasing order,
+    /// in decreasing order, repeated, and past the end.
+    #[test]
+    fn the_line_cursor_agrees_with_line_column() {
+        let inputs: [&[u8]; 5] = [
+            b"",
+            b"{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}",
+            b"a\nb\xc3\xa9c\n\n\xe2\x82\xacd\r\ne",
+            b"\x80\x80\n\xbf x",
+            "\u{1f600}\n\u{e9}t\u{e9}\n".as_bytes(),
+        ];
+        for input in inputs {
+            let offsets: Vec<usize> = (0..=input.len() + 2).collect();
+            let mut cursor = LineCursor::new();
+            for &offset in &offsets {
+                assert_eq!(cursor.at(input, offset), line_column(input, offset));
+                assert_eq!(cursor.at(input, offset), line_column(input, offset));
+            }
+            let mut cursor = LineCursor::new();
+            for &offset in offsets.iter().rev() {
+                assert_eq!(cursor.at(input, offset), line_column(input, offset));
+            }
+            let mut cursor = LineCursor::new();
+            for (index, &offset) in offsets.iter().enumerate() {
+                let offset = if index % 3 == 2 { offset / 2 } else { offset };
+                assert_eq!(cursor.at(input, offset), line_column(input, offset));
+            }
+        }
         let pair = br#"{"\ud83d\ude00": 1}"#;
         assert!(locate(pair, 2).unwrap().member("\u{1f600}").is_some());
     }
