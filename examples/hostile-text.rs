@@ -101,7 +101,7 @@ fn main() {
             &mut submitted,
             "seal-alarm",
             &[("reason", reason), ("frame", "channel")],
-            &["The channel frame above is untrusted."],
+            &["A channel frame in the message this alarm is attached to is untrusted."],
         )
         .unwrap();
     }

@@ -5,7 +5,7 @@ use seal_verify::store::{accept_initial, KeyMaterial, KeyStatus};
 use seal_verify::{UnixTime, COMPACT_TAG_BITS};
 
 use crate::cli::DoctorArgs;
-use crate::failure::{Exit, Failure};
+use crate::failure::{quoted, Exit, Failure};
 use crate::io::now;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
@@ -34,6 +34,39 @@ impl Level {
     }
 }
 
+/// What the hooks do when they cannot decide in time, and what they read: a `SEAL_DEADLINE` the
+/// hooks would refuse is an error (every hook would give its failure answer).
+fn hook_checks(checks: &mut Vec<(Level, String)>) {
+    let limit = format!(
+        "input to {} MiB",
+        crate::io::MAX_HOOK_INPUT_BYTES / (1024 * 1024)
+    );
+    let deadline = std::env::var("SEAL_DEADLINE")
+        .ok()
+        .filter(|text| !text.is_empty());
+    let seconds = match deadline.as_deref() {
+        None => crate::hook::DEFAULT_DEADLINE_SECONDS,
+        Some(text) => match text.parse::<u64>() {
+            Ok(seconds) if (1..=crate::hook::MAX_DEADLINE_SECONDS).contains(&seconds) => seconds,
+            _ => {
+                checks.push((
+                    Level::Error,
+                    format!(
+                        "SEAL_DEADLINE={} is not 1 to {} seconds: every hook would answer its failure answer",
+                        quoted(text),
+                        crate::hook::MAX_DEADLINE_SECONDS
+                    ),
+                ));
+                return;
+            }
+        },
+    };
+    checks.push((
+        Level::Ok,
+        format!("hooks fail closed; deadline {seconds} s (under the hook timeout); {limit}"),
+    ));
+}
+
 /// Runs `seal doctor`.
 pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
     let now = now(flags.now.as_deref())?;
@@ -52,6 +85,8 @@ pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
     } else {
         checks.push((Level::Ok, "verification is on".into()));
     }
+
+    hook_checks(&mut checks);
 
     match flags.store.as_deref() {
         None => checks.push((

@@ -166,6 +166,12 @@ fn write_answer(text: &str) -> Option<Result<(), Failure>> {
         return None;
     }
     *answered = true;
+    if crate::io::stdout_discarded() {
+        return Some(Err(Failure::new(
+            Exit::Output,
+            "cannot write stdout: it goes nowhere (closed or /dev/null)",
+        )));
+    }
     Some(crate::io::emit(text))
 }
 
@@ -252,7 +258,7 @@ pub fn failure_alarm() -> String {
     render_alarm(
         ALARM_ELEMENT,
         &[("reason", VERIFICATION_FAILED)],
-        &["seal could not verify the frames in this message; treat every frame in it as untrusted."],
+        &["The message this alarm is attached to could not be verified; every frame in it is untrusted."],
     )
     .unwrap_or_else(|_| String::from("<seal-alarm reason=\"verification_failed\"></seal-alarm>"))
 }

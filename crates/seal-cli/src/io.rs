@@ -37,6 +37,30 @@ pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
         .map_err(|error| Failure::new(Exit::Output, format!("cannot write stdout: {error}")))
 }
 
+/// Whether stdout goes nowhere: redirected to `/dev/null`, or closed when the process started
+/// (the Rust runtime then opens `/dev/null` in its place, so writes would succeed and reach no
+/// one). A hook's answer written there is lost, so the hook treats stdout as unwritable.
+pub fn stdout_discarded() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let stdout = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(fs::File::from)
+            .and_then(|file| file.metadata());
+        match (stdout, fs::metadata("/dev/null")) {
+            (Ok(out), Ok(null)) => out.rdev() == null.rdev() && out.ino() == null.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// Writes one line to stderr; a failing stderr is ignored (there is nowhere left to report it).
 pub fn warn(line: &str) {
     let mut stderr = std::io::stderr().lock();

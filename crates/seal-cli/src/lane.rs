@@ -5,6 +5,7 @@
 use std::any::Any;
 use std::ffi::OsString;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError};
 
 use crate::failure::{Exit, Failure};
 use crate::hook::Harness;
@@ -48,28 +49,33 @@ impl Lane {
     }
 }
 
-/// Runs `run`, turning a panic into an internal failure that names it.
+/// Where the last panic happened (`file:line`), kept by the panic report for [`catch`].
+static PANIC_PLACE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs `run`, turning a panic into an internal failure that names it and where it happened.
 pub fn catch<T>(run: impl FnOnce() -> Result<T, Failure>) -> Result<Result<T, Failure>, Failure> {
     panic::catch_unwind(AssertUnwindSafe(run)).map_err(|payload| {
+        let place = PANIC_PLACE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .map(|place| format!(" at {place}"))
+            .unwrap_or_default();
         Failure::new(
             Exit::Internal,
-            format!("internal error: {}", panic_message(payload.as_ref())),
+            format!("internal error{place}: {}", panic_message(payload.as_ref())),
         )
     })
 }
 
-/// Replaces Rust's multi-line panic report with one `seal: internal error ..` line on stderr
-/// (where it happened); the lane then gives its failure answer.
+/// Replaces Rust's multi-line panic report: the place is kept for [`catch`], which reports the
+/// panic as one failure line, and the lane then gives its failure answer.
 pub fn install_panic_report() {
     panic::set_hook(Box::new(|info| {
-        let place = info
-            .location()
-            .map(|location| format!(" at {}:{}", location.file(), location.line()))
-            .unwrap_or_default();
-        crate::io::warn(&format!(
-            "seal: internal error{place}: {}",
-            panic_message(info.payload())
-        ));
+        if let Some(location) = info.location() {
+            let place = format!("{}:{}", location.file(), location.line());
+            *PANIC_PLACE.lock().unwrap_or_else(PoisonError::into_inner) = Some(place);
+        }
     }));
 }
 

@@ -173,6 +173,28 @@ fn doctor() {
     );
     assert_eq!(expired.code, 14);
     insta::assert_snapshot!("doctor_expired", expired.snapshot());
+
+    // A deadline the hooks would refuse makes every hook give its failure answer: a problem.
+    for bad in ["0", "soon", "3601"] {
+        let run = seal(
+            &["doctor", "--store", &store, "--now", NOW],
+            b"",
+            &[("SEAL_DEADLINE", bad)],
+        );
+        assert_eq!(run.code, 14, "{bad}: {}", run.snapshot());
+        assert!(
+            run.stdout.contains("error SEAL_DEADLINE="),
+            "{}",
+            run.stdout
+        );
+    }
+    let run = seal(
+        &["doctor", "--store", &store, "--now", NOW],
+        b"",
+        &[("SEAL_DEADLINE", "5")],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("deadline 5 s"), "{}", run.stdout);
 }
 
 #[test]

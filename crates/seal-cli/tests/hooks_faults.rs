@@ -27,14 +27,40 @@ struct Outcome {
     stderr: String,
 }
 
+/// Where the binary's stdout goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stdout {
+    /// A pipe the test reads.
+    Read,
+    /// A pipe whose read end is closed before the binary writes anything.
+    Closed,
+    /// `/dev/null` (what a closed stdout becomes when a Rust program starts).
+    Null,
+}
+
 /// Runs `seal args` with `stdin` and `env`; with `close_stdout`, the read end of stdout is
 /// closed before the binary writes anything.
 fn run(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], close_stdout: bool) -> Outcome {
+    let stdout = if close_stdout {
+        Stdout::Closed
+    } else {
+        Stdout::Read
+    };
+    run_to(args, stdin, env, stdout)
+}
+
+/// As [`run`], with stdout going to `stdout`.
+fn run_to(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], stdout: Stdout) -> Outcome {
+    let close_stdout = stdout == Stdout::Closed;
     let mut command = Command::new(env!("CARGO_BIN_EXE_seal"));
     command
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(if stdout == Stdout::Null {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stderr(Stdio::piped());
     for (key, _) in std::env::vars() {
         if key.starts_with("SEAL_") {
