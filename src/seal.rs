@@ -20,7 +20,7 @@ use crate::approval::{PendingApproval, SharedAnswerer, Waiting};
 use crate::card::approval_card;
 use crate::dispatch::{Deny, DenyCause, Prepared, Run, Stamp, Trace};
 use crate::inbound::{Inbound, SeenIds};
-use crate::session::{is_id, Call, CallError, Escalation, Session};
+use crate::session::{is_id, Arguments, Call, CallError, Escalation, Session};
 use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, SandboxMode, Sha256Digest, UnixTime};
 
@@ -258,7 +258,60 @@ impl Seal {
         tool: &str,
         arguments_json: &str,
     ) -> Result<Call, CallError> {
-        Call::new(session, agent, call_id, tool, arguments_json)
+        Call::new(
+            session,
+            agent,
+            call_id,
+            tool,
+            arguments_json,
+            Arguments::Strict,
+        )
+    }
+
+    /// Freezes a tool call whose arguments come from a foreign client (a Claude Code or Codex
+    /// `tool_input`), read with the lossless JSON profile (spec/canonical-json.md section 12):
+    /// numbers keep their literal text and lone surrogate escapes are kept, so the frozen bytes,
+    /// their digest and the approval card show exactly what the client sent, and no harmless
+    /// field (a big integer, a truncated emoji) makes the call fail. Duplicate keys are still
+    /// refused. A string argument holding a lone surrogate is not text: the rules never read it
+    /// as the command, path or URL (such a call is decided as one whose subject is unreadable).
+    ///
+    /// Use [`Seal::call`] for arguments seal's own code builds.
+    ///
+    /// ```
+    /// let seal = seal::Seal::builder()
+    ///     .rules_json(r#"{"permissions": {"allow": ["Bash(git status)"]}}"#)
+    ///     .build()?;
+    /// let session = seal.open_session("s1")?;
+    /// let arguments = r#"{"command": "git status", "timeout": 12345678901234567000, "note": "\ud800"}"#;
+    /// assert!(seal.call(&session, "claude-code", "c1", "Bash", arguments).is_err());
+    /// let call = seal.call_foreign(&session, "claude-code", "c1", "Bash", arguments)?;
+    /// assert_eq!(
+    ///     call.arguments_json(),
+    ///     r#"{"command":"git status","note":"\ud800","timeout":12345678901234567000}"#
+    /// );
+    /// assert!(matches!(seal.prepare(&call, None), seal::Prepared::Run(_)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CallError`] as for [`Seal::call`], for arguments outside the lossless profile.
+    pub fn call_foreign(
+        &self,
+        session: &Session,
+        agent: &str,
+        call_id: &str,
+        tool: &str,
+        arguments_json: &str,
+    ) -> Result<Call, CallError> {
+        Call::new(
+            session,
+            agent,
+            call_id,
+            tool,
+            arguments_json,
+            Arguments::Foreign,
+        )
     }
 
     /// Decides a call: the escalation request is checked first (an invalid one denies), then

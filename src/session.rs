@@ -29,8 +29,12 @@ pub struct Session {
 }
 
 /// A tool call ready to be prepared: session, agent, tool, call id and arguments frozen as
-/// RFC 8785 canonical JSON (duplicate keys, lone surrogates and inexact numbers refused), with
-/// the session's permission facts at the time the call was made.
+/// RFC 8785 canonical JSON, with the session's permission facts at the time the call was made.
+///
+/// Made by [`Seal::call`](crate::Seal::call) (strict profile: duplicate keys, lone surrogates and
+/// inexact numbers refused) or [`Seal::call_foreign`](crate::Seal::call_foreign) (lossless
+/// profile for a foreign client's arguments: numbers and lone surrogates kept exactly, duplicate
+/// keys refused).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call {
     pub(crate) call: ToolCall,
@@ -72,7 +76,8 @@ pub enum CallError {
         /// What is wrong.
         detail: String,
     },
-    /// The arguments are not canonical-profile JSON.
+    /// The arguments are not JSON of the call's profile (strict for [`Seal::call`](crate::Seal::call),
+    /// lossless for [`Seal::call_foreign`](crate::Seal::call_foreign)).
     Arguments {
         /// What is wrong.
         detail: String,
@@ -109,6 +114,15 @@ impl Session {
     }
 }
 
+/// Which JSON profile a call's arguments are read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Arguments {
+    /// Arguments seal's own code builds: strict canonical profile.
+    Strict,
+    /// A foreign client's arguments: lossless profile.
+    Foreign,
+}
+
 impl Call {
     pub(crate) fn new(
         session: &Session,
@@ -116,13 +130,18 @@ impl Call {
         call_id: &str,
         tool: &str,
         arguments_json: &str,
+        profile: Arguments,
     ) -> Result<Call, CallError> {
         if !is_id(agent) {
             return Err(CallError::AgentId {
                 id: agent.to_owned(),
             });
         }
-        let sealed = SealedCall::from_json_arguments(
+        let seal_arguments = match profile {
+            Arguments::Strict => SealedCall::from_json_arguments,
+            Arguments::Foreign => SealedCall::from_foreign_json_arguments,
+        };
+        let sealed = seal_arguments(
             call_id,
             tool,
             arguments_json.as_bytes(),
@@ -167,12 +186,15 @@ impl Call {
         self.call.call_id()
     }
 
-    /// The frozen arguments: RFC 8785 canonical JSON, exactly what the policy decided on.
+    /// The frozen arguments: RFC 8785 canonical JSON, exactly what the policy decided on (for a
+    /// foreign call, the lossless canonical form: numbers as written, lone surrogates as
+    /// `\udxxx`).
     pub fn arguments_json(&self) -> &str {
         std::str::from_utf8(self.call.sealed().arguments_bytes()).unwrap_or("")
     }
 
-    /// The string argument `name` of the frozen arguments, if present.
+    /// The string argument `name` of the frozen arguments, if present and text (`None` for a
+    /// string holding a lone surrogate).
     pub fn argument(&self, name: &str) -> Option<&str> {
         self.call
             .sealed()

@@ -1,6 +1,6 @@
 //! The sealed tool call: a tool name and its arguments frozen as canonical JSON bytes.
 
-use seal_parse::json::{parse, Canonical, JsonLimits, Value};
+use seal_parse::json::{parse, parse_lossless, Canonical, JsonLimits, Value};
 
 use crate::digest::Sha256Digest;
 use crate::json_form::object;
@@ -22,6 +22,14 @@ pub const CALL_TYPE: &str = "seal/call/v1";
 /// call is sealed, and every later stage (policy, approval card, dispatch, audit) sees the same
 /// bytes.
 ///
+/// Arguments seal's own code builds or that follow the strict canonical profile are frozen as
+/// strict canonical JSON ([`SealedCall::from_json_arguments`]). Arguments a foreign client sent
+/// (a Claude Code or Codex tool call) are read with the lossless profile
+/// ([`SealedCall::from_foreign_json_arguments`]) and frozen exactly as sent: a number keeps its
+/// literal text (`12345678901234567000` is not rounded) and a lone surrogate stays `\udxxx`, so
+/// the bytes, the digest and what the approval card shows are the client's values, and two
+/// calls that differ in one digit of a big integer have different digests.
+///
 /// JSON form: `{"_type":"seal/call/v1","arguments":<arguments>,"arguments_sha256":<hex>,
 /// "call_id":<id>,"tool":<name>}` (canonical member order).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +42,9 @@ pub struct SealedCall {
 
 impl SealedCall {
     /// Seals a call from an already parsed arguments value. `call_id` and `tool` are identifiers
-    /// (1 to 256 bytes of printable ASCII without space).
+    /// (1 to 256 bytes of printable ASCII without space). The frozen bytes are the value's
+    /// canonical bytes: the lossless form when it holds a number literal or an ill-formed string
+    /// (spec/canonical-json.md section 12.6), the strict form otherwise.
     pub fn new(
         call_id: &str,
         tool: &str,
@@ -64,25 +74,48 @@ impl SealedCall {
         SealedCall::new(call_id, tool, &value)
     }
 
+    /// Seals a call from the raw argument JSON of a foreign client, parsed under the lossless
+    /// profile (spec/canonical-json.md section 12): numbers keep their literal text and lone
+    /// surrogate escapes are kept, so nothing the client sent is rounded or repaired; duplicate
+    /// keys (and lone surrogates in keys) are still rejected. A string argument holding a lone
+    /// surrogate is not text: the policy never reads it as a command, path or URL.
+    ///
+    /// ```
+    /// use seal_parse::json::JsonLimits;
+    /// use seal_record::SealedCall;
+    ///
+    /// let limits = JsonLimits::default();
+    /// let a = SealedCall::from_foreign_json_arguments("c1", "mcp__x__y", br#"{"n":12345678901234567000}"#, &limits)?;
+    /// let b = SealedCall::from_foreign_json_arguments("c1", "mcp__x__y", br#"{"n":12345678901234567001}"#, &limits)?;
+    /// assert_eq!(a.arguments_bytes(), br#"{"n":12345678901234567000}"#);
+    /// assert_ne!(a.arguments_sha256(), b.arguments_sha256());
+    /// # Ok::<(), seal_record::RecordError>(())
+    /// ```
+    pub fn from_foreign_json_arguments(
+        call_id: &str,
+        tool: &str,
+        arguments: &[u8],
+        limits: &JsonLimits,
+    ) -> Result<SealedCall, RecordError> {
+        let value = parse_lossless(arguments, limits).map_err(RecordError::Arguments)?;
+        SealedCall::new(call_id, tool, &value)
+    }
+
     /// Reads a stored sealed-call record strictly: no unknown member, `_type` equal to
     /// `seal/call/v1`, identifiers re-checked, and `arguments_sha256` equal to the SHA-256 of the
     /// arguments' canonical bytes.
     pub fn from_json(input: &[u8], limits: &JsonLimits) -> Result<SealedCall, RecordError> {
         let value = read::open(input, limits, CALL_TYPE, &FIELDS)?;
-        let object = value.as_object().ok_or(RecordError::NotAnObject)?;
-        let arguments = object
-            .get("arguments")
-            .ok_or(RecordError::MissingField { field: "arguments" })?;
-        let stored = read::digest(object, "arguments_sha256")?;
-        let call = SealedCall::new(
-            read::string(object, "call_id")?,
-            read::string(object, "tool")?,
-            arguments,
-        )?;
-        if call.arguments_sha256() != stored {
-            return Err(RecordError::ArgumentsDigestMismatch);
-        }
-        Ok(call)
+        SealedCall::from_record(&value)
+    }
+
+    /// Reads a stored sealed-call record of a foreign call (one sealed with
+    /// [`SealedCall::from_foreign_json_arguments`]) under the lossless profile, with the checks
+    /// of [`SealedCall::from_json`]. Records of strict calls read the same way, since their
+    /// canonical bytes mean the same under both profiles.
+    pub fn from_foreign_json(input: &[u8], limits: &JsonLimits) -> Result<SealedCall, RecordError> {
+        let value = read::open_lossless(input, limits, CALL_TYPE, &FIELDS)?;
+        SealedCall::from_record(&value)
     }
 
     /// The call id.
@@ -122,6 +155,23 @@ impl SealedCall {
                 Value::from(self.arguments_sha256().to_hex()),
             ),
         ])
+    }
+
+    fn from_record(value: &Value<'_>) -> Result<SealedCall, RecordError> {
+        let object = value.as_object().ok_or(RecordError::NotAnObject)?;
+        let arguments = object
+            .get("arguments")
+            .ok_or(RecordError::MissingField { field: "arguments" })?;
+        let stored = read::digest(object, "arguments_sha256")?;
+        let call = SealedCall::new(
+            read::string(object, "call_id")?,
+            read::string(object, "tool")?,
+            arguments,
+        )?;
+        if call.arguments_sha256() != stored {
+            return Err(RecordError::ArgumentsDigestMismatch);
+        }
+        Ok(call)
     }
 }
 

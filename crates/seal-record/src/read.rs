@@ -1,6 +1,6 @@
 //! Strict reading of stored records: one object, a known `_type`, no unknown member.
 
-use seal_parse::json::{parse, JsonLimits, Object, Value};
+use seal_parse::json::{parse, parse_lossless, JsonError, JsonLimits, Object, Value};
 
 use crate::digest::Sha256Digest;
 use crate::record::{RecordError, TYPE_FIELD};
@@ -14,7 +14,25 @@ pub(crate) fn open<'a>(
     expected: &'static str,
     known: &[&str],
 ) -> Result<Value<'a>, RecordError> {
-    let value = parse(input, limits).map_err(RecordError::Json)?;
+    checked(parse(input, limits), expected, known)
+}
+
+/// As [`open`], under the lossless profile (records holding a foreign call's arguments).
+pub(crate) fn open_lossless<'a>(
+    input: &'a [u8],
+    limits: &JsonLimits,
+    expected: &'static str,
+    known: &[&str],
+) -> Result<Value<'a>, RecordError> {
+    checked(parse_lossless(input, limits), expected, known)
+}
+
+fn checked<'a>(
+    parsed: Result<Value<'a>, JsonError>,
+    expected: &'static str,
+    known: &[&str],
+) -> Result<Value<'a>, RecordError> {
+    let value = parsed.map_err(RecordError::Json)?;
     let object = value.as_object().ok_or(RecordError::NotAnObject)?;
     let found = string(object, TYPE_FIELD)?;
     if found != expected {
