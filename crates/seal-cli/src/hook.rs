@@ -266,7 +266,7 @@ pub fn failure_alarm() -> String {
 fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
     fault::point("input");
-    let object = json_in::object(&bytes, "hook input")?;
+    let object = json_in::foreign_object(&bytes, "hook input")?;
     check_event(&object, "UserPromptSubmit")?;
     let prompt = json_in::string(&object, "prompt", "hook input")?;
     let session = json_in::string(&object, "session_id", "hook input")?;
@@ -311,7 +311,9 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
     decide_input(harness, &rules, flags.default.fallback(), bytes)
 }
 
-/// Decides a `PreToolUse` hook input (`bytes`) with the rules text `rules`.
+/// Decides a `PreToolUse` hook input (`bytes`) with the rules text `rules`. The payload is read
+/// with the lossless JSON profile: a member seal does not use (an integer beyond 2^53, a lone
+/// surrogate escape) never makes the call fail; a duplicate key anywhere still does.
 pub fn decide_input(
     harness: Harness,
     rules: &str,
@@ -319,7 +321,7 @@ pub fn decide_input(
     bytes: Vec<u8>,
 ) -> Result<(Answer, String), Failure> {
     let text = utf8(bytes, "hook input")?;
-    let object = json_in::object(text.as_bytes(), "hook input")?;
+    let object = json_in::foreign_object(text.as_bytes(), "hook input")?;
     check_event(&object, "PreToolUse")?;
     let agent = match harness {
         Harness::ClaudeCode => "claude-code",

@@ -3,7 +3,7 @@
 //! trace and, for an ask, the facade's approval card; and `policy lint` (the facade's lint).
 
 use seal::{lint_rules, Fallback, Prepared, Seal, Trace};
-use seal_parse::json::{Object, Value};
+use seal_parse::json::{JsonLimits, Object, Value};
 use seal_policy::chain::ToolCall;
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
@@ -73,7 +73,10 @@ pub struct CallInput<'a> {
 }
 
 impl<'a> CallInput<'a> {
-    /// Reads the call members of a hook payload or `policy check` input.
+    /// Reads the call members of a hook payload or `policy check` input (an object read with
+    /// [`json_in::foreign_object`]): `tool_name` and the object `tool_input` are required, and
+    /// `session_id`, `tool_use_id` and `cwd` are strings when present. Every other member is
+    /// ignored, whatever it holds.
     pub fn from_object(
         object: &'a Object<'a>,
         agent: &'a str,
@@ -97,6 +100,13 @@ impl<'a> CallInput<'a> {
             cwd: json_in::optional_string(object, "cwd", what)?,
         })
     }
+
+    /// `tool_input` as canonical JSON text: the lossless form, numbers as the client wrote
+    /// them and lone surrogates as `\udxxx` (spec/canonical-json.md section 12).
+    fn arguments_json(&self) -> Result<String, Failure> {
+        String::from_utf8(self.input.canonical_bytes())
+            .map_err(|_| Failure::new(Exit::Internal, "canonical arguments are not UTF-8"))
+    }
 }
 
 /// Reads the rules file at `path` (UTF-8 text; whether it loads is decided when the seal is
@@ -113,8 +123,8 @@ pub fn read_rules(path: &str) -> Result<String, Failure> {
 }
 
 /// Decides `call` with the rules `rules` (a rules file's text) and `fallback`, through the
-/// facade: [`Seal::call`] freezes the arguments, [`Seal::prepare`] runs the waterfall and the
-/// guards.
+/// facade: [`Seal::call_foreign`] freezes the client's arguments exactly (lossless profile),
+/// [`Seal::prepare`] runs the waterfall and the guards.
 pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<Decided, Failure> {
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
@@ -126,13 +136,12 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
     let session = seal
         .open_session(call.session)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let arguments = String::from_utf8(call.input.canonical_bytes())
-        .map_err(|_| Failure::new(Exit::Internal, "canonical arguments are not UTF-8"))?;
+    let arguments = call.arguments_json()?;
     let tool_call = seal
-        .call(&session, call.agent, call.call_id, call.tool, &arguments)
+        .call_foreign(&session, call.agent, call.call_id, call.tool, &arguments)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     let inline = |text: &str| escape(text, Context::Inline).into_owned();
-    let rules = inline(&rules_detail(rules, call)?);
+    let rules = inline(&rules_detail(rules, call, &arguments)?);
     let decided = match seal.prepare(&tool_call, None) {
         Prepared::Run(run) => Decided {
             answer: Answer::Allow,
@@ -220,15 +229,21 @@ pub fn decided_text(decided: &Decided) -> String {
 
 /// What the rule set alone gives on `call` (the core evaluation with the segment and form
 /// that matched, or the first segment no allow rule covers): an explanation next to the
-/// facade's decision, never a second decision.
-fn rules_detail(rules: &str, call: &CallInput<'_>) -> Result<String, Failure> {
+/// facade's decision, never a second decision. `arguments` is the text [`decide`] froze, sealed
+/// here the same way (lossless profile), so both see the same arguments.
+fn rules_detail(rules: &str, call: &CallInput<'_>, arguments: &str) -> Result<String, Failure> {
     let mut set = RuleSet::from_json(rules.as_bytes(), &RuleLimits::default())
         .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         set = set.with_workspace_root(cwd);
     }
-    let sealed = SealedCall::new(call.call_id, call.tool, call.input)
-        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+    let sealed = SealedCall::from_foreign_json_arguments(
+        call.call_id,
+        call.tool,
+        arguments.as_bytes(),
+        &JsonLimits::default(),
+    )
+    .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     let tool_call = ToolCall::new(call.session, Some(call.agent), sealed)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     Ok(RulesListener::new(set).evaluate(&tool_call).to_string())
@@ -284,7 +299,7 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
     let rules = read_rules(&args.rules)?;
     let fallback = args.default.fallback();
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
-    let object = json_in::object(&bytes, "tool call")?;
+    let object = json_in::foreign_object(&bytes, "tool call")?;
     let mut call = CallInput::from_object(&object, "seal-cli", "tool call")?;
     if let Some(cwd) = &args.cwd {
         call.cwd = Some(cwd);
