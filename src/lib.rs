@@ -102,7 +102,7 @@ pub use keys::{ApproverKey, FrameKey, KeyError};
 pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
 pub use seal::{InboundVerifier, Seal, SignError};
-pub use session::{Call, CallError, Escalation, Session};
+pub use session::{Call, CallError, Escalation, Session, MAX_FOREIGN_ARGUMENTS_BYTES};
 pub use trust::{sign_store_document, TrustError, TrustStore};
 
 #[doc(hidden)]

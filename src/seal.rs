@@ -295,7 +295,8 @@ impl Seal {
     /// ```
     ///
     /// # Errors
-    /// [`CallError`] as for [`Seal::call`], for arguments outside the lossless profile.
+    /// [`CallError`] as for [`Seal::call`], for arguments outside the lossless profile or longer
+    /// than [`MAX_FOREIGN_ARGUMENTS_BYTES`](crate::MAX_FOREIGN_ARGUMENTS_BYTES) (64 MiB).
     pub fn call_foreign(
         &self,
         session: &Session,

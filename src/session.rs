@@ -114,6 +114,13 @@ impl Session {
     }
 }
 
+/// Largest argument text [`Seal::call_foreign`](crate::Seal::call_foreign) reads: 64 MiB
+/// (67,108,864 bytes), the `seal` hooks' input limit, so that a client's `Write` of tens of MiB
+/// is decided by the rules rather than refused for its size. Larger arguments are refused
+/// ([`CallError::Arguments`], `input_too_large`). [`Seal::call`](crate::Seal::call) keeps the
+/// JSON default of 16 MiB.
+pub const MAX_FOREIGN_ARGUMENTS_BYTES: usize = 64 * 1024 * 1024;
+
 /// Which JSON profile a call's arguments are read with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Arguments {
@@ -137,24 +144,25 @@ impl Call {
                 id: agent.to_owned(),
             });
         }
+        let mut limits = JsonLimits::default();
         let seal_arguments = match profile {
             Arguments::Strict => SealedCall::from_json_arguments,
-            Arguments::Foreign => SealedCall::from_foreign_json_arguments,
+            Arguments::Foreign => {
+                limits.max_bytes = MAX_FOREIGN_ARGUMENTS_BYTES;
+                SealedCall::from_foreign_json_arguments
+            }
         };
-        let sealed = seal_arguments(
-            call_id,
-            tool,
-            arguments_json.as_bytes(),
-            &JsonLimits::default(),
-        )
-        .map_err(|error| match error {
-            seal_record::RecordError::Arguments(json) => CallError::Arguments {
-                detail: json.to_string(),
-            },
-            other => CallError::Identifier {
-                detail: other.to_string(),
-            },
-        })?;
+        let sealed =
+            seal_arguments(call_id, tool, arguments_json.as_bytes(), &limits).map_err(|error| {
+                match error {
+                    seal_record::RecordError::Arguments(json) => CallError::Arguments {
+                        detail: json.to_string(),
+                    },
+                    other => CallError::Identifier {
+                        detail: other.to_string(),
+                    },
+                }
+            })?;
         let call = ToolCall::new(&session.id, Some(agent), sealed).map_err(|error| {
             CallError::Identifier {
                 detail: error.to_string(),

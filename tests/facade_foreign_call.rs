@@ -142,3 +142,23 @@ fn duplicate_keys_are_refused_and_the_strict_entry_is_unchanged() {
         .unwrap();
     assert_eq!(strict, foreign);
 }
+
+#[test]
+fn a_write_of_tens_of_mib_is_decided_by_its_rules() {
+    // Over the JSON default of 16 MiB, within MAX_FOREIGN_ARGUMENTS_BYTES.
+    let seal = seal();
+    let content = "0123456789abcdef\n".repeat(17 * 1024 * 1024 / 17 + 1);
+    let arguments = format!(r#"{{"file_path":"/ws/big.txt","content":"{content}\ud800"}}"#)
+        .replace('\n', "\\n");
+    assert!(arguments.len() > 17 * 1024 * 1024);
+    assert_eq!(decision(&seal, "Write", &arguments), "allow");
+    let session = seal.open_session("s1").unwrap();
+    let too_big = " ".repeat(seal::MAX_FOREIGN_ARGUMENTS_BYTES) + "{}";
+    let error = seal
+        .call_foreign(&session, "claude-code", "c", "Write", &too_big)
+        .unwrap_err();
+    assert!(
+        matches!(&error, CallError::Arguments { detail } if detail.contains("exceeds the limit")),
+        "{error}"
+    );
+}

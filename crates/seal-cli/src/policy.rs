@@ -237,11 +237,13 @@ fn rules_detail(rules: &str, call: &CallInput<'_>, arguments: &str) -> Result<St
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         set = set.with_workspace_root(cwd);
     }
+    let mut limits = JsonLimits::default();
+    limits.max_bytes = seal::MAX_FOREIGN_ARGUMENTS_BYTES;
     let sealed = SealedCall::from_foreign_json_arguments(
         call.call_id,
         call.tool,
         arguments.as_bytes(),
-        &JsonLimits::default(),
+        &limits,
     )
     .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     let tool_call = ToolCall::new(call.session, Some(call.agent), sealed)

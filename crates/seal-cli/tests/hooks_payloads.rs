@@ -225,3 +225,22 @@ fn prompt_hook_reads_its_payload_losslessly() {
         .to_owned();
     assert_eq!(context, "", "{}", run.stderr);
 }
+
+#[test]
+fn a_write_over_the_json_default_of_16_mib_is_decided_by_its_rules() {
+    // The hook reads up to 64 MiB; the payload reader and the frozen arguments take as much.
+    let content = "0123456789abcdef\\n".repeat(20 * 1024 * 1024 / 18 + 1);
+    let allowed = pre_tool_use(
+        "Read",
+        &format!(r#"{{"file_path":"/home/user/project/src/big.rs","content":"{content}\ud800"}}"#),
+        "",
+    );
+    assert!(allowed.len() > 20 * 1024 * 1024);
+    assert_eq!(decision(&hook(&allowed)), "allow");
+    let denied = pre_tool_use(
+        "Write",
+        &format!(r#"{{"file_path":"/home/user/project/.git/config","content":"{content}"}}"#),
+        "",
+    );
+    assert_eq!(decision(&hook(&denied)), "deny");
+}
