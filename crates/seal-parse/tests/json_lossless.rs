@@ -256,3 +256,49 @@ fn owned_values_keep_everything() {
     assert_eq!(owned, value);
     assert_eq!(owned.canonical_bytes(), value.canonical_bytes());
 }
+
+#[test]
+fn the_accessor_table_of_the_spec() {
+    // spec/canonical-json.md section 12.3, column by column.
+    let value = parse_lossless(
+        b"[1.0,-0,9007199254740993,12345678901234567000,0.10000000000000001,1e400]",
+        &limits(),
+    )
+    .unwrap();
+    let literals: Vec<_> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item.as_number_literal().unwrap())
+        .collect();
+    let i64s: Vec<_> = literals.iter().map(|l| l.as_i64()).collect();
+    assert_eq!(
+        i64s,
+        [
+            Some(1),
+            Some(0),
+            Some(9_007_199_254_740_993),
+            None,
+            None,
+            None
+        ]
+    );
+    let f64s: Vec<_> = literals.iter().map(|l| l.as_f64()).collect();
+    assert_eq!(
+        f64s,
+        [
+            Some(1.0),
+            Some(-0.0),
+            None,
+            Some(12_345_678_901_234_567_168.0),
+            None,
+            None
+        ]
+    );
+    assert!(f64s[1].unwrap().is_sign_negative());
+    let numbers: Vec<_> = literals
+        .iter()
+        .map(|l| l.as_number().map(|n| n.as_f64()))
+        .collect();
+    assert_eq!(numbers, [Some(1.0), Some(0.0), None, None, None, None]);
+}

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::marker::PhantomData;
 
 use super::error::Located;
 use super::ill_formed::{Decoded, IllFormedString};
@@ -20,7 +21,7 @@ pub(crate) struct TreeSink<'a, T = String> {
     values: Vec<Value<'a>>,
     keys: Vec<(Cow<'a, str>, usize)>,
     root: Option<Value<'a>>,
-    text: std::marker::PhantomData<T>,
+    text: PhantomData<T>,
 }
 
 impl<T> Default for TreeSink<'_, T> {
@@ -30,7 +31,7 @@ impl<T> Default for TreeSink<'_, T> {
             values: Vec::new(),
             keys: Vec::new(),
             root: None,
-            text: std::marker::PhantomData,
+            text: PhantomData,
         }
     }
 }

@@ -97,6 +97,7 @@ impl<'a> Value<'a> {
     pub fn from_utf16(units: &[u16]) -> Value<'static> {
         match IllFormedString::from_code_units(units) {
             Some(string) => Value::IllFormedString(string),
+            // Well-formed: the conversion replaces nothing.
             None => Value::String(Cow::Owned(String::from_utf16_lossy(units))),
         }
     }
