@@ -10,7 +10,7 @@
 use seal::{CallError, Prepared, Seal};
 
 const RULES: &str = r#"{"permissions": {
-    "allow": ["Bash(git status)", "Write(./**)", "mcp__github__get_issue"],
+    "allow": ["Bash(git status)", "Edit(./**)", "Write(./**)", "mcp__github__get_issue"],
     "deny": ["Bash(rm:*)"]
 }}"#;
 
