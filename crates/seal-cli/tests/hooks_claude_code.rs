@@ -367,10 +367,7 @@ fn a_write_of_five_mib_is_decided_by_its_rules() {
     let run_for = |path: &str| {
         seal(
             &["hook", "claude-code", "pre-tool-use", "--rules", &rules],
-            &tool_input(
-                "Write",
-                json!({"file_path": path, "content": content}),
-            ),
+            &tool_input("Write", json!({"file_path": path, "content": content})),
             &[],
         )
     };

@@ -12,10 +12,7 @@ use std::collections::BTreeSet;
 
 use seal_parse::json::{canonicalize, JsonErrorKind, JsonLimits};
 
-const SUITE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../vectors/jsontestsuite"
-);
+const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/jsontestsuite");
 
 /// `y_` files that the profile rejects: RFC 8259 only says names SHOULD be unique; a canonical
 /// form cannot keep two members with one key without choosing one silently.
