@@ -2,7 +2,7 @@
 //! file given to the facade's [`Seal`], one tool call frozen and prepared, the decision with its
 //! trace and, for an ask, the facade's approval card; and `policy lint` (the facade's lint).
 
-use seal::{lint_rules, Fallback, Prepared, Seal, Trace};
+use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Trace};
 use seal_parse::json::{JsonLimits, Object, Value};
 use seal_policy::chain::ToolCall;
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
@@ -54,6 +54,9 @@ pub struct Decided {
     pub rules: String,
     /// The approval card, for an ask.
     pub card: Option<String>,
+    /// SHA-256 (hex) of the frozen arguments: the lossless canonical bytes of `tool_input`, the
+    /// same for the same call on every run.
+    pub arguments_sha256: String,
 }
 
 /// A tool call as the hooks and `policy check` read it.
@@ -140,6 +143,7 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
     let tool_call = seal
         .call_foreign(&session, call.agent, call.call_id, call.tool, &arguments)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+    let arguments_sha256 = Sha256Digest::of(tool_call.arguments_json().as_bytes()).to_hex();
     let inline = |text: &str| escape(text, Context::Inline).into_owned();
     let rules = inline(&rules_detail(rules, call, &arguments)?);
     let decided = match seal.prepare(&tool_call, None) {
@@ -150,6 +154,7 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
             matched: matched(run.trace()),
             rules,
             card: None,
+            arguments_sha256: arguments_sha256.clone(),
         },
         Prepared::Deny(deny) => Decided {
             answer: Answer::Deny,
@@ -158,6 +163,7 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
             matched: matched(deny.trace()),
             rules,
             card: None,
+            arguments_sha256: arguments_sha256.clone(),
         },
         Prepared::NeedsApproval(pending) => {
             let reason = inline(pending.reason());
@@ -176,6 +182,7 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
                 matched: matched(settled.trace()),
                 rules,
                 card: Some(card),
+                arguments_sha256,
             }
         }
     };
@@ -200,6 +207,7 @@ pub fn decided_json(decided: &Decided) -> J {
         ("matched", J::opt(decided.matched.clone())),
         ("rules", J::str(decided.rules.clone())),
         ("card", J::opt(decided.card.clone())),
+        ("arguments_sha256", J::str(decided.arguments_sha256.clone())),
     ])
 }
 
@@ -214,6 +222,7 @@ pub fn decided_text(decided: &Decided) -> String {
         out.push_str(&format!("matched:  {matched}\n"));
     }
     out.push_str(&format!("rules:    {}\n", decided.rules));
+    out.push_str(&format!("frozen:   sha256 {}\n", decided.arguments_sha256));
     out.push_str("trace:\n");
     for line in &decided.trace {
         out.push_str(&format!("  {line}\n"));

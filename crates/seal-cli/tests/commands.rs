@@ -236,3 +236,41 @@ fn compact_keys_are_reported_and_not_generated() {
     assert_eq!(run.code, 14, "{}", run.snapshot());
     assert!(run.stdout.contains("error key tiny: compact profile"));
 }
+
+/// The arguments `policy check` freezes are the lossless canonical bytes of `tool_input`: their
+/// SHA-256 is the same on every run, is the digest of exactly those bytes, and tells apart two
+/// payloads that differ in the last digit of an integer beyond 2^53.
+#[test]
+fn frozen_arguments_hash_the_same_on_every_run() {
+    let rules = fixture("rules.json");
+    let payload = |last: char| {
+        format!(
+            r#"{{"session_id":"s","cwd":"/home/user/project","permission_mode":"default",
+                "hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t",
+                "tool_input":{{"command":"git log","timeout":1234567890123456700{last},
+                "description":"\ud800 list"}}}}"#
+        )
+    };
+    let digest = |stdin: &str| {
+        let run = seal(
+            &["policy", "check", "--rules", &rules, "--json"],
+            stdin.as_bytes(),
+            &[],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        assert_eq!(run.json()["decision"], "allow");
+        run.json()["arguments_sha256"].as_str().unwrap().to_owned()
+    };
+    let first = digest(&payload('0'));
+    assert_eq!(first, digest(&payload('0')));
+    let canonical =
+        br#"{"command":"git log","description":"\ud800 list","timeout":12345678901234567000}"#;
+    let expected = ring::digest::digest(&ring::digest::SHA256, canonical);
+    let expected: String = expected
+        .as_ref()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    assert_eq!(first, expected);
+    assert_ne!(first, digest(&payload('1')));
+}
