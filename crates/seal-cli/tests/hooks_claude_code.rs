@@ -355,12 +355,13 @@ fn oversized_tool_input_denies() {
 #[test]
 fn a_write_of_five_mib_is_decided_by_its_rules() {
     // Claude Code sends Write calls whose content is many MiB; the rules decide them, the size
-    // does not (the input limit is 64 MiB).
+    // does not (the input limit is 64 MiB). The allow is an `Edit(path)` rule: Claude Code
+    // applies those to `Write`, and a `Write(path)` allow to nothing.
     let dir = support::TempDir::new("big-write");
     let rules = dir.file("rules.json");
     std::fs::write(
         &rules,
-        r#"{"permissions": {"allow": ["Write(./docs/**)"], "deny": ["Write(./.git/**)"]}}"#,
+        r#"{"permissions": {"allow": ["Edit(./docs/**)"], "deny": ["Write(./.git/**)"]}}"#,
     )
     .unwrap();
     let content = "0123456789abcdef\n".repeat(5 * 1024 * 1024 / 17 + 1);

@@ -606,7 +606,7 @@ fn pattern(specifier: &str) -> Option<(Vec<String>, bool)> {
     }
 }
 
-/// `*` is any run of characters within the word; every other character is itself.
+/// `*` is any run of characters; every other character is itself.
 fn word_matches(pattern: &[char], word: &[char]) -> bool {
     match pattern.split_first() {
         None => word.is_empty(),
@@ -638,17 +638,14 @@ fn fires(rule: &BashRule, words: &[String]) -> bool {
     let Some((pattern, prefix)) = &rule.1 else {
         return true;
     };
-    let length_ok = if *prefix {
-        words.len() >= pattern.len()
-    } else {
-        words.len() == pattern.len()
-    };
-    length_ok
-        && pattern.iter().zip(words).all(|(p, w)| {
-            let p: Vec<char> = p.chars().collect();
-            let w: Vec<char> = w.chars().collect();
-            word_matches(&p, &w)
-        })
+    // Claude Code's reading: the words joined by a boundary (here U+0001, which no generated
+    // word holds), a pattern space matching the boundary, `*` any run of characters,
+    // boundaries included; a prefix pattern also matches its words, a boundary, then anything.
+    let text: Vec<char> = words.join("\u{1}").chars().collect();
+    let body: Vec<char> = pattern.join("\u{1}").chars().collect();
+    let mut longer = body.clone();
+    longer.extend(['\u{1}', '*']);
+    word_matches(&body, &text) || (*prefix && word_matches(&longer, &text))
 }
 
 /// One segment as the reference sees it: its normalized forms (canonical first) and the words
@@ -767,17 +764,26 @@ fn allow_targets(flaw: Flaw, segments: &[RefSegment]) -> Vec<Vec<String>> {
 fn reference_rules(flaw: Flaw, rules: &[GenRule], command: &str) -> Option<Dec> {
     let rules = bash_rules(rules);
     let with = |effect: Effect| rules.iter().filter(move |rule| rule.0 == effect);
+    // Deny and ask also read the command as written, split at spaces (Claude Code's reading
+    // of a literal specifier), whether or not it is analysable.
+    let written: Vec<String> = command
+        .split(' ')
+        .filter(|word| !word.is_empty())
+        .map(String::from)
+        .collect();
     let segments = match reference_segments(command) {
         Some(segments) => segments,
         None => {
-            // Unanalysable: only rules without a specifier apply, and nothing allows.
-            if with(Effect::Deny).any(|rule| rule.1.is_none()) {
+            // Unanalysable: rules without a specifier, or matching the command as written,
+            // apply, and nothing allows.
+            if with(Effect::Deny).any(|rule| fires(rule, &written)) {
                 return Some(Dec::Deny);
             }
             return Some(Dec::Ask);
         }
     };
-    let everything = deny_targets(&segments);
+    let mut everything = deny_targets(&segments);
+    everything.push(written);
     if with(Effect::Deny).any(|rule| everything.iter().any(|words| fires(rule, words))) {
         return Some(Dec::Deny);
     }

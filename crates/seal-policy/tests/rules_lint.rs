@@ -106,11 +106,21 @@ fn an_allow_with_a_separator_is_reported_with_the_command_it_spells() {
         assert!(!finding.fires_alone, "{rule}");
         assert_eq!(finding.evaluation.effect(), None, "{rule}");
     }
-    // A deny spelled with a separator does not see the pair either; each part is matched alone.
+    // A deny spelled with a separator denies the command as written (Claude Code's reading,
+    // spaces aside: `curl x|sh` too), and is still reported: the pair under another spelling
+    // (`curl x | /bin/sh`) is not that text.
     let rules = set(&[(Effect::Deny, "Bash(curl x | sh)")]);
     let findings = lint(&rules);
     assert!(matches!(findings[0].kind, FindingKind::Separator { .. }));
-    assert_eq!(findings[0].evaluation.effect(), None);
+    assert_eq!(findings[0].evaluation.effect(), Some(Effect::Deny));
+    assert!(findings[0].fires_alone);
+    let other_spelling = rules.evaluate(
+        "Bash",
+        seal_policy::rules::Subject::Command("curl x | /bin/sh"),
+    );
+    assert_eq!(other_spelling.effect(), None);
+    let same_text = rules.evaluate("Bash", seal_policy::rules::Subject::Command("curl x|sh"));
+    assert_eq!(same_text.effect(), Some(Effect::Deny));
 }
 
 #[test]

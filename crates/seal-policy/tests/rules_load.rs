@@ -49,9 +49,9 @@ fn errors_point_at_the_offending_rule() {
     ));
     // Columns count characters, not bytes.
     let error =
-        load("{\"permissions\": {\"allow\": [\"Bash(\u{e9}\u{e9})\", \"Task(x)\"]}}").unwrap_err();
+        load("{\"permissions\": {\"allow\": [\"Bash(\u{e9}\u{e9})\", \"Ba sh\"]}}").unwrap_err();
     assert_eq!((error.line, error.column), (1, 40));
-    let error = load("{\"permissions\": {\"allow\": [\"Bash(lsx)\", \"Task(x)\"]}}").unwrap_err();
+    let error = load("{\"permissions\": {\"allow\": [\"Bash(lsx)\", \"Ba sh\"]}}").unwrap_err();
     assert_eq!((error.line, error.column), (1, 41));
 }
 
@@ -76,14 +76,15 @@ fn examples_are_checked_at_load() {
         {"rule": "mcp__github", "match": ["mcp__github__create_issue"], "not_match": ["mcp__gitlab__x", "mcp__github"]}
       ],
       "deny": [
-        {"rule": "Bash(rm:*)", "match": ["sudo rm -rf t", "/bin/rm x", "ls && rm x", "bash -c 'rm x'"], "not_match": ["rmdir x", "rm $(x)"]}
+        {"rule": "Bash(rm:*)", "match": ["sudo rm -rf t", "/bin/rm x", "ls && rm x", "bash -c 'rm x'"], "not_match": ["rmdir x", "rm\\ x"]},
+        {"rule": "Bash(rm:*)", "match": ["rm $(x)"]}
       ],
       "ask": [
-        {"rule": "Bash(git push:*)", "match": ["git push", "timeout 5 git push -f"], "not_match": ["git push > x"]}
+        {"rule": "Bash(git push:*)", "match": ["git push", "timeout 5 git push -f", "git push > x"], "not_match": ["git pushx", "git pull > x"]}
       ]
     }}"#;
     let set = load(good).unwrap();
-    assert_eq!(set.rules().len(), 6);
+    assert_eq!(set.rules().len(), 7);
 
     let failing_match = "{\"permissions\": {\"allow\": [\n  {\"rule\": \"Bash(git log:*)\",\n   \"match\": [\"git log -p\", \"git logx\"]}\n]}}";
     let error = load(failing_match).unwrap_err();
@@ -102,9 +103,10 @@ fn examples_are_checked_at_load() {
     ));
 
     // An ask caused by an unanalysable example is not the rule firing.
-    let error =
-        load(r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["curl x > y"]}]}}"#)
-            .unwrap_err();
+    let error = load(
+        r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["echo $(curl x)"]}]}}"#,
+    )
+    .unwrap_err();
     assert!(matches!(error.kind, LoadErrorKind::ExampleFailed { .. }));
 }
 
@@ -177,7 +179,6 @@ fn error_messages() {
         ("top_level_array", b"[]"),
         ("no_permissions", b"{\"allow\": []}"),
         ("permissions_array", br#"{"permissions": []}"#),
-        ("unknown_list", br#"{"permissions": {"allw": ["Bash"]}}"#),
         ("list_not_array", br#"{"permissions": {"deny": "Bash(rm:*)"}}"#),
         ("rule_number", br#"{"permissions": {"deny": [42]}}"#),
         ("rule_empty", br#"{"permissions": {"deny": [""]}}"#),
@@ -185,13 +186,6 @@ fn error_messages() {
         ("rule_unclosed", br#"{"permissions": {"deny": ["Bash(rm:*"]}}"#),
         ("rule_bad_tool", br#"{"permissions": {"deny": ["Ba sh"]}}"#),
         ("rule_empty_specifier", br#"{"permissions": {"deny": ["Bash()"]}}"#),
-        ("rule_specifier_not_supported", br#"{"permissions": {"deny": ["Task(x)"]}}"#),
-        ("rule_mcp_specifier", br#"{"permissions": {"deny": ["mcp__s__t(x)"]}}"#),
-        ("path_home", br#"{"permissions": {"deny": ["Read(~/.ssh/**)"]}}"#),
-        ("path_dot_dot", br#"{"permissions": {"deny": ["Read(a/../b)"]}}"#),
-        ("path_class", br#"{"permissions": {"deny": ["Read(*.[ch])"]}}"#),
-        ("domain_prefix", br#"{"permissions": {"allow": ["WebFetch(example.com)"]}}"#),
-        ("domain_host", br#"{"permissions": {"allow": ["WebFetch(domain:ex_ample.com)"]}}"#),
         ("object_without_rule", br#"{"permissions": {"allow": [{"match": ["ls"]}]}}"#),
         ("object_unknown_member", br#"{"permissions": {"allow": [{"rule": "Bash(ls)", "matches": ["ls"]}]}}"#),
         ("object_rule_not_string", br#"{"permissions": {"allow": [{"rule": ["Bash(ls)"]}]}}"#),
@@ -206,6 +200,118 @@ fn error_messages() {
         report.push_str(&format!("{name}: {error}\n"));
     }
     insta::assert_snapshot!(report);
+}
+
+/// Every form Claude Code accepts loads, in one file; a form seal cannot interpret never
+/// refuses the file: as an allow rule it allows nothing, as a deny or ask rule every call of
+/// its tool asks. Structural errors still refuse the file (see `error_messages`).
+#[test]
+fn every_claude_code_form_loads() {
+    let forms = [
+        "Bash",
+        "Bash(*)",
+        "Bash(npm run test*)",
+        "Bash(git * main)",
+        "Bash(git commit -m \"msg\")",
+        "Bash(echo $HOME)",
+        "Bash(cd /tmp && ls)",
+        "PowerShell",
+        "PowerShell(Get-ChildItem:*)",
+        "Read",
+        "Read(~/x)",
+        "Read(~/.ssh/**)",
+        "Read([ab].txt)",
+        "Read(../x/**)",
+        "Read(./a/../x)",
+        "Read(c:\\Users\\x)",
+        "Read(//etc/passwd)",
+        "Read({a,b}/c)",
+        "Edit(src/**)",
+        "Write(*.md)",
+        "MultiEdit(x)",
+        "NotebookEdit(*.ipynb)",
+        "Grep",
+        "Grep(*.rs)",
+        "Glob(src/**)",
+        "WebFetch",
+        "WebFetch(domain:docs.rs)",
+        "WebFetch(https://example.com/x)",
+        "WebSearch",
+        "WebSearch(q)",
+        "mcp__s",
+        "mcp__s__*",
+        "mcp__s__t",
+        "mcp__s__t(arg)",
+        "mcp__*",
+        "mcp__*(x)",
+        "mcp__git*__read",
+        "Agent",
+        "Agent(name)",
+        "Task",
+        "Task(name)",
+        "Skill",
+        "Skill(x)",
+        "Skill(x:*)",
+        "SlashCommand",
+        "SlashCommand(/x)",
+        "SlashCommand(/x:*)",
+        "SomeNewTool",
+        "SomeNewTool(anything at all)",
+        "*",
+    ];
+    for effect in ["allow", "ask", "deny"] {
+        let rules: Vec<String> = forms.iter().map(|f| format!("{f:?}")).collect();
+        let text = format!(
+            r#"{{"permissions": {{"{effect}": [{}], "permissions": {{"allow": ["x"]}}, "defaultMode": "ask"}}}}"#,
+            rules.join(", ")
+        );
+        let set = load(&text).unwrap_or_else(|e| panic!("{effect}: {e}"));
+        assert_eq!(set.rules().len(), forms.len());
+    }
+    // Uninterpreted forms: an allow allows nothing, a deny or an ask asks for every call.
+    for (rule, tool) in [
+        ("WebSearch(q)", "WebSearch"),
+        ("Agent(name)", "Agent"),
+        ("Task(name)", "Agent"),
+        ("Skill(x:*)", "Skill"),
+        ("SlashCommand(/x)", "SlashCommand"),
+        ("mcp__s__t(arg)", "mcp__s__t"),
+        ("Grep(*.rs)", "Grep"),
+        ("PowerShell(Get-ChildItem:*)", "PowerShell"),
+        ("Read(c:\\x)", "Read"),
+        ("WebFetch(https://example.com/x)", "WebFetch"),
+    ] {
+        let tool_too = if tool == "Read" || tool == "WebFetch" {
+            String::new()
+        } else {
+            format!(", {tool:?}")
+        };
+        let allow = load(&format!(r#"{{"permissions": {{"allow": [{rule:?}]}}}}"#)).unwrap();
+        let subject = match tool {
+            "Read" => Subject::Path("a.txt"),
+            "WebFetch" => Subject::Url("https://example.com/x"),
+            _ => Subject::None,
+        };
+        assert_eq!(allow.evaluate(tool, subject).effect(), None, "{rule}");
+        for effect in ["ask", "deny"] {
+            let set = load(&format!(
+                r#"{{"permissions": {{"allow": ["*"{tool_too}], "{effect}": [{rule:?}]}}}}"#
+            ))
+            .unwrap();
+            let got = set.evaluate(tool, subject);
+            assert_eq!(got.effect(), Some(Effect::Ask), "{effect} {rule}: {got}");
+            assert!(got.to_string().contains("not interpreted"), "{got}");
+            // Other tools are untouched.
+            assert_eq!(
+                set.evaluate("Other", Subject::None).effect(),
+                Some(Effect::Allow),
+                "{rule}"
+            );
+        }
+    }
+    // Negative control: a structural error still refuses the file, with its position.
+    let error = load("{\"permissions\": {\"deny\": [\"Read(x)\", 7]}}").unwrap_err();
+    assert_eq!((error.line, error.column), (1, 38));
 }
 
 /// Rules that name only the tool (no specifier) never look at the field: a path outside the
@@ -252,7 +358,8 @@ fn a_loaded_set_evaluates_paths_relative_to_the_workspace() {
     assert_eq!(edit("/home/u/ws/src/a.rs"), Some(Effect::Allow));
     assert_eq!(edit("src/.env"), Some(Effect::Deny));
     assert_eq!(edit("./src/../src/x/.env"), Some(Effect::Deny));
-    assert_eq!(edit("../ws/src/a.rs"), Some(Effect::Ask));
+    // `..` resolved against the root: back inside it.
+    assert_eq!(edit("../ws/src/a.rs"), Some(Effect::Allow));
     assert_eq!(edit("/home/u/other/src/a.rs"), Some(Effect::Ask));
     assert_eq!(edit("lib/a.rs"), None);
     let read = |p| set.evaluate("Read", Subject::Path(p)).effect();

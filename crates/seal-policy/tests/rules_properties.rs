@@ -80,15 +80,24 @@ fn reference_fires(spec: &str, words: &[String]) -> bool {
     let Some((pattern, prefix)) = reference_pattern(spec) else {
         return true;
     };
-    if words.len() < pattern.len() || (!prefix && words.len() != pattern.len()) {
-        return false;
-    }
-    pattern.iter().zip(words).all(|(p, w)| {
-        word_match(
-            &p.chars().collect::<Vec<_>>(),
-            &w.chars().collect::<Vec<_>>(),
-        )
-    })
+    // Claude Code's reading: words joined by a boundary (U+0001, in no generated word) that a
+    // pattern space matches, `*` spanning any characters and boundaries; a prefix pattern
+    // also matches its words, a boundary, then anything.
+    let text: Vec<char> = words.join("\u{1}").chars().collect();
+    let body: Vec<char> = pattern.join("\u{1}").chars().collect();
+    let mut longer = body.clone();
+    longer.extend(['\u{1}', '*']);
+    word_match(&body, &text) || (prefix && word_match(&longer, &text))
+}
+
+/// The command as written, split at spaces: what deny and ask also match (a literal
+/// specifier such as `cd /tmp && ls` denies its command as Claude Code reads it).
+fn written(command: &str) -> Vec<String> {
+    command
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// Every word list deny and ask look at: each form of each segment, each suffix of each
@@ -132,11 +141,14 @@ fn reference(rules: &[GenRule], command: &str) -> Option<Effect> {
     let of = |effect: Effect| rules.iter().filter(move |r| r.effect == effect);
     let segments = segment(command, &ShellLimits::default());
     for effect in [Effect::Deny, Effect::Ask] {
-        let hit = of(effect).any(|r| match &segments {
-            Ok(segments) => all_forms(segments)
-                .iter()
-                .any(|f| reference_fires(&r.spec, f)),
-            Err(_) => reference_pattern(&r.spec).is_none(),
+        let hit = of(effect).any(|r| {
+            reference_fires(&r.spec, &written(command))
+                || match &segments {
+                    Ok(segments) => all_forms(segments)
+                        .iter()
+                        .any(|f| reference_fires(&r.spec, f)),
+                    Err(_) => reference_pattern(&r.spec).is_none(),
+                }
         });
         if hit {
             return Some(effect);

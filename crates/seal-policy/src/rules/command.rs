@@ -4,20 +4,41 @@ use seal_parse::shell::Form;
 
 use super::wildcard::chars_match;
 
-/// A command pattern, the specifier of a `Bash(...)` rule.
+/// A command pattern, the specifier of a `Bash(...)` rule, read as Claude Code reads it.
 ///
-/// The specifier is split into words at runs of spaces. Each word matches one word of a form:
-/// literally, except that `*` inside a word matches any run of characters of that one word
-/// (never a space between words). The pattern is a prefix pattern when it ends with `:*`
-/// (`git log:*`) or with a word that is exactly `*` (`git log *`): then the form must begin with
-/// the pattern's words and may have any further words, none included. Otherwise the form must
-/// have exactly the pattern's words. `*` and `:*` alone match every command.
+/// The specifier is split into words at runs of spaces. The pattern is a prefix pattern when it
+/// ends with `:*` (`git log:*`) or with a word that is exactly `*` (`git log *`): then the form
+/// must be the pattern's words, or begin with them followed by further words (`git log:*`
+/// matches `git log` and `git log -p`, not `git logx`). Otherwise the form must be exactly the
+/// pattern. Any other `*` matches any run of characters, spaces between words included
+/// (`npm run test*` matches `npm run test --watch`, `git * main` matches
+/// `git push origin main`). A space of the pattern matches only the boundary between two words,
+/// never a space inside a quoted word. `*` and `:*` alone match every command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandPattern {
     words: Vec<String>,
-    /// For each word, whether it holds a `*` (the others compare as plain strings).
-    wildcards: Vec<bool>,
     prefix: bool,
+    /// The words joined by word boundaries, as glob units; empty when no word holds a `*`
+    /// (the words then compare one by one, as plain strings).
+    glob: Vec<Unit>,
+    /// The words without quote characters, joined by word boundaries, as glob units: what
+    /// the command as written is compared with, its own quotes removed too.
+    unquoted: Vec<Unit>,
+    /// Whether the specifier holds a quote character.
+    quoted: bool,
+    /// For a specifier holding a shell operator character (`&|;<>()`): its characters without
+    /// spaces and quotes (then a star for a prefix pattern), compared with the command's
+    /// characters without spaces and quotes, so `cd /tmp && ls` also denies `cd /tmp&&ls`.
+    compact: Vec<Unit>,
+}
+
+/// One unit of a pattern or of a command read as a glob: a character, the boundary between
+/// two words, or (pattern only) a star.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Char(char),
+    Boundary,
+    Star,
 }
 
 impl CommandPattern {
@@ -38,11 +59,45 @@ impl CommandPattern {
             words.pop();
             prefix = true;
         }
-        let wildcards = words.iter().map(|w| w.contains('*')).collect();
+        let joined = |keep: &dyn Fn(char) -> bool| {
+            let mut units = Vec::new();
+            for (at, word) in words.iter().enumerate() {
+                if at > 0 {
+                    units.push(Unit::Boundary);
+                }
+                units.extend(word.chars().filter(|c| keep(*c)).map(unit));
+            }
+            units
+        };
+        let glob = if words.iter().any(|w| w.contains('*')) {
+            joined(&|_| true)
+        } else {
+            Vec::new()
+        };
+        let unquoted = joined(&|c| !is_quote(c));
+        let quoted = words.iter().any(|w| w.contains(is_quote));
+        let mut compact = Vec::new();
+        if words
+            .iter()
+            .any(|w| w.contains(['&', '|', ';', '<', '>', '(', ')']))
+        {
+            compact = words
+                .iter()
+                .flat_map(|w| w.chars())
+                .filter(|c| !is_quote(*c))
+                .map(unit)
+                .collect();
+            if prefix {
+                compact.push(Unit::Star);
+            }
+        }
         CommandPattern {
             words,
-            wildcards,
             prefix,
+            glob,
+            unquoted,
+            quoted,
+            compact,
         }
     }
 
@@ -58,6 +113,13 @@ impl CommandPattern {
         self.prefix
     }
 
+    /// Whether a `*` of the pattern (other than the prefix marker) spans characters, word
+    /// boundaries included.
+    #[must_use]
+    pub fn has_wildcard(&self) -> bool {
+        !self.glob.is_empty()
+    }
+
     /// Whether the pattern matches every command.
     #[must_use]
     pub fn is_any(&self) -> bool {
@@ -65,28 +127,78 @@ impl CommandPattern {
     }
 
     /// Whether `words` (a form's words, program first) match the pattern.
-    pub fn matches_words<'a>(&self, words: impl IntoIterator<Item = &'a str>) -> bool {
-        let mut words = words.into_iter();
-        for (want, &wildcard) in self.words.iter().zip(&self.wildcards) {
+    pub fn matches_words<'a, I>(&self, words: I) -> bool
+    where
+        I: IntoIterator<Item = &'a str>,
+        I::IntoIter: Clone,
+    {
+        let words = words.into_iter();
+        if !self.glob.is_empty() {
+            let text = Joined {
+                words,
+                current: "".chars(),
+                started: false,
+                skip_quotes: false,
+            };
+            return glob_units(&self.glob, text.clone(), false)
+                || (self.prefix && glob_units(&self.glob, text, true));
+        }
+        let mut words = words;
+        for want in &self.words {
             match words.next() {
-                Some(word) if word_matches(want, wildcard, word) => {}
+                Some(word) if exact(want, word) => {}
                 _ => return false,
             }
         }
         self.prefix || words.next().is_none()
     }
 
-    /// Whether the form matches the pattern: [`CommandPattern::matches_words`] on its words,
-    /// which compares the program first and reads an argument only while the words before it
-    /// matched.
+    /// Whether the form matches the pattern: [`CommandPattern::matches_words`] on its words.
     #[must_use]
     pub fn matches(&self, form: &Form<'_>) -> bool {
         self.matches_words(form.words())
     }
 
+    /// Whether the command as written matches the pattern, read as Claude Code reads a literal
+    /// specifier (`git commit -m "msg"`, `echo $HOME`, `cd /tmp && ls`), which deny and ask
+    /// rules also match: the text split at runs of spaces, operators kept as characters, and
+    /// quote characters dropped on both sides (so `Bash(echo $HOME)` also matches
+    /// `echo "$HOME"`, as Claude Code denied it); for a specifier with an operator character,
+    /// also the text without any spaces (`cd /tmp&&ls`).
+    #[must_use]
+    pub fn matches_text(&self, command: &str) -> bool {
+        let words = command.split(' ').filter(|w| !w.is_empty());
+        if self.glob.is_empty() && !self.quoted && !command.contains(is_quote) {
+            if self.matches_words(words) {
+                return true;
+            }
+        } else {
+            let text = Joined {
+                words,
+                current: "".chars(),
+                started: false,
+                skip_quotes: true,
+            };
+            if glob_units(&self.unquoted, text.clone(), false)
+                || (self.prefix && glob_units(&self.unquoted, text, true))
+            {
+                return true;
+            }
+        }
+        !self.compact.is_empty()
+            && glob_units(
+                &self.compact,
+                command
+                    .chars()
+                    .filter(|c| !c.is_whitespace() && !is_quote(*c))
+                    .map(Unit::Char),
+                false,
+            )
+    }
+
     /// Whether every command this pattern matches is also matched by `wider` (a sufficient,
     /// not necessary, check: word by word, a wildcard-free word of `self` matched by `wider`'s
-    /// word, or identical words).
+    /// word read within that one word, or identical words).
     #[must_use]
     pub fn covered_by(&self, wider: &CommandPattern) -> bool {
         if wider.words.len() > self.words.len() || (self.prefix && !wider.prefix) {
@@ -112,16 +224,101 @@ impl CommandPattern {
     }
 }
 
-/// Whether one pattern word matches one word: with `*` as a wildcard when `wildcard`, else
-/// exactly (lengths and first bytes compared before the bytes).
-fn word_matches(want: &str, wildcard: bool, word: &str) -> bool {
-    if wildcard {
-        chars_match(want, word, false)
-    } else {
-        want.len() == word.len()
-            && want.as_bytes().first() == word.as_bytes().first()
-            && want == word
+fn is_quote(c: char) -> bool {
+    c == '"' || c == '\''
+}
+
+fn unit(c: char) -> Unit {
+    match c {
+        '*' => Unit::Star,
+        c => Unit::Char(c),
     }
+}
+
+/// Words read as glob units: each word's characters (without quote characters when
+/// `skip_quotes`), a [`Unit::Boundary`] between two words.
+#[derive(Clone)]
+struct Joined<'a, I> {
+    words: I,
+    current: std::str::Chars<'a>,
+    started: bool,
+    skip_quotes: bool,
+}
+
+impl<'a, I: Iterator<Item = &'a str>> Iterator for Joined<'a, I> {
+    type Item = Unit;
+
+    fn next(&mut self) -> Option<Unit> {
+        loop {
+            if let Some(c) = self.current.next() {
+                if self.skip_quotes && is_quote(c) {
+                    continue;
+                }
+                return Some(Unit::Char(c));
+            }
+            let word = self.words.next()?;
+            self.current = word.chars();
+            if self.started {
+                return Some(Unit::Boundary);
+            }
+            self.started = true;
+        }
+    }
+}
+
+/// Whether `text` matches `pattern` (stars span any units); with `then_more`, whether it
+/// matches `pattern`, a boundary, then anything. The greedy algorithm of
+/// [`glob`](super::wildcard::glob) over a cloneable iterator, so nothing is allocated.
+fn glob_units<I: Iterator<Item = Unit> + Clone>(
+    pattern: &[Unit],
+    text: I,
+    then_more: bool,
+) -> bool {
+    let mut p = 0;
+    let mut t = text;
+    let mut star: Option<(usize, I)> = None;
+    loop {
+        match pattern.get(p) {
+            Some(Unit::Star) => {
+                star = Some((p + 1, t.clone()));
+                p += 1;
+                continue;
+            }
+            Some(unit) => {
+                let mut ahead = t.clone();
+                if ahead.next() == Some(*unit) {
+                    p += 1;
+                    t = ahead;
+                    continue;
+                }
+            }
+            None => {
+                let mut ahead = t.clone();
+                match ahead.next() {
+                    None if !then_more => return true,
+                    // `pattern` then a boundary then anything: the rest is free.
+                    Some(Unit::Boundary) if then_more => return true,
+                    _ => {}
+                }
+            }
+        }
+        match star.as_mut() {
+            Some((after, from)) => {
+                if from.next().is_none() {
+                    return false;
+                }
+                p = *after;
+                t = from.clone();
+            }
+            None => return false,
+        }
+    }
+}
+
+/// Whether one pattern word equals one word (lengths and first bytes compared before the
+/// bytes).
+fn exact(want: &str, word: &str) -> bool {
+    want.len() == word.len() && want.as_bytes().first() == word.as_bytes().first() && want == word
 }
 
 #[cfg(test)]
@@ -144,6 +341,45 @@ mod tests {
         assert!(!m("npm run test*:*", "npm run build"));
         assert!(m("*", "anything at all"));
         assert!(m(":*", "rm"));
+    }
+
+    #[test]
+    fn stars_span_words_as_in_claude_code() {
+        assert!(m("npm run test*", "npm run test --watch"));
+        assert!(m("git * main", "git push origin main"));
+        assert!(!m("git * main", "git main"));
+        assert!(!m("git * main", "git push origin mainx"));
+        assert!(m("git push * --force", "git push origin main --force"));
+        assert!(m("ls*", "ls -la"));
+        assert!(m("ls*", "lsof"));
+        assert!(!m("ls *", "lsof"));
+        assert!(m("ls *", "ls"));
+        assert!(m("git push --force*", "git push --force origin main"));
+        assert!(m("git push --force*", "git push --force-with-lease"));
+        assert!(m("cargo * --release", "cargo build x --release"));
+        assert!(m("g*t log:*", "git log -p"));
+        assert!(!m("g*t log:*", "git logx"));
+        // A pattern space is a word boundary, never a space inside a word.
+        let p = CommandPattern::parse("echo a*b");
+        assert!(p.matches_words(["echo", "a", "b"]));
+        assert!(p.matches_words(["echo", "a b"]));
+        assert!(!CommandPattern::parse("echo a b").matches_words(["echo", "a b"]));
+        assert!(!CommandPattern::parse("echo a *b").matches_words(["echo", "a b"]));
+    }
+
+    #[test]
+    fn text_matching_keeps_quotes_and_operators() {
+        let p = |s: &str| CommandPattern::parse(s);
+        assert!(p("git commit -m \"msg\"").matches_text("git commit -m \"msg\""));
+        assert!(p("echo $HOME").matches_text("  echo  $HOME "));
+        assert!(p("cd /tmp && ls").matches_text("cd /tmp && ls"));
+        assert!(!p("cd /tmp && ls").matches_text("cd /tmp && ls -la"));
+        assert!(p("cd /tmp && ls:*").matches_text("cd /tmp && ls -la"));
+        assert!(p("echo $HOME").matches_text("echo \"$HOME\""));
+        assert!(p("git commit -m \"msg\"").matches_text("git commit -m msg"));
+        assert!(p("cd /tmp && ls").matches_text("cd /tmp&&ls"));
+        assert!(!p("cd /tmp && ls").matches_text("cd /tmp&&lsx"));
+        assert!(!p("git log:*").matches_text("git logx"));
     }
 
     #[test]

@@ -72,6 +72,9 @@ pub enum Site {
     Path(String),
     /// The URL's host.
     Host(String),
+    /// The command as written, matched whole by a deny or ask rule (a literal specifier
+    /// such as `cd /tmp && ls`, as Claude Code reads it).
+    Command(String),
 }
 
 impl fmt::Display for Site {
@@ -91,6 +94,7 @@ impl fmt::Display for Site {
             ),
             Site::Path(path) => write!(f, "path `{}`", path.escape_debug()),
             Site::Host(host) => write!(f, "host `{}`", host.escape_debug()),
+            Site::Command(text) => write!(f, "the command as written `{}`", text.escape_debug()),
         }
     }
 }
@@ -133,7 +137,7 @@ pub struct Unanalysed {
     pub input: Input,
     /// A stable snake_case code: the segmenter's reason code for commands
     /// (`command_substitution`, `redirection`, ...), or `path_outside_workspace`,
-    /// `url_not_plain`, `field_missing`.
+    /// `url_not_plain`, `field_missing`, `rule_not_interpreted`.
     pub code: &'static str,
     /// A sentence for the operator and the approval card.
     pub reason: String,

@@ -7,7 +7,7 @@ use super::command::CommandPattern;
 use super::evaluation::Evaluation;
 use super::load::example_outcome;
 use super::rule::{FieldKind, Specifier, ToolPattern};
-use super::set::{RuleEntry, RuleSet, Subject};
+use super::set::{Location, RuleEntry, RuleSet, Subject};
 use super::Effect;
 
 /// Program words that are shell keywords or builtins the segmenter refuses in program
@@ -66,6 +66,8 @@ pub struct Finding {
     pub fires_alone: bool,
     /// What the whole rule set gives on the counterexample.
     pub evaluation: Evaluation,
+    /// Where the rule was written, for a rule loaded from a file.
+    pub location: Option<Location>,
 }
 
 /// The kinds of finding.
@@ -105,10 +107,21 @@ pub enum FindingKind {
     /// `:*` somewhere else than at the end: it is then two literal characters of a word, not
     /// "then anything". The counterexample is the command the author likely meant.
     MisplacedPrefixWildcard,
+    /// A specifier seal does not interpret (on a tool seal reads no field of, or in a form it
+    /// cannot read): as an allow rule it allows nothing, as a deny or ask rule it makes every
+    /// call of the tool ask. The counterexample is a call of the tool; the message gives the
+    /// rule's line and column in its file.
+    Uninterpreted {
+        /// Why seal does not interpret it.
+        why: String,
+    },
 }
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (FindingKind::Uninterpreted { .. }, Some(at)) = (&self.kind, self.location) {
+            write!(f, "line {}, column {}: ", at.line, at.column)?;
+        }
         write!(f, "rule `{}`: ", self.text.escape_debug())?;
         match &self.kind {
             FindingKind::CoveredByDeny { deny } => write!(
@@ -131,6 +144,10 @@ impl fmt::Display for Finding {
             FindingKind::MisplacedPrefixWildcard => {
                 f.write_str("`:*` means \"then anything\" only at the end")?
             }
+            FindingKind::Uninterpreted { why } => write!(
+                f,
+                "not interpreted by seal ({why}): as an allow rule it allows nothing, as a deny or ask rule every call of the tool asks"
+            )?,
         }
         write!(
             f,
@@ -171,8 +188,16 @@ pub fn lint(rules: &RuleSet) -> Vec<Finding> {
                 tool,
                 counterexample: input,
                 evaluation,
+                location: entry.location(),
             });
         };
+        if let Specifier::Uninterpreted(why) = entry.rule().specifier() {
+            push(
+                &mut findings,
+                FindingKind::Uninterpreted { why: why.clone() },
+                example_input(entry),
+            );
+        }
         if let Specifier::Command(pattern) = entry.rule().specifier() {
             for (kind, command) in command_findings(pattern, entry.text()) {
                 push(&mut findings, kind, ("Bash".to_owned(), command));
@@ -213,7 +238,7 @@ pub fn lint(rules: &RuleSet) -> Vec<Finding> {
 fn covers(wide: &RuleEntry, narrow: &RuleEntry) -> bool {
     let tools = match (wide.rule().tool(), narrow.rule().tool()) {
         (ToolPattern::Any, _) => true,
-        (ToolPattern::Exact(a), ToolPattern::Exact(b)) => a == b,
+        (ToolPattern::Exact(_), ToolPattern::Exact(b)) => wide.rule().tool().matches(b),
         (ToolPattern::McpServer(server), ToolPattern::Exact(name)) => {
             wide.rule().tool().matches(name) && !server.is_empty()
         }
@@ -236,13 +261,14 @@ fn example_input(entry: &RuleEntry) -> (String, String) {
     let tool = match rule.tool() {
         ToolPattern::Exact(name) => name.clone(),
         ToolPattern::McpServer(server) => format!("mcp__{server}__x"),
+        ToolPattern::McpGlob(pattern) => pattern.replace('*', "x"),
         ToolPattern::Any => "Bash".to_owned(),
     };
     let input = match rule.specifier() {
         Specifier::Command(pattern) => pattern.example(),
         Specifier::Path(pattern) => pattern.example(),
         Specifier::Domain(pattern) => pattern.example(),
-        Specifier::Any => match FieldKind::of(&tool) {
+        Specifier::Any | Specifier::Uninterpreted(_) => match FieldKind::of(&tool) {
             FieldKind::Command => "ls".to_owned(),
             FieldKind::Path => "x".to_owned(),
             FieldKind::Url => "https://example.com/".to_owned(),

@@ -10,13 +10,6 @@ use super::rule::{FieldKind, RuleSyntaxError, ToolPattern};
 use super::set::{Location, RuleSet, Subject};
 use super::{Effect, RuleLimits};
 
-/// Members of `permissions` that agents' settings files carry and rules ignore.
-const IGNORED_PERMISSION_MEMBERS: &[&str] = &[
-    "additionalDirectories",
-    "defaultMode",
-    "disableBypassPermissionsMode",
-];
-
 /// A rule file that was refused, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
@@ -140,9 +133,11 @@ impl RuleSet {
     /// `{"rule": "...", "match": [...], "not_match": [...]}` whose examples (commands, paths,
     /// URLs, or tool names, after the rule's tool) are checked now: the rule alone must give its
     /// effect on every `match` example and must not on any `not_match` one. Other top-level
-    /// members are ignored (settings files carry other sections); inside `permissions`, only
-    /// the three lists and `additionalDirectories`, `defaultMode`,
-    /// `disableBypassPermissionsMode` (ignored) are accepted. Rules keep document order.
+    /// members are ignored (settings files carry other sections), and so are the members of
+    /// `permissions` other than the three lists (`additionalDirectories`, `defaultMode`, a
+    /// nested `permissions`: Claude Code does not read rules from them either). A rule seal
+    /// cannot interpret loads ([`Specifier::Uninterpreted`](super::Specifier::Uninterpreted)).
+    /// Rules keep document order.
     ///
     /// # Errors
     ///
@@ -234,21 +229,14 @@ impl Loader<'_> {
             })
             .collect();
         keys.sort_unstable();
-        for (key_offset, key) in keys {
+        for (_, key) in keys {
             let effect = match key {
                 "allow" => Effect::Allow,
                 "ask" => Effect::Ask,
                 "deny" => Effect::Deny,
-                other if IGNORED_PERMISSION_MEMBERS.contains(&other) => continue,
-                other => {
-                    return Err(self.fail(
-                        key_offset,
-                        LoadErrorKind::UnknownMember {
-                            path: "$.permissions".into(),
-                            key: other.to_owned(),
-                        },
-                    ))
-                }
+                // Claude Code reads other members (`additionalDirectories`, `defaultMode`, a
+                // nested `permissions`, ...) for other purposes or not at all; so do the rules.
+                _ => continue,
             };
             let list = lists.get(key).unwrap_or(&Value::Null);
             let where_list = where_permissions

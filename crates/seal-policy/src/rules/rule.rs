@@ -3,8 +3,9 @@
 use std::fmt;
 
 use super::command::CommandPattern;
-use super::domain::{DomainPattern, DomainPatternError};
-use super::path::{PathPattern, PathPatternError};
+use super::domain::DomainPattern;
+use super::path::PathPattern;
+use super::wildcard::chars_match;
 
 /// The tools whose specifier is a path pattern ([`PathPattern`]).
 /// The same tools as the chain's subject table (`seal_policy::chain::SUBJECT_TABLE`).
@@ -55,10 +56,18 @@ pub enum ToolPattern {
     /// `mcp__server` or `mcp__server__*`: every tool of one MCP server, i.e. every tool name
     /// beginning `mcp__server__`.
     McpServer(String),
+    /// An MCP name with `*` elsewhere (`mcp__*`, `mcp__git*__read`): every tool name the name
+    /// matches, `*` standing for any run of characters.
+    McpGlob(String),
 }
 
+/// The file-editing tools an `Edit(path)` rule covers, and that a deny or ask `Read(path)`
+/// rule covers too (editing a file reads it).
+const EDITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
 impl ToolPattern {
-    /// Whether the tool called `tool` is named by this pattern.
+    /// Whether the tool called `tool` is named by this pattern, by name alone (the aliases a
+    /// rule also names are [`Rule::names`]'s).
     #[must_use]
     pub fn matches(&self, tool: &str) -> bool {
         match self {
@@ -67,6 +76,9 @@ impl ToolPattern {
                 name.len() == tool.len()
                     && name.as_bytes().first() == tool.as_bytes().first()
                     && name == tool
+            }
+            ToolPattern::McpGlob(pattern) => {
+                tool.starts_with("mcp__") && chars_match(pattern, tool, false)
             }
             ToolPattern::McpServer(server) => tool
                 .strip_prefix("mcp__")
@@ -88,6 +100,11 @@ pub enum Specifier {
     Path(PathPattern),
     /// A domain pattern (`WebFetch(domain:...)`).
     Domain(DomainPattern),
+    /// A specifier seal does not interpret (on a tool seal reads no field of, or in a form it
+    /// cannot read, such as `WebFetch(https://...)` or `Read(c:\\x)`), with why. The rule
+    /// still loads: as an allow rule it allows nothing; as a deny or ask rule it makes every
+    /// call of the tool ask (the safe reading). The lint names it.
+    Uninterpreted(String),
 }
 
 /// A parsed rule: which tools, and what about their typed field.
@@ -105,8 +122,7 @@ pub enum RuleSyntaxError {
     Empty,
     /// Leading or trailing whitespace around the rule.
     SurroundingWhitespace,
-    /// The tool name is not `*` nor `[A-Za-z][A-Za-z0-9_-]*` (with an optional `__*` ending for
-    /// an MCP server).
+    /// The tool name is empty or holds whitespace or a parenthesis.
     InvalidToolName {
         /// The name as written.
         name: String,
@@ -115,16 +131,6 @@ pub enum RuleSyntaxError {
     UnbalancedParenthesis,
     /// `Tool()`: an empty specifier.
     EmptySpecifier,
-    /// A specifier on a tool whose specifier kind is not known (only `Bash`, the file tools and
-    /// `WebFetch` take one), or on `*` or an MCP tool.
-    SpecifierNotSupported {
-        /// The tool name.
-        tool: String,
-    },
-    /// The path specifier is invalid.
-    Path(PathPatternError),
-    /// The domain specifier is invalid.
-    Domain(DomainPatternError),
     /// The rule is longer than [`RuleLimits::max_rule_bytes`](super::RuleLimits::max_rule_bytes).
     TooLong {
         /// Its length in bytes.
@@ -151,13 +157,6 @@ impl fmt::Display for RuleSyntaxError {
                 f.write_str("unbalanced parenthesis (expected `Tool` or `Tool(specifier)`)")
             }
             Self::EmptySpecifier => f.write_str("empty specifier `()`"),
-            Self::SpecifierNotSupported { tool } => write!(
-                f,
-                "tool `{}` takes no specifier (only `Bash`, file tools and `WebFetch` do)",
-                tool.escape_debug()
-            ),
-            Self::Path(e) => e.fmt(f),
-            Self::Domain(e) => e.fmt(f),
             Self::TooLong { len, max } => {
                 write!(f, "rule of {len} bytes is longer than the limit of {max}")
             }
@@ -204,27 +203,7 @@ impl Rule {
         let specifier = match specifier {
             None | Some("*") => Specifier::Any,
             Some("") => return Err(RuleSyntaxError::EmptySpecifier),
-            Some(spec) => match (&tool, FieldKind::of(name)) {
-                (ToolPattern::Exact(_), FieldKind::Command) => {
-                    let pattern = CommandPattern::parse(spec);
-                    if pattern.is_any() {
-                        Specifier::Any
-                    } else {
-                        Specifier::Command(pattern)
-                    }
-                }
-                (ToolPattern::Exact(_), FieldKind::Path) => {
-                    Specifier::Path(PathPattern::parse(spec).map_err(RuleSyntaxError::Path)?)
-                }
-                (ToolPattern::Exact(_), FieldKind::Url) => {
-                    Specifier::Domain(DomainPattern::parse(spec).map_err(RuleSyntaxError::Domain)?)
-                }
-                _ => {
-                    return Err(RuleSyntaxError::SpecifierNotSupported {
-                        tool: name.to_owned(),
-                    })
-                }
-            },
+            Some(spec) => specifier_of(&tool, name, spec),
         };
         Ok(Rule { tool, specifier })
     }
@@ -233,6 +212,49 @@ impl Rule {
     #[must_use]
     pub fn tool(&self) -> &ToolPattern {
         &self.tool
+    }
+
+    /// Whether the rule, with `effect`, applies to a call of `tool`, as Claude Code 2.1.328
+    /// applied its rules (each point checked against it, deny and ask read widely where it
+    /// is unclear):
+    ///
+    /// - `Agent` and `Task` name each other;
+    /// - `Edit(path)` covers `Edit`, `Write`, `MultiEdit` and `NotebookEdit`, and as an allow
+    ///   rule also `Read` (an allow `Edit(src/**)` let `Read` of `src/a.ts` through); a bare
+    ///   `Edit` allow names `Edit` alone (Claude Code asked for a `Write` under it), a bare
+    ///   `Edit` deny or ask every editing tool;
+    /// - `Write(path)`, `MultiEdit(path)` and `NotebookEdit(path)` allow nothing (Claude Code
+    ///   asked under each); as deny or ask rules they name their own tool;
+    /// - a deny or ask `Read(path)` also covers the editing tools (Claude Code denied `Edit`
+    ///   and `Write` of `src/a.ts` under a deny `Read(src/**)`);
+    /// - an MCP name with a wildcard other than `mcp__server__*` (`mcp__*`) allows nothing
+    ///   (Claude Code asked under an allow `mcp__*`); as deny or ask it names what it matches.
+    #[must_use]
+    pub fn names(&self, effect: super::Effect, tool: &str) -> bool {
+        let allow = effect == super::Effect::Allow;
+        let specified = matches!(
+            self.specifier,
+            Specifier::Path(_) | Specifier::Uninterpreted(_)
+        );
+        let name = match &self.tool {
+            ToolPattern::Exact(name) => name.as_str(),
+            ToolPattern::McpGlob(_) => return !allow && self.tool.matches(tool),
+            other => return other.matches(tool),
+        };
+        if name == tool {
+            return !(allow
+                && matches!(self.specifier, Specifier::Path(_))
+                && matches!(name, "Write" | "MultiEdit" | "NotebookEdit"));
+        }
+        match name {
+            "Agent" => tool == "Task",
+            "Task" => tool == "Agent",
+            "Edit" if specified || !allow => {
+                EDITING_TOOLS.contains(&tool) || (allow && specified && tool == "Read")
+            }
+            "Read" if specified && !allow => EDITING_TOOLS.contains(&tool),
+            _ => false,
+        }
     }
 
     /// What the rule says about the tool's field.
@@ -252,30 +274,51 @@ impl Rule {
     }
 }
 
+/// What a specifier means on the tool called `name`; never fails (an uninterpreted specifier
+/// is a value).
+fn specifier_of(tool: &ToolPattern, name: &str, spec: &str) -> Specifier {
+    let uninterpreted = |why: &str| Specifier::Uninterpreted(why.to_owned());
+    let ToolPattern::Exact(_) = tool else {
+        return uninterpreted("seal reads no field of the tools this name covers");
+    };
+    match FieldKind::of(name) {
+        FieldKind::Command => {
+            let pattern = CommandPattern::parse(spec);
+            if pattern.is_any() {
+                Specifier::Any
+            } else {
+                Specifier::Command(pattern)
+            }
+        }
+        FieldKind::Path => match PathPattern::parse(spec) {
+            Ok(pattern) => Specifier::Path(pattern),
+            Err(e) => Specifier::Uninterpreted(e.to_string()),
+        },
+        FieldKind::Url => match DomainPattern::parse(spec) {
+            Ok(pattern) => Specifier::Domain(pattern),
+            Err(e) => Specifier::Uninterpreted(e.to_string()),
+        },
+        FieldKind::ToolOnly => uninterpreted("seal reads no field of this tool"),
+    }
+}
+
 fn tool_pattern(name: &str) -> Result<ToolPattern, RuleSyntaxError> {
     if name == "*" {
         return Ok(ToolPattern::Any);
     }
-    let invalid = || RuleSyntaxError::InvalidToolName {
-        name: name.to_owned(),
-    };
-    if let Some(rest) = name.strip_prefix("mcp__") {
-        let rest = rest.strip_suffix("__*").unwrap_or(rest);
-        let (server, tool) = match rest.split_once("__") {
-            Some((server, tool)) => (server, Some(tool)),
-            None => (rest, None),
-        };
-        if !is_name(server) || tool.is_some_and(|t| !is_name(t)) {
-            return Err(invalid());
-        }
-        return Ok(match tool {
-            Some(_) => ToolPattern::Exact(name.to_owned()),
-            None => ToolPattern::McpServer(server.to_owned()),
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '(' || c == ')') {
+        return Err(RuleSyntaxError::InvalidToolName {
+            name: name.to_owned(),
         });
     }
-    let mut chars = name.chars();
-    if !chars.next().is_some_and(|c| c.is_ascii_alphabetic()) || !is_name(name) {
-        return Err(invalid());
+    if let Some(rest) = name.strip_prefix("mcp__") {
+        let plain = rest.strip_suffix("__*").unwrap_or(rest);
+        if !plain.contains("__") && is_name(plain) {
+            return Ok(ToolPattern::McpServer(plain.to_owned()));
+        }
+        if name.contains('*') {
+            return Ok(ToolPattern::McpGlob(name.to_owned()));
+        }
     }
     Ok(ToolPattern::Exact(name.to_owned()))
 }
@@ -313,13 +356,39 @@ mod tests {
             .unwrap()
             .tool
             .matches("mcp__githubx__a"));
-        assert!(Rule::parse("mcp__github__x(y)").is_err());
         assert!(Rule::parse("Bash()").is_err());
         assert!(Rule::parse(" Bash").is_err());
         assert!(Rule::parse("Bash)").is_err());
-        assert!(Rule::parse("Task(x)").is_err());
-        assert!(Rule::parse("9x").is_err());
-        assert!(Rule::parse("WebFetch(example.com)").is_err());
-        assert!(Rule::parse("Read(~/.ssh/**)").is_err());
+        let uninterpreted = |r: &str| {
+            matches!(
+                Rule::parse(r).unwrap().specifier,
+                Specifier::Uninterpreted(_)
+            )
+        };
+        for r in [
+            "mcp__github__x(y)",
+            "Task(x)",
+            "WebFetch(example.com)",
+            "Skill(x:*)",
+            "mcp__*(x)",
+        ] {
+            assert!(uninterpreted(r), "{r}");
+        }
+        assert!(!uninterpreted("Read(~/.ssh/**)"));
+        let mcp = Rule::parse("mcp__*").unwrap();
+        assert!(mcp.tool.matches("mcp__a__b"));
+        assert!(!mcp.tool.matches("Bash"));
+        use crate::rules::Effect::{Allow, Deny};
+        let names = |r: &str, effect, tool| Rule::parse(r).unwrap().names(effect, tool);
+        assert!(!names("mcp__*", Allow, "mcp__a__b"));
+        assert!(names("mcp__*", Deny, "mcp__a__b"));
+        assert!(names("Edit(src/**)", Allow, "Write") && names("Edit(x)", Allow, "NotebookEdit"));
+        assert!(names("Edit(src/**)", Allow, "Read") && !names("Edit(src/**)", Deny, "Read"));
+        assert!(!names("Edit", Allow, "Write") && names("Edit", Deny, "Write"));
+        assert!(!names("Write(x)", Allow, "Write") && names("Write(x)", Deny, "Write"));
+        assert!(!names("Write(x)", Deny, "Edit"));
+        assert!(names("Read(x)", Deny, "Edit") && !names("Read(x)", Allow, "Edit"));
+        assert!(!names("Read", Deny, "Edit"));
+        assert!(names("Task", Allow, "Agent") && names("Agent(x)", Deny, "Task"));
     }
 }

@@ -11,7 +11,7 @@ use crate::chain::{Because, Reason, Ruling};
 
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
-use super::path::{canonical_path, CanonicalPath};
+use super::path::{place, Placed};
 use super::rule::{FieldKind, Rule, RuleSyntaxError, Specifier};
 use super::{Effect, RuleLimits};
 
@@ -88,6 +88,9 @@ pub struct RuleSet {
     rules: Vec<RuleEntry>,
     limits: RuleLimits,
     workspace_root: Option<String>,
+    home_dir: Option<String>,
+    /// Whether a deny or ask rule has a specifier seal does not interpret.
+    uninterpreted: bool,
 }
 
 impl Default for RuleSet {
@@ -105,6 +108,8 @@ impl RuleSet {
             rules: Vec::new(),
             limits,
             workspace_root: None,
+            home_dir: None,
+            uninterpreted: false,
         }
     }
 
@@ -114,6 +119,15 @@ impl RuleSet {
     #[must_use]
     pub fn with_workspace_root(mut self, root: &str) -> RuleSet {
         self.workspace_root = Some(root.to_owned());
+        self
+    }
+
+    /// The same set, reading `~/` in path rules as `home` (an absolute path). Without a home
+    /// directory, an allow rule `~/...` allows nothing and a deny or ask rule `~/x` matches
+    /// `x` below any directory (`Read(~/.ssh/**)` denies `/home/anyone/.ssh/id_rsa`).
+    #[must_use]
+    pub fn with_home_dir(mut self, home: &str) -> RuleSet {
+        self.home_dir = Some(home.to_owned());
         self
     }
 
@@ -145,6 +159,9 @@ impl RuleSet {
             });
         }
         let rule = Rule::parse(text)?;
+        if effect != Effect::Allow && matches!(rule.specifier(), Specifier::Uninterpreted(_)) {
+            self.uninterpreted = true;
+        }
         let reason = match effect {
             Effect::Deny => format!("denied by rule `{text}`"),
             Effect::Ask => format!("rule `{text}` asks"),
@@ -285,11 +302,67 @@ impl RuleSet {
             unanalysed: None,
             allow: None,
         };
-        if let Field::Unanalysed(u) = field {
+        if let Field::Unanalysed(u, _) = field {
             scan.unanalysed = Some(u.clone());
         }
-        (scan.deny, scan.ask) = first_hits(rules, field, input);
-        scan.allow = allow_cover(rules, field, input, allowed);
+        let home = self.home_dir.as_deref();
+        (scan.deny, scan.ask) = first_hits(rules, field, home, input);
+        scan.allow = allow_cover(rules, field, home, input, allowed);
+        if let (Field::Path(path), None) = (field, &scan.unanalysed) {
+            scan.unanalysed = rules.iter().find_map(|(_, entry)| match entry.rule.specifier() {
+                Specifier::Path(pattern)
+                    if pattern
+                        .decide(path, self.home_dir.as_deref(), entry.effect != Effect::Allow)
+                        .is_none() =>
+                {
+                    Some(Unanalysed {
+                        input,
+                        code: "path_outside_workspace",
+                        reason: format!(
+                            "path `{}`: whether rule `{}` matches depends on the workspace root, which is not known",
+                            path.absolute.as_deref().or(path.relative.as_deref()).unwrap_or_default().escape_debug(),
+                            entry.text.escape_debug()
+                        ),
+                    })
+                }
+                _ => None,
+            });
+        }
+        if let (Field::Path(path), None) = (field, &scan.unanalysed) {
+            // Outside the workspace and allowed by no rule: ask, as for a path that cannot be
+            // placed (Claude Code asks before touching a file outside the project).
+            let specified = rules
+                .iter()
+                .any(|(_, e)| !matches!(e.rule.specifier(), Specifier::Any));
+            if path.relative.is_none() && specified && !matches!(scan.allow, Some(Ok(()))) {
+                scan.unanalysed = Some(Unanalysed {
+                    input,
+                    code: "path_outside_workspace",
+                    reason: format!(
+                        "path `{}`: outside the workspace root, and no rule allows it",
+                        shown(path).escape_debug()
+                    ),
+                });
+            }
+        }
+        if self.uninterpreted && scan.unanalysed.is_none() {
+            scan.unanalysed = rules
+                .iter()
+                .find_map(|(_, entry)| match entry.rule.specifier() {
+                    Specifier::Uninterpreted(why) if entry.effect != Effect::Allow => {
+                        Some(Unanalysed {
+                            input,
+                            code: "rule_not_interpreted",
+                            reason: format!(
+                                "{} rule `{}` is not interpreted by seal ({why}): every call of the tool asks",
+                                entry.effect,
+                                entry.text.escape_debug()
+                            ),
+                        })
+                    }
+                    _ => None,
+                });
+        }
         scan
     }
 
@@ -305,17 +378,27 @@ impl RuleSet {
             .iter()
             .any(|(_, e)| !matches!(e.rule.specifier(), Specifier::Any));
         let unanalysed = |code: &'static str, reason: String| {
-            Field::Unanalysed(Unanalysed {
-                input,
-                code,
-                reason,
-            })
+            Field::Unanalysed(
+                Unanalysed {
+                    input,
+                    code,
+                    reason,
+                },
+                None,
+            )
         };
         match (kind, subject) {
             (FieldKind::Command, Subject::Command(command)) => {
                 match segment_into(command, &self.limits.shell, buffer) {
-                    Ok(segments) => Field::Command(segments),
-                    Err(e) => unanalysed(e.reason.code(), e.to_string()),
+                    Ok(segments) => Field::Command(segments, command),
+                    Err(e) => Field::Unanalysed(
+                        Unanalysed {
+                            input,
+                            code: e.reason.code(),
+                            reason: e.to_string(),
+                        },
+                        Some(command),
+                    ),
                 }
             }
             (FieldKind::Command, _) => unanalysed(
@@ -323,13 +406,13 @@ impl RuleSet {
                 "the call gives no command to check rules against".to_owned(),
             ),
             (FieldKind::Path, Subject::Path(path)) => {
-                match canonical_path(path, self.workspace_root.as_deref()) {
-                    CanonicalPath::Relative(path) => Field::Path(path),
-                    CanonicalPath::Outside(why) if specified => unanalysed(
+                match place(path, self.workspace_root.as_deref()) {
+                    Ok(placed) => Field::Path(placed),
+                    Err(why) if specified => unanalysed(
                         "path_outside_workspace",
                         format!("path `{}`: {why}", path.escape_debug()),
                     ),
-                    CanonicalPath::Outside(_) => Field::Opaque,
+                    Err(_) => Field::Opaque,
                 }
             }
             (FieldKind::Url, Subject::Url(url)) => match url_host(url) {
@@ -353,7 +436,7 @@ impl RuleSet {
     fn applicable<'a>(&'a self, tool: &'a str) -> Applicable<'a> {
         let mut named = 0u64;
         for (index, entry) in self.rules.iter().enumerate().take(MASKED) {
-            if entry.rule.tool().matches(tool) {
+            if entry.rule.names(entry.effect, tool) {
                 named |= 1 << index;
             }
         }
@@ -396,7 +479,7 @@ impl<'a> Applicable<'a> {
         if index < MASKED {
             self.named >> index & 1 == 1
         } else {
-            entry.rule.tool().matches(self.tool)
+            entry.rule.names(entry.effect, self.tool)
         }
     }
 
@@ -418,14 +501,15 @@ impl<'a> Applicable<'a> {
 
 /// The typed field, ready for matching.
 enum Field<'b> {
-    /// The segments, in a buffer.
-    Command(SegmentsRef<'b>),
-    Path(String),
+    /// The segments, in a buffer, and the command as written.
+    Command(SegmentsRef<'b>, &'b str),
+    Path(Placed),
     Host(String),
     /// Only rules without a specifier apply.
     Opaque,
-    /// Rules without a specifier apply; no rule may allow.
-    Unanalysed(Unanalysed),
+    /// Rules without a specifier apply (and, for a command, deny and ask rules matching the
+    /// command as written); no rule may allow.
+    Unanalysed(Unanalysed, Option<&'b str>),
 }
 
 /// One rule matching one site, borrowed from the rule set and the field.
@@ -475,6 +559,7 @@ enum SiteRef<'a> {
     },
     Path(&'a str),
     Host(&'a str),
+    Command(&'a str),
 }
 
 impl SiteRef<'_> {
@@ -492,6 +577,7 @@ impl SiteRef<'_> {
             },
             SiteRef::Path(path) => Site::Path((*path).to_owned()),
             SiteRef::Host(host) => Site::Host((*host).to_owned()),
+            SiteRef::Command(text) => Site::Command((*text).to_owned()),
         }
     }
 }
@@ -510,7 +596,7 @@ impl fmt::Display for SiteRef<'_> {
                 }
                 Ok(())
             }
-            SiteRef::Path(text) | SiteRef::Host(text) => f.write_str(text),
+            SiteRef::Path(text) | SiteRef::Host(text) | SiteRef::Command(text) => f.write_str(text),
         }
     }
 }
@@ -572,19 +658,24 @@ fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
 fn first_hits<'a>(
     rules: Applicable<'a>,
     field: &'a Field<'a>,
+    home: Option<&str>,
     input: Input,
 ) -> (Option<Hit<'a>>, Option<Hit<'a>>) {
-    let Field::Command(segments) = field else {
-        return (
-            first_hit(rules, Effect::Deny, field, input),
-            first_hit(rules, Effect::Ask, field, input),
-        );
-    };
     let hit = |rule: usize, entry: &'a RuleEntry, site: SiteRef<'a>| Hit {
         rule,
         entry,
         site,
         input,
+    };
+    let (segments, text) = match field {
+        Field::Command(segments, text) => (Some(segments), *text),
+        Field::Unanalysed(_, Some(text)) => (None, *text),
+        _ => {
+            return (
+                first_hit(rules, Effect::Deny, field, home, input),
+                first_hit(rules, Effect::Ask, field, home, input),
+            )
+        }
     };
     // Rules without a specifier match every call of the tool, whatever its field.
     let any = |effect: Effect| {
@@ -614,6 +705,22 @@ fn first_hits<'a>(
             }
         }
         (deny, ask)
+    };
+    // Last, the command as written: a literal specifier (`git commit -m "msg"`,
+    // `cd /tmp && ls`) denies or asks its command as Claude Code reads it.
+    let whole = |ask: Option<Hit<'a>>| {
+        let (found_deny, found_ask) = at_site(
+            ask.is_some(),
+            &|e: &RuleEntry| matches!(e.rule.specifier(), Specifier::Command(p) if p.matches_text(text)),
+        );
+        let ask = ask.or_else(|| found_ask.map(|(i, e)| hit(i, e, SiteRef::Command(text))));
+        (
+            found_deny.map(|(i, e)| hit(i, e, SiteRef::Command(text))),
+            ask,
+        )
+    };
+    let Some(segments) = segments else {
+        return whole(ask);
     };
     for (at, seg) in segments.iter().enumerate() {
         for (kind, form) in labelled_forms(seg) {
@@ -668,7 +775,7 @@ fn first_hits<'a>(
             }
         }
     }
-    (None, ask)
+    whole(ask)
 }
 
 /// The first rule of `effect` matching a field other than a command (a rule without a
@@ -677,6 +784,7 @@ fn first_hit<'a>(
     rules: Applicable<'a>,
     effect: Effect,
     field: &'a Field<'a>,
+    home: Option<&str>,
     input: Input,
 ) -> Option<Hit<'a>> {
     let of_effect = || rules.of(effect);
@@ -692,14 +800,17 @@ fn first_hit<'a>(
     }
     match field {
         // Commands are read by `first_hits`, both effects in one pass.
-        Field::Command(_) => None,
+        Field::Command(..) => None,
         Field::Path(path) => of_effect()
-            .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)))
-            .map(|(index, entry)| hit(index, entry, SiteRef::Path(path))),
+            .find(|(_, e)| {
+                matches!(e.rule.specifier(), Specifier::Path(p)
+                    if p.decide(path, home, true) == Some(true))
+            })
+            .map(|(index, entry)| hit(index, entry, SiteRef::Path(shown(path)))),
         Field::Host(host) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)))
             .map(|(index, entry)| hit(index, entry, SiteRef::Host(host))),
-        Field::Opaque | Field::Unanalysed(_) => None,
+        Field::Opaque | Field::Unanalysed(..) => None,
     }
 }
 
@@ -708,6 +819,7 @@ fn first_hit<'a>(
 fn allow_cover<'a>(
     rules: Applicable<'a>,
     field: &'a Field<'a>,
+    home: Option<&str>,
     input: Input,
     keep: &mut dyn FnMut(Hit<'a>) -> bool,
 ) -> Option<Result<(), Option<SiteRef<'a>>>> {
@@ -728,8 +840,8 @@ fn allow_cover<'a>(
         }
     };
     match field {
-        Field::Unanalysed(_) => Some(Err(None)),
-        Field::Command(segments) => {
+        Field::Unanalysed(..) => Some(Err(None)),
+        Field::Command(segments, _) => {
             if let Some((index, entry)) = any {
                 give(hit(index, entry, SiteRef::Tool));
                 return Some(Ok(()));
@@ -762,11 +874,12 @@ fn allow_cover<'a>(
             Some(Ok(()))
         }
         Field::Path(path) => {
-            let site = SiteRef::Path(path);
+            let site = SiteRef::Path(shown(path));
             let found = any.or_else(|| {
-                allows().find(
-                    |(_, e)| matches!(e.rule.specifier(), Specifier::Path(p) if p.matches(path)),
-                )
+                allows().find(|(_, e)| {
+                    matches!(e.rule.specifier(), Specifier::Path(p)
+                        if p.decide(path, home, false) == Some(true))
+                })
             });
             match found {
                 Some((i, e)) => {
@@ -801,11 +914,24 @@ fn allow_cover<'a>(
     }
 }
 
+/// The path a trace shows: relative to the workspace root when it lies below it, else
+/// absolute.
+fn shown(path: &Placed) -> &str {
+    path.relative
+        .as_deref()
+        .or(path.absolute.as_deref())
+        .unwrap_or_default()
+}
+
 fn command_matches(entry: &RuleEntry, form: &Form<'_>) -> bool {
     matches!(entry.rule.specifier(), Specifier::Command(p) if p.matches(form))
 }
 
-fn command_matches_words<'a>(entry: &RuleEntry, words: impl IntoIterator<Item = &'a str>) -> bool {
+fn command_matches_words<'a, I>(entry: &RuleEntry, words: I) -> bool
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
     matches!(entry.rule.specifier(), Specifier::Command(p) if p.matches_words(words))
 }
 
