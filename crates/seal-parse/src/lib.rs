@@ -7,4 +7,5 @@
 pub mod frame;
 pub mod fuzz;
 pub mod json;
+pub mod patch;
 pub mod shell;
