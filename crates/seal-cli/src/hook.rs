@@ -328,6 +328,10 @@ pub fn decide_input(
         Harness::Codex => "codex",
     };
     let call = CallInput::from_object(&object, agent, "hook input")?;
+    if harness == Harness::Codex && call.tool == crate::codex_patch::TOOL {
+        // Every path the patch touches is decided as an `Edit` (spec/apply-patch.md).
+        return crate::codex_patch::decide_patch(rules, fallback, &call);
+    }
     let decided = decide(rules, fallback, &call)?;
     let matched = decided
         .matched

@@ -18,6 +18,7 @@ macro_rules! outln {
 
 mod approve;
 mod cli;
+mod codex_patch;
 mod demo;
 mod doctor;
 mod failure;
