@@ -764,12 +764,13 @@ fn allow_targets(flaw: Flaw, segments: &[RefSegment]) -> Vec<Vec<String>> {
 fn reference_rules(flaw: Flaw, rules: &[GenRule], command: &str) -> Option<Dec> {
     let rules = bash_rules(rules);
     let with = |effect: Effect| rules.iter().filter(move |rule| rule.0 == effect);
-    // Deny and ask also read the command as written, split at spaces (Claude Code's reading
-    // of a literal specifier), whether or not it is analysable.
+    // Deny and ask also read the command as written, split at spaces, quote characters
+    // dropped (Claude Code's reading of a literal specifier), whether or not it is
+    // analysable. (The generated specifiers hold no quote or operator character.)
     let written: Vec<String> = command
         .split(' ')
         .filter(|word| !word.is_empty())
-        .map(String::from)
+        .map(|word| word.replace(['"', '\''], ""))
         .collect();
     let segments = match reference_segments(command) {
         Some(segments) => segments,

@@ -271,8 +271,8 @@ fn every_claude_code_form_loads() {
     // Uninterpreted forms: an allow allows nothing, a deny or an ask asks for every call.
     for (rule, tool) in [
         ("WebSearch(q)", "WebSearch"),
-        ("Agent(name)", "Agent"),
-        ("Task(name)", "Agent"),
+        ("Agent(Ex*)", "Agent"),
+        ("Task(Ex*)", "Agent"),
         ("Skill(x:*)", "Skill"),
         ("SlashCommand(/x)", "SlashCommand"),
         ("mcp__s__t(arg)", "mcp__s__t"),
@@ -290,6 +290,8 @@ fn every_claude_code_form_loads() {
         let subject = match tool {
             "Read" => Subject::Path("a.txt"),
             "WebFetch" => Subject::Url("https://example.com/x"),
+            "Agent" => Subject::Name("Explore"),
+            "Skill" => Subject::Name("x"),
             _ => Subject::None,
         };
         assert_eq!(allow.evaluate(tool, subject).effect(), None, "{rule}");
@@ -309,6 +311,26 @@ fn every_claude_code_form_loads() {
             );
         }
     }
+    // Agent, Task and Skill specifiers are names, compared exactly.
+    let names =
+        load(r#"{"permissions": {"allow": ["Skill(x)"], "deny": ["Task(Explore)"]}}"#).unwrap();
+    assert_eq!(
+        names.evaluate("Skill", Subject::Name("x")).effect(),
+        Some(Effect::Allow)
+    );
+    assert_eq!(names.evaluate("Skill", Subject::Name("y")).effect(), None);
+    assert_eq!(
+        names.evaluate("Agent", Subject::Name("Explore")).effect(),
+        Some(Effect::Deny)
+    );
+    assert_eq!(
+        names.evaluate("Agent", Subject::Name("Plan")).effect(),
+        None
+    );
+    assert_eq!(
+        names.evaluate("Agent", Subject::None).effect(),
+        Some(Effect::Ask)
+    );
     // Negative control: a structural error still refuses the file, with its position.
     let error = load("{\"permissions\": {\"deny\": [\"Read(x)\", 7]}}").unwrap_err();
     assert_eq!((error.line, error.column), (1, 38));

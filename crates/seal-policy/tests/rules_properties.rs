@@ -90,14 +90,45 @@ fn reference_fires(spec: &str, words: &[String]) -> bool {
     word_match(&body, &text) || (prefix && word_match(&longer, &text))
 }
 
-/// The command as written, split at spaces: what deny and ask also match (a literal
-/// specifier such as `cd /tmp && ls` denies its command as Claude Code reads it).
+/// The command as written, split at spaces, quote characters dropped: what deny and ask also
+/// match (a literal specifier such as `git commit -m "msg"` denies its command as Claude Code
+/// reads it).
 fn written(command: &str) -> Vec<String> {
     command
         .split(' ')
         .filter(|w| !w.is_empty())
-        .map(String::from)
+        .map(|w| w.replace(['"', '\''], ""))
         .collect()
+}
+
+/// A specifier with an operator character also matches the command's characters without
+/// spaces and quotes (`cd /tmp && ls` denies `cd /tmp&&ls`).
+fn compact_fires(spec: &str, command: &str) -> bool {
+    let Some((words, prefix)) = reference_pattern(spec) else {
+        return true;
+    };
+    if !words
+        .iter()
+        .any(|w| w.contains(['&', '|', ';', '<', '>', '(', ')']))
+    {
+        return false;
+    }
+    let squeeze = |text: &str| -> Vec<char> {
+        text.chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\''))
+            .collect()
+    };
+    let mut pattern = squeeze(&words.concat());
+    if prefix {
+        pattern.push('*');
+    }
+    word_match(&pattern, &squeeze(command))
+}
+
+/// Whether a deny or ask rule fires on the command as written.
+fn text_fires(spec: &str, command: &str) -> bool {
+    let unquoted = spec.replace(['"', '\''], "");
+    reference_fires(&unquoted, &written(command)) || compact_fires(spec, command)
 }
 
 /// Every word list deny and ask look at: each form of each segment, each suffix of each
@@ -142,7 +173,7 @@ fn reference(rules: &[GenRule], command: &str) -> Option<Effect> {
     let segments = segment(command, &ShellLimits::default());
     for effect in [Effect::Deny, Effect::Ask] {
         let hit = of(effect).any(|r| {
-            reference_fires(&r.spec, &written(command))
+            text_fires(&r.spec, command)
                 || match &segments {
                     Ok(segments) => all_forms(segments)
                         .iter()
@@ -332,7 +363,11 @@ fn rule() -> impl Strategy<Value = GenRule> {
         prop::sample::select(&[Effect::Allow, Effect::Allow, Effect::Ask, Effect::Deny][..]),
         prop::sample::select(PROGRAMS),
         prop::collection::vec(
-            prop::sample::select(&["log", "status", "clean", "test", "-rf", "*", "-*"][..]),
+            prop::sample::select(
+                &[
+                    "log", "status", "clean", "test", "-rf", "*", "-*", "\"t\"", "&&", "x;",
+                ][..],
+            ),
             0..3,
         ),
         0..4u8,

@@ -18,6 +18,7 @@ fn subject<'a>(tool: &str, input: &'a str) -> Subject<'a> {
         "Bash" => Subject::Command(input),
         "Read" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => Subject::Path(input),
         "WebFetch" => Subject::Url(input),
+        "Agent" | "Task" | "Skill" => Subject::Name(input),
         _ => Subject::None,
     }
 }

@@ -74,7 +74,7 @@ const SETS: &[(&str, Option<&str>, &str)] = &[
     (
         "uninterpreted",
         Some("/ws"),
-        r#"{"permissions": {"allow": ["Bash", "Skill(x)", "mcp__*", "Read"], "deny": ["Agent(Explore)", "WebFetch(https://example.com/a)", "Read(c:\\x)", "mcp__s__*"], "permissions": {"deny": ["Bash"]}, "defaultMode": "ask"}}"#,
+        r#"{"permissions": {"allow": ["Bash", "Skill(x)", "mcp__*", "Read", "WebSearch(q)"], "deny": ["Agent(Explore)", "WebFetch(https://example.com/a)", "Read(c:\\x)", "mcp__s__*", "Skill(y:*)"], "permissions": {"deny": ["Bash"]}, "defaultMode": "ask"}}"#,
     ),
 ];
 
@@ -535,20 +535,42 @@ const CASES: &[(&str, &str, &str, &str, Option<&str>)] = &[
         "/ws/a.txt",
         None,
     ),
+    ("agent_name_deny", "uninterpreted", "Agent", "Explore", None),
     (
-        "uninterpreted_deny_asks",
+        "agent_name_other",
         "uninterpreted",
         "Agent",
-        "",
+        "general-purpose",
+        None,
+    ),
+    ("agent_name_empty", "uninterpreted", "Agent", "", None),
+    (
+        "skill_allow_under_uninterpreted_deny",
+        "uninterpreted",
+        "Skill",
+        "x",
+        None,
+    ),
+    (
+        "skill_wildcard_deny_asks",
+        "uninterpreted",
+        "Skill",
+        "y",
         None,
     ),
     ("task_names_agent", "mcp", "Agent", "", None),
     ("task_names_task", "mcp", "Task", "", None),
-    ("agent_rule_names_task", "uninterpreted", "Task", "", None),
+    (
+        "agent_rule_names_task",
+        "uninterpreted",
+        "Task",
+        "Explore",
+        None,
+    ),
     (
         "uninterpreted_allow_allows_nothing",
         "uninterpreted",
-        "Skill",
+        "WebSearch",
         "",
         None,
     ),
@@ -588,6 +610,7 @@ fn subject<'a>(tool: &str, input: &'a str) -> Subject<'a> {
         "Bash" => Subject::Command(input),
         "Edit" | "Read" | "Write" | "MultiEdit" | "NotebookEdit" => Subject::Path(input),
         "WebFetch" => Subject::Url(input),
+        "Agent" | "Task" | "Skill" => Subject::Name(input),
         _ => Subject::None,
     }
 }
@@ -604,6 +627,7 @@ fn site(site: &Site) -> Value {
         Site::Path(path) => json!({"kind": "path", "path": path}),
         Site::Host(host) => json!({"kind": "host", "host": host}),
         Site::Command(text) => json!({"kind": "command_as_written", "command": text}),
+        Site::Name(name) => json!({"kind": "name", "name": name}),
     }
 }
 
@@ -743,7 +767,8 @@ fn no_vector_of_a_bypass_shape_is_allowed() {
             "dot_slash_any_depth",
             "home_deny_without_home",
             "read_deny_covers_edit",
-            "uninterpreted_deny_asks",
+            "agent_name_deny",
+            "skill_wildcard_deny_asks",
             "uninterpreted_path_deny_asks",
         ];
         if bypass.contains(&name) {

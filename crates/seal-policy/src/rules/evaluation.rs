@@ -75,6 +75,8 @@ pub enum Site {
     /// The command as written, matched whole by a deny or ask rule (a literal specifier
     /// such as `cd /tmp && ls`, as Claude Code reads it).
     Command(String),
+    /// The agent type or skill the call names.
+    Name(String),
 }
 
 impl fmt::Display for Site {
@@ -95,6 +97,7 @@ impl fmt::Display for Site {
             Site::Path(path) => write!(f, "path `{}`", path.escape_debug()),
             Site::Host(host) => write!(f, "host `{}`", host.escape_debug()),
             Site::Command(text) => write!(f, "the command as written `{}`", text.escape_debug()),
+            Site::Name(name) => write!(f, "name `{}`", name.escape_debug()),
         }
     }
 }

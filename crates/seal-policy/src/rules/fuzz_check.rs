@@ -69,6 +69,7 @@ fn check_precedence(
         FieldKind::Command => Subject::Command(input),
         FieldKind::Path => Subject::Path(input),
         FieldKind::Url => Subject::Url(input),
+        FieldKind::Name => Subject::Name(input),
         FieldKind::ToolOnly => Subject::None,
     };
     let whole = set.evaluate(tool, subject);

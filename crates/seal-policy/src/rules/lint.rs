@@ -268,10 +268,12 @@ fn example_input(entry: &RuleEntry) -> (String, String) {
         Specifier::Command(pattern) => pattern.example(),
         Specifier::Path(pattern) => pattern.example(),
         Specifier::Domain(pattern) => pattern.example(),
+        Specifier::Name(name) => name.clone(),
         Specifier::Any | Specifier::Uninterpreted(_) => match FieldKind::of(&tool) {
             FieldKind::Command => "ls".to_owned(),
             FieldKind::Path => "x".to_owned(),
             FieldKind::Url => "https://example.com/".to_owned(),
+            FieldKind::Name => "x".to_owned(),
             FieldKind::ToolOnly => tool.clone(),
         },
     };
@@ -283,6 +285,7 @@ fn evaluate(rules: &RuleSet, tool: &str, input: &str) -> Evaluation {
         FieldKind::Command => Subject::Command(input),
         FieldKind::Path => Subject::Path(input),
         FieldKind::Url => Subject::Url(input),
+        FieldKind::Name => Subject::Name(input),
         FieldKind::ToolOnly => Subject::None,
     };
     rules.evaluate(tool, subject)

@@ -61,6 +61,18 @@ fn subject_of(call: &ToolCall) -> Subject<'_> {
         chain::Subject::Command(command) => Subject::Command(command),
         chain::Subject::Path(path) => Subject::Path(path),
         chain::Subject::Url { url, .. } => Subject::Url(url),
-        _ => Subject::None,
+        _ => {
+            let field = match call.tool() {
+                "Agent" | "Task" => "subagent_type",
+                "Skill" => "skill",
+                _ => return Subject::None,
+            };
+            call.sealed()
+                .arguments()
+                .as_object()
+                .and_then(|object| object.get(field))
+                .and_then(seal_parse::json::Value::as_str)
+                .map_or(Subject::None, Subject::Name)
+        }
     }
 }

@@ -422,6 +422,7 @@ pub(super) fn example_outcome(
         FieldKind::Command => Subject::Command(example),
         FieldKind::Path => Subject::Path(example),
         FieldKind::Url => Subject::Url(example),
+        FieldKind::Name => Subject::Name(example),
         FieldKind::ToolOnly => Subject::None,
     };
     let tool = if kind == FieldKind::ToolOnly {

@@ -57,6 +57,7 @@ pub use listener::RulesListener;
 pub use load::{LoadError, LoadErrorKind};
 pub use path::{canonical_path, CanonicalPath, PathPattern, PathPatternError};
 pub use rule::{
-    FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, PATH_TOOLS, WEB_TOOL,
+    FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, NAME_TOOLS, PATH_TOOLS,
+    WEB_TOOL,
 };
 pub use set::{Location, RuleEntry, RuleSet, Subject};

@@ -17,6 +17,10 @@ pub const COMMAND_TOOL: &str = "Bash";
 /// The tool whose specifier is a domain pattern ([`DomainPattern`]).
 pub const WEB_TOOL: &str = "WebFetch";
 
+/// The tools whose specifier is a name: the agent type of `Agent` and `Task`
+/// (`subagent_type`), the skill of `Skill` (`skill`).
+pub const NAME_TOOLS: &[&str] = &["Agent", "Task", "Skill"];
+
 /// The typed field a tool's specifier binds to, decided by the tool's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {
@@ -26,6 +30,8 @@ pub enum FieldKind {
     Path,
     /// `WebFetch`: the URL's host.
     Url,
+    /// The tools of [`NAME_TOOLS`]: the agent type or skill the call names.
+    Name,
     /// Any other tool: rules name the tool only.
     ToolOnly,
 }
@@ -40,6 +46,8 @@ impl FieldKind {
             FieldKind::Url
         } else if PATH_TOOLS.contains(&tool) {
             FieldKind::Path
+        } else if NAME_TOOLS.contains(&tool) {
+            FieldKind::Name
         } else {
             FieldKind::ToolOnly
         }
@@ -100,6 +108,8 @@ pub enum Specifier {
     Path(PathPattern),
     /// A domain pattern (`WebFetch(domain:...)`).
     Domain(DomainPattern),
+    /// One name, compared exactly (`Agent(Explore)`, `Skill(x)`).
+    Name(String),
     /// A specifier seal does not interpret (on a tool seal reads no field of, or in a form it
     /// cannot read, such as `WebFetch(https://...)` or `Read(c:\\x)`), with why. The rule
     /// still loads: as an allow rule it allows nothing; as a deny or ask rule it makes every
@@ -298,6 +308,11 @@ fn specifier_of(tool: &ToolPattern, name: &str, spec: &str) -> Specifier {
             Ok(pattern) => Specifier::Domain(pattern),
             Err(e) => Specifier::Uninterpreted(e.to_string()),
         },
+        // `Skill(x:*)` and other wildcard names: Claude Code's reading is not known.
+        FieldKind::Name if spec.contains('*') => {
+            uninterpreted("a wildcard in an agent or skill name")
+        }
+        FieldKind::Name => Specifier::Name(spec.to_owned()),
         FieldKind::ToolOnly => uninterpreted("seal reads no field of this tool"),
     }
 }
@@ -367,7 +382,6 @@ mod tests {
         };
         for r in [
             "mcp__github__x(y)",
-            "Task(x)",
             "WebFetch(example.com)",
             "Skill(x:*)",
             "mcp__*(x)",

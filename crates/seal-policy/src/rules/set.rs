@@ -30,6 +30,9 @@ pub enum Subject<'a> {
     Path(&'a str),
     /// The URL of a web tool.
     Url(&'a str),
+    /// The agent type (`subagent_type` of `Agent` and `Task`) or skill (`skill` of `Skill`)
+    /// a call names.
+    Name(&'a str),
 }
 
 /// Where a rule came from in a rule file: 1-based line and column (columns count Unicode
@@ -423,7 +426,8 @@ impl RuleSet {
                 ),
                 Err(_) => Field::Opaque,
             },
-            (FieldKind::Path | FieldKind::Url, _) if specified => unanalysed(
+            (FieldKind::Name, Subject::Name(name)) => Field::Name(name),
+            (FieldKind::Path | FieldKind::Url | FieldKind::Name, _) if specified => unanalysed(
                 "field_missing",
                 "the call gives no field for the tool's rules to check".to_owned(),
             ),
@@ -505,6 +509,7 @@ enum Field<'b> {
     Command(SegmentsRef<'b>, &'b str),
     Path(Placed),
     Host(String),
+    Name(&'b str),
     /// Only rules without a specifier apply.
     Opaque,
     /// Rules without a specifier apply (and, for a command, deny and ask rules matching the
@@ -560,6 +565,7 @@ enum SiteRef<'a> {
     Path(&'a str),
     Host(&'a str),
     Command(&'a str),
+    Name(&'a str),
 }
 
 impl SiteRef<'_> {
@@ -578,6 +584,7 @@ impl SiteRef<'_> {
             SiteRef::Path(path) => Site::Path((*path).to_owned()),
             SiteRef::Host(host) => Site::Host((*host).to_owned()),
             SiteRef::Command(text) => Site::Command((*text).to_owned()),
+            SiteRef::Name(name) => Site::Name((*name).to_owned()),
         }
     }
 }
@@ -596,7 +603,10 @@ impl fmt::Display for SiteRef<'_> {
                 }
                 Ok(())
             }
-            SiteRef::Path(text) | SiteRef::Host(text) | SiteRef::Command(text) => f.write_str(text),
+            SiteRef::Path(text)
+            | SiteRef::Host(text)
+            | SiteRef::Command(text)
+            | SiteRef::Name(text) => f.write_str(text),
         }
     }
 }
@@ -810,6 +820,9 @@ fn first_hit<'a>(
         Field::Host(host) => of_effect()
             .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)))
             .map(|(index, entry)| hit(index, entry, SiteRef::Host(host))),
+        Field::Name(name) => of_effect()
+            .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Name(n) if n == name))
+            .map(|(index, entry)| hit(index, entry, SiteRef::Name(name))),
         Field::Opaque | Field::Unanalysed(..) => None,
     }
 }
@@ -895,6 +908,20 @@ fn allow_cover<'a>(
                 allows().find(
                     |(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)),
                 )
+            });
+            match found {
+                Some((i, e)) => {
+                    give(hit(i, e, site));
+                    Some(Ok(()))
+                }
+                None => Some(Err(Some(site))),
+            }
+        }
+        Field::Name(name) => {
+            let site = SiteRef::Name(name);
+            let found = any.or_else(|| {
+                allows()
+                    .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Name(n) if n == name))
             });
             match found {
                 Some((i, e)) => {
