@@ -23,7 +23,7 @@ fn patch(name: &str) -> String {
 fn payload(tool_input: serde_json::Value) -> Vec<u8> {
     serde_json::to_vec(&json!({
         "session_id": "019a0000-0000-7000-8000-000000000001",
-        "transcript_path": "/home/user/.codex/sessions/rollout.jsonl",
+        "transcript_path": null,
         "cwd": CWD,
         "hook_event_name": "PreToolUse",
         "model": "gpt-5-codex",
@@ -203,21 +203,15 @@ fn only_the_command_shape_is_read() {
     assert!(denied(&hook_with(&rules, lone, &[])).contains("lone surrogate"));
 }
 
-fn rules_file(dir: &std::path::Path, text: &str) -> String {
-    let path = dir.join("rules.json");
+fn rules_file(dir: &support::TempDir, text: &str) -> String {
+    let path = dir.file("rules.json");
     std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_owned()
-}
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("seal-codex-patch-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    path
 }
 
 #[test]
 fn rules_on_apply_patch_by_name_apply_as_well() {
-    let dir = temp_dir("by-name");
+    let dir = support::TempDir::new("codex-patch-by-name");
     let add = payload(json!({"command": patch("add-src.patch")}));
     // A deny by name denies even a patch every path rule allows.
     let deny = rules_file(
@@ -246,7 +240,6 @@ fn rules_on_apply_patch_by_name_apply_as_well() {
     // The malformed patch is denied whatever the name rules say.
     let bad = payload(json!({"command": patch("malformed-second-begin.patch")}));
     assert!(denied(&hook_with(&allow, &bad, &[])).contains("cannot be read"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -282,5 +275,20 @@ fn the_claude_code_hook_is_unchanged() {
     assert_eq!(
         run.json()["hookSpecificOutput"]["permissionDecision"],
         "ask"
+    );
+}
+
+#[test]
+fn the_path_limit_is_a_deny_and_a_full_patch_is_decided() {
+    let full: String = (0..512)
+        .map(|i| format!("*** Delete File: src/f{i}.rs\n"))
+        .collect();
+    // Every one of the 512 paths is decided, within the hook's deadline (else it would deny).
+    allowed(&hook(&format!("*** Begin Patch\n{full}*** End Patch\n")));
+    let over = format!("*** Begin Patch\n{full}*** Delete File: .env\n*** End Patch\n");
+    let reason = denied(&hook(&over));
+    assert!(
+        reason.contains("line 514: patch touches more than 512 paths"),
+        "{reason}"
     );
 }

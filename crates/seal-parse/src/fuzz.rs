@@ -3,6 +3,7 @@
 
 use crate::frame::{scan_single, scan_with_stats, Finding, ScanConfig, Span};
 use crate::json::{canonicalize, canonicalize_lossless, parse, parse_lossless, JsonLimits};
+use crate::patch::{Operation, Patch, PatchLimits, ADD_FILE, DELETE_FILE, MOVE_TO, UPDATE_FILE};
 
 /// Scan work allowed per input byte (search hits, candidates and characters read).
 pub const SCAN_STEPS_PER_BYTE: usize = 4;
@@ -115,6 +116,78 @@ pub fn lossless_json(data: &[u8]) -> Result<(), String> {
         let strict_value = parse(strict.as_bytes(), &limits).map_err(|e| e.to_string())?;
         if parse_lossless(strict.as_bytes(), &limits).ok() != Some(strict_value) {
             return Err("strict canonical bytes parse to another lossless value".into());
+        }
+    }
+    Ok(())
+}
+
+/// Reads `data` as a Codex `apply_patch` patch (spec/apply-patch.md) and checks, when it is
+/// accepted: the touched paths are exactly the lines that start with a header marker (one CR
+/// before the LF dropped), in order, each at its line number and with its bytes; a move
+/// destination directly follows its source; every path is non-empty, free of control
+/// characters and unpadded.
+pub fn apply_patch(data: &[u8]) -> Result<(), String> {
+    let Ok(patch) = Patch::parse(data, &PatchLimits::DEFAULT) else {
+        return Ok(());
+    };
+    let lines: Vec<&[u8]> = data
+        .split(|b| *b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .collect();
+    let mut expected = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        let moves = lines
+            .get(index + 1)
+            .is_some_and(|next| next.starts_with(MOVE_TO.as_bytes()));
+        let found = [
+            (ADD_FILE, Operation::Add),
+            (DELETE_FILE, Operation::Delete),
+            (MOVE_TO, Operation::MoveDestination),
+            (UPDATE_FILE, Operation::Update),
+        ]
+        .into_iter()
+        .find_map(|(marker, operation)| {
+            line.strip_prefix(marker.as_bytes())
+                .map(|path| (operation, path))
+        });
+        if let Some((operation, path)) = found {
+            let operation = match operation {
+                Operation::Update if moves => Operation::MoveSource,
+                other => other,
+            };
+            expected.push((operation, path, index + 1));
+        }
+    }
+    let paths = patch.paths();
+    if paths.len() != expected.len() {
+        return Err(format!(
+            "{} paths read, {} header lines",
+            paths.len(),
+            expected.len()
+        ));
+    }
+    for (touched, (operation, path, line)) in paths.iter().zip(expected) {
+        if touched.operation != operation || touched.path.as_bytes() != path || touched.line != line
+        {
+            return Err(format!("header at line {line} read as {touched:?}"));
+        }
+        let text = touched.path;
+        if text.is_empty() || text.chars().any(char::is_control) || text.trim() != text {
+            return Err(format!("path at line {line} accepted: {text:?}"));
+        }
+    }
+    if paths
+        .last()
+        .is_some_and(|last| last.operation == Operation::MoveSource)
+    {
+        return Err("a move source without its destination".into());
+    }
+    for pair in paths.windows(2) {
+        if let [first, second] = pair {
+            let destination = second.operation == Operation::MoveDestination;
+            if destination != (first.operation == Operation::MoveSource) {
+                return Err(format!("move out of pair at line {}", second.line));
+            }
         }
     }
     Ok(())

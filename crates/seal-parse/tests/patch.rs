@@ -758,3 +758,20 @@ fn no_panic_on_any_bytes() {
     });
     result.unwrap();
 }
+
+#[test]
+fn the_fuzz_check_holds_on_hostile_patches() {
+    let result = runner().run(&mutated(), |text| {
+        seal_parse::fuzz::apply_patch(&text).map_err(TestCaseError::fail)?;
+        Ok(())
+    });
+    result.unwrap();
+    for fixture in [
+        &b"*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n+x\n*** End Patch"[..],
+        b"*** Begin Patch\r\n*** Add File: a\r\n+x\r\n*** Delete File: b\r\n*** End Patch\r\n",
+        b"\xff\xfe",
+        b"",
+    ] {
+        seal_parse::fuzz::apply_patch(fixture).unwrap();
+    }
+}
