@@ -14,33 +14,13 @@
 mod support;
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use serde_json::json;
-use support::{fixture, prompt_input, tool_input, TempDir, NOW};
-
-/// One run of the binary with arguments that may not be UTF-8.
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Where the binary's stdout goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stdout {
-    /// A pipe the test reads.
-    Read,
-    /// A pipe whose read end is closed before the binary writes anything.
-    Closed,
-    /// `/dev/null` (what a closed stdout becomes when a Rust program starts).
-    Null,
-}
+use support::{fixture, prompt_input, seal_with, tool_input, Run, Stdout, TempDir, NOW};
 
 /// Runs `seal args` with `stdin` and `env`; with `close_stdout`, the read end of stdout is
 /// closed before the binary writes anything.
-fn run(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], close_stdout: bool) -> Outcome {
+fn run(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], close_stdout: bool) -> Run {
     let stdout = if close_stdout {
         Stdout::Closed
     } else {
@@ -50,42 +30,8 @@ fn run(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], close_stdout: bool
 }
 
 /// As [`run`], with stdout going to `stdout`.
-fn run_to(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], stdout: Stdout) -> Outcome {
-    let close_stdout = stdout == Stdout::Closed;
-    let mut command = Command::new(env!("CARGO_BIN_EXE_seal"));
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(if stdout == Stdout::Null {
-            Stdio::null()
-        } else {
-            Stdio::piped()
-        })
-        .stderr(Stdio::piped());
-    for (key, _) in std::env::vars() {
-        if key.starts_with("SEAL_") {
-            command.env_remove(key);
-        }
-    }
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let mut child = command.spawn().expect("the seal binary starts");
-    if close_stdout {
-        drop(child.stdout.take());
-    }
-    let mut input = child.stdin.take().expect("stdin");
-    let bytes = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let output = child.wait_with_output().expect("the seal binary runs");
-    writer.join().expect("stdin writer");
-    Outcome {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+fn run_to(args: &[OsString], stdin: &[u8], env: &[(&str, &str)], stdout: Stdout) -> Run {
+    seal_with(None, args, stdin, env, stdout)
 }
 
 fn os(words: &[&str]) -> Vec<OsString> {
@@ -119,7 +65,7 @@ fn prompt_args() -> Vec<OsString> {
 
 /// The client's deny: exit 0 with one deny answer (Claude Code's shape for both clients), whose
 /// reason says the policy check failed and names `cause`.
-fn assert_deny(outcome: &Outcome, cause: &str, label: &str) {
+fn assert_deny(outcome: &Run, cause: &str, label: &str) {
     let context = format!(
         "{label}: exit {}\n--- stdout\n{}\n--- stderr\n{}",
         outcome.code, outcome.stdout, outcome.stderr
@@ -139,7 +85,7 @@ fn assert_deny(outcome: &Outcome, cause: &str, label: &str) {
 }
 
 /// A prompt hook's failure answer: exit 0 with the `verification_failed` alarm.
-fn assert_failure_alarm(outcome: &Outcome, label: &str) {
+fn assert_failure_alarm(outcome: &Run, label: &str) {
     let context = format!(
         "{label}: exit {}\n--- stdout\n{}\n--- stderr\n{}",
         outcome.code, outcome.stdout, outcome.stderr

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -45,11 +46,38 @@ pub fn seal(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
 
 /// As [`seal`], in the directory `dir`.
 pub fn seal_in(dir: Option<&Path>, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
+    let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+    seal_with(dir, &args, stdin, env, Stdout::Read)
+}
+
+/// Where the binary's stdout goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stdout {
+    /// A pipe the test reads.
+    Read,
+    /// A pipe whose read end is closed before the binary writes anything.
+    Closed,
+    /// `/dev/null` (what a stdout closed before the start becomes in a Rust program).
+    Null,
+}
+
+/// The general form of [`seal_in`]: arguments that need not be UTF-8, stdout sent to `stdout`.
+pub fn seal_with(
+    dir: Option<&Path>,
+    args: &[OsString],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+    stdout: Stdout,
+) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_seal"));
     command
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(if stdout == Stdout::Null {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stderr(Stdio::piped());
     for (key, _) in std::env::vars() {
         if key.starts_with("SEAL_") {
@@ -63,6 +91,9 @@ pub fn seal_in(dir: Option<&Path>, args: &[&str], stdin: &[u8], env: &[(&str, &s
         command.current_dir(dir);
     }
     let mut child = command.spawn().expect("the seal binary starts");
+    if stdout == Stdout::Closed {
+        drop(child.stdout.take());
+    }
     let mut input = child.stdin.take().expect("stdin");
     let bytes = stdin.to_vec();
     let writer = std::thread::spawn(move || {
