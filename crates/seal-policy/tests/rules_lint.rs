@@ -147,6 +147,51 @@ fn specifiers_that_can_never_match_a_segment() {
 }
 
 #[test]
+fn allow_rules_that_allow_nothing_and_uninterpreted_rules_are_named() {
+    for rule in [
+        "Write(src/**)",
+        "NotebookEdit(*.ipynb)",
+        "mcp__*",
+        "Read(../x/**)",
+        "Read(~/notes/**)",
+    ] {
+        let rules = set(&[(Effect::Allow, rule)]);
+        let findings = lint(&rules);
+        assert!(
+            findings
+                .iter()
+                .any(|f| matches!(f.kind, FindingKind::AllowsNothing { .. })
+                    && f.evaluation.effect() != Some(Effect::Allow)),
+            "{rule}: {findings:?}"
+        );
+    }
+    // Negative controls: the forms that do allow are not reported.
+    for rule in ["Edit(src/**)", "mcp__s", "Read(//etc/**)"] {
+        let findings = lint(&set(&[(Effect::Allow, rule)]));
+        assert!(findings.is_empty(), "{rule}: {findings:?}");
+    }
+    let home = set(&[(Effect::Allow, "Read(~/notes/**)")]).with_home_dir("/home/u");
+    assert!(lint(&home).is_empty());
+    // An uninterpreted rule from a file is named with its line and column.
+    let loaded = RuleSet::from_json(
+        b"{\"permissions\": {\n  \"deny\": [\"WebSearch(go)\"]}}",
+        &seal_policy::rules::RuleLimits::default(),
+    )
+    .unwrap();
+    let findings = lint(&loaded);
+    assert!(matches!(
+        findings[0].kind,
+        FindingKind::Uninterpreted { .. }
+    ));
+    assert!(
+        findings[0].to_string().starts_with("line 2, column 12: "),
+        "{}",
+        findings[0]
+    );
+    assert_eq!(findings[0].evaluation.effect(), Some(Effect::Ask));
+}
+
+#[test]
 fn malformed_but_parsable_specifiers() {
     let rules = set(&[
         (Effect::Allow, "Bash(git commit -m \"wip\":*)"),

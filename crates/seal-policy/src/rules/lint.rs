@@ -115,6 +115,15 @@ pub enum FindingKind {
         /// Why seal does not interpret it.
         why: String,
     },
+    /// An allow rule that allows nothing, in Claude Code as in seal, or in seal only where
+    /// seal is stricter on purpose (spec/policy-rules.md, section 12): `Write(path)`,
+    /// `MultiEdit(path)`, `NotebookEdit(path)` (write `Edit(path)`), `mcp__*`, a `../` path,
+    /// a `~/` path when the set has no home directory. The counterexample is a call the rule
+    /// seems to allow; the set does not allow it.
+    AllowsNothing {
+        /// Why, and what to write instead.
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for Finding {
@@ -144,6 +153,7 @@ impl fmt::Display for Finding {
             FindingKind::MisplacedPrefixWildcard => {
                 f.write_str("`:*` means \"then anything\" only at the end")?
             }
+            FindingKind::AllowsNothing { why } => write!(f, "allows nothing: {why}")?,
             FindingKind::Uninterpreted { why } => write!(
                 f,
                 "not interpreted by seal ({why}): as an allow rule it allows nothing, as a deny or ask rule every call of the tool asks"
@@ -198,6 +208,15 @@ pub fn lint(rules: &RuleSet) -> Vec<Finding> {
                 example_input(entry),
             );
         }
+        if entry.effect() == Effect::Allow {
+            if let Some(why) = allows_nothing(rules, entry) {
+                push(
+                    &mut findings,
+                    FindingKind::AllowsNothing { why },
+                    example_input(entry),
+                );
+            }
+        }
         if let Specifier::Command(pattern) = entry.rule().specifier() {
             for (kind, command) in command_findings(pattern, entry.text()) {
                 push(&mut findings, kind, ("Bash".to_owned(), command));
@@ -232,6 +251,28 @@ pub fn lint(rules: &RuleSet) -> Vec<Finding> {
         }
     }
     findings
+}
+
+/// Why an allow rule allows nothing, if it does not.
+fn allows_nothing(rules: &RuleSet, entry: &RuleEntry) -> Option<&'static str> {
+    let rule = entry.rule();
+    match (rule.tool(), rule.specifier()) {
+        (ToolPattern::McpGlob(_), _) => {
+            Some("Claude Code does not allow by an MCP wildcard; name the server (`mcp__server`)")
+        }
+        (ToolPattern::Exact(name), Specifier::Path(_))
+            if matches!(name.as_str(), "Write" | "MultiEdit" | "NotebookEdit") =>
+        {
+            Some("Claude Code applies no allow rule of this tool to a path; write `Edit(path)`, which covers every editing tool")
+        }
+        (_, Specifier::Path(pattern)) if pattern.climbs() => {
+            Some("a `../` pattern allowed nothing in Claude Code 2.1.328; write the absolute `//path`")
+        }
+        (_, Specifier::Path(pattern)) if pattern.is_home() && !rules.knows_home() => {
+            Some("`~/` needs the home directory, which the rule set is not given")
+        }
+        _ => None,
+    }
 }
 
 /// Whether every call `narrow` matches is also matched by `wide` (a sufficient check).

@@ -273,6 +273,18 @@ impl PathPattern {
         matches_parts(&self.components, parts)
     }
 
+    /// Whether the pattern starts above the workspace root (`../x`).
+    #[must_use]
+    pub fn climbs(&self) -> bool {
+        matches!(self.anchor, Anchor::Root { up } if up > 0)
+    }
+
+    /// Whether the pattern is in the home directory (`~/x`).
+    #[must_use]
+    pub fn is_home(&self) -> bool {
+        self.anchor == Anchor::Home
+    }
+
     /// A path this pattern matches (wildcards replaced by `x`), for lint findings.
     #[must_use]
     pub fn example(&self) -> String {

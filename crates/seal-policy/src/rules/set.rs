@@ -134,6 +134,12 @@ impl RuleSet {
         self
     }
 
+    /// Whether a home directory was given ([`RuleSet::with_home_dir`]).
+    #[must_use]
+    pub fn knows_home(&self) -> bool {
+        self.home_dir.is_some()
+    }
+
     /// Parses `text` and adds it with `effect`.
     ///
     /// # Errors
