@@ -30,6 +30,8 @@ pub struct CommandPattern {
     /// spaces and quotes (then a star for a prefix pattern), compared with the command's
     /// characters without spaces and quotes, so `cd /tmp && ls` also denies `cd /tmp&&ls`.
     compact: Vec<Unit>,
+    /// Whether every character of the words is plain (see [`CommandPattern::is_plain`]).
+    plain: bool,
 }
 
 /// One unit of a pattern or of a command read as a glob: a character, the boundary between
@@ -91,6 +93,7 @@ impl CommandPattern {
                 compact.push(Unit::Star);
             }
         }
+        let plain = words.iter().all(|w| w.bytes().all(is_plain));
         CommandPattern {
             words,
             prefix,
@@ -98,6 +101,7 @@ impl CommandPattern {
             unquoted,
             quoted,
             compact,
+            plain,
         }
     }
 
@@ -118,6 +122,16 @@ impl CommandPattern {
     #[must_use]
     pub fn has_wildcard(&self) -> bool {
         !self.glob.is_empty()
+    }
+
+    /// Whether every character of the pattern's words is plain (ASCII letters, digits and
+    /// `-_./:=@%+,`): no wildcard, quote, operator, `$` or escape. Such a pattern matches the
+    /// text of an analysable command (see [`CommandPattern::matches_text`]) only if it matches
+    /// its first segment's canonical form: the text's first words are then plain too, so they
+    /// are that segment's words, and an exact pattern's whole text is that one segment.
+    #[must_use]
+    pub fn is_plain(&self) -> bool {
+        self.plain
     }
 
     /// Whether the pattern matches every command.
@@ -222,6 +236,10 @@ impl CommandPattern {
         }
         out.join(" ")
     }
+}
+
+fn is_plain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-_./:=@%+,".contains(&b)
 }
 
 fn is_quote(c: char) -> bool {
@@ -365,6 +383,60 @@ mod tests {
         assert!(p.matches_words(["echo", "a b"]));
         assert!(!CommandPattern::parse("echo a b").matches_words(["echo", "a b"]));
         assert!(!CommandPattern::parse("echo a *b").matches_words(["echo", "a b"]));
+    }
+
+    /// The shortcut `is_plain` allows: on analysable commands, a plain pattern matches the
+    /// text only where it matches the first segment's canonical form.
+    #[test]
+    fn plain_patterns_match_the_text_only_where_the_first_segment_matches() {
+        let limits = seal_parse::shell::ShellLimits::default();
+        let mut buffer = seal_parse::shell::SegmentBuffer::default();
+        let commands = [
+            "git log",
+            "git log -p",
+            "git  log",
+            "git 'log'",
+            "X=1 git log",
+            "git log; rm x",
+            "git log && ls",
+            "git lo\\g",
+            "git log|x",
+            "git log #c",
+            "git logx",
+            "git",
+            "rm -rf t",
+            "a=b",
+            "git log\tx",
+            "git log\nrm",
+        ];
+        let patterns = [
+            "git log",
+            "git log:*",
+            "git",
+            "git:*",
+            "X=1 git:*",
+            "rm -rf t",
+            "a=b",
+        ];
+        let mut checked = 0;
+        for command in commands {
+            let Ok(segments) = seal_parse::shell::segment_into(command, &limits, &mut buffer)
+            else {
+                continue;
+            };
+            let first = segments.iter().next().unwrap().forms().canonical();
+            for pattern in patterns {
+                let p = CommandPattern::parse(pattern);
+                assert!(p.is_plain());
+                if p.matches_text(command) {
+                    assert!(p.matches(&first), "{pattern} / {command}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 5);
+        assert!(!CommandPattern::parse("echo $HOME").is_plain());
+        assert!(!CommandPattern::parse("ls*").is_plain());
     }
 
     #[test]

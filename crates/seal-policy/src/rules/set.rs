@@ -724,11 +724,14 @@ fn first_hits<'a>(
     };
     // Last, the command as written: a literal specifier (`git commit -m "msg"`,
     // `cd /tmp && ls`) denies or asks its command as Claude Code reads it.
+    // A plain specifier matches the text of an analysable command only where it matches its
+    // first segment (`CommandPattern::is_plain`): only the others are read on the text then.
+    let analysable = segments.is_some();
     let whole = |ask: Option<Hit<'a>>| {
-        let (found_deny, found_ask) = at_site(
-            ask.is_some(),
-            &|e: &RuleEntry| matches!(e.rule.specifier(), Specifier::Command(p) if p.matches_text(text)),
-        );
+        let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+            matches!(e.rule.specifier(), Specifier::Command(p)
+                if !(analysable && p.is_plain()) && p.matches_text(text))
+        });
         let ask = ask.or_else(|| found_ask.map(|(i, e)| hit(i, e, SiteRef::Command(text))));
         (
             found_deny.map(|(i, e)| hit(i, e, SiteRef::Command(text))),
