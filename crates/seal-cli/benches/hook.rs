@@ -48,7 +48,7 @@ fn rules_300() -> String {
         allow.push(format!("mcp__server{index}__read"));
     }
     deny.extend(["Bash(rm:*)".to_owned(), "Bash(curl:*)".to_owned()]);
-    allow.push("Write(./docs/**)".to_owned());
+    allow.push("Edit(./docs/**)".to_owned());
     let total = allow.len() + ask.len() + deny.len();
     let extra = 300usize.saturating_sub(total);
     for index in 0..extra {
