@@ -82,7 +82,7 @@ pub enum Fallback {
 /// ```
 /// use seal::{BuildError, Seal};
 ///
-/// let error = Seal::builder().rules_json(r#"{"permissions": {"allow": ["Bash(git push"]}}"#).build();
+/// let error = Seal::builder().rules_json(r#"{"permissions": {"allow": [7]}}"#).build();
 /// assert!(matches!(error, Err(BuildError::Rules { line: 1, .. })));
 /// let error = Seal::builder().preset("yolo").build();
 /// assert_eq!(error.unwrap_err().to_string(), "unknown preset `yolo`: known presets are read-only, auto, full-access");

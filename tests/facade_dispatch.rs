@@ -608,7 +608,9 @@ fn calls_refuse_what_cannot_be_frozen() {
 #[test]
 fn the_builder_names_what_is_wrong() {
     let error = Seal::builder()
-        .rules_json("{\"permissions\": {\n  \"allow\": [\"Bash(git push\"]}}")
+        // A structural error: rule text itself always loads (an unbalanced `Bash(git push`
+        // loads uninterpreted, as Claude Code loads it).
+        .rules_json("{\"permissions\": {\n  \"allow\": [\"Bash(git push\", 7]}}")
         .build()
         .unwrap_err();
     assert!(

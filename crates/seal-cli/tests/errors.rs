@@ -28,7 +28,8 @@ fn exit_codes() {
     let bad_json = dir.file("bad.json");
     std::fs::write(&bad_json, "{\"a\": 1, \"a\": 2}").unwrap();
     let bad_rules = dir.file("bad-rules.json");
-    std::fs::write(&bad_rules, "{\"permissions\": {\"allow\": [\"Bash(\"]}}").unwrap();
+    // A structural error (a rule that is not a string): rule text itself always loads.
+    std::fs::write(&bad_rules, "{\"permissions\": {\"allow\": [7]}}").unwrap();
     let existing = dir.file("existing.json");
     std::fs::write(&existing, "x").unwrap();
     let expired_now = "2100000000";

@@ -332,7 +332,8 @@ fn broken_rules_file_denies() {
     let rules = dir.file("rules.json");
     std::fs::write(
         &rules,
-        "{\"permissions\": {\"allow\": [\"Bash(git log:*\"]}}",
+        // Structurally broken (a rule that is not a string); rule text itself always loads.
+        "{\"permissions\": {\"allow\": [\"Bash(git log:*)\", 7]}}",
     )
     .unwrap();
     let run = seal(

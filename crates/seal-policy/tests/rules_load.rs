@@ -40,19 +40,29 @@ fn rules_keep_document_order_and_their_positions() {
 
 #[test]
 fn errors_point_at_the_offending_rule() {
-    let text = "{\"permissions\": {\n  \"allow\": [\n    \"Bash(git status)\",\n      \"Bash(git log\"\n  ]\n}}";
+    let text = "{\"permissions\": {\n  \"allow\": [\n    \"Bash(git status)\",\n      7\n  ]\n}}";
     let error = load(text).unwrap_err();
     assert_eq!((error.line, error.column), (4, 7));
-    assert!(matches!(
-        &error.kind,
-        LoadErrorKind::Rule { rule, error: RuleSyntaxError::UnbalancedParenthesis } if rule == "Bash(git log"
-    ));
+    assert!(matches!(&error.kind, LoadErrorKind::WrongType { .. }));
     // Columns count characters, not bytes.
-    let error =
-        load("{\"permissions\": {\"allow\": [\"Bash(\u{e9}\u{e9})\", \"Ba sh\"]}}").unwrap_err();
+    let error = load("{\"permissions\": {\"allow\": [\"Bash(\u{e9}\u{e9})\", 7]}}").unwrap_err();
     assert_eq!((error.line, error.column), (1, 40));
-    let error = load("{\"permissions\": {\"allow\": [\"Bash(lsx)\", \"Ba sh\"]}}").unwrap_err();
+    let error = load("{\"permissions\": {\"allow\": [\"Bash(lsx)\", 7]}}").unwrap_err();
     assert_eq!((error.line, error.column), (1, 41));
+    // A rule outside the syntax loads, uninterpreted, where it stands (Claude Code loads it).
+    let set =
+        load("{\"permissions\": {\"allow\": [\"Bash(git log\", \" Bash(ls) \", \"Bash()\"]}}")
+            .unwrap();
+    for entry in set.rules() {
+        assert!(
+            matches!(
+                entry.rule().specifier(),
+                seal_policy::rules::Specifier::Uninterpreted(_)
+            ),
+            "{}",
+            entry.text()
+        );
+    }
 }
 
 #[test]
@@ -181,11 +191,6 @@ fn error_messages() {
         ("permissions_array", br#"{"permissions": []}"#),
         ("list_not_array", br#"{"permissions": {"deny": "Bash(rm:*)"}}"#),
         ("rule_number", br#"{"permissions": {"deny": [42]}}"#),
-        ("rule_empty", br#"{"permissions": {"deny": [""]}}"#),
-        ("rule_whitespace", br#"{"permissions": {"deny": ["Bash(rm:*) "]}}"#),
-        ("rule_unclosed", br#"{"permissions": {"deny": ["Bash(rm:*"]}}"#),
-        ("rule_bad_tool", br#"{"permissions": {"deny": ["Ba sh"]}}"#),
-        ("rule_empty_specifier", br#"{"permissions": {"deny": ["Bash()"]}}"#),
         ("object_without_rule", br#"{"permissions": {"allow": [{"match": ["ls"]}]}}"#),
         ("object_unknown_member", br#"{"permissions": {"allow": [{"rule": "Bash(ls)", "matches": ["ls"]}]}}"#),
         ("object_rule_not_string", br#"{"permissions": {"allow": [{"rule": ["Bash(ls)"]}]}}"#),

@@ -178,21 +178,43 @@ impl fmt::Display for RuleSyntaxError {
 impl std::error::Error for RuleSyntaxError {}
 
 impl Rule {
-    /// Parses one rule as written in a rule file.
+    /// Parses one rule as written in a rule file. Claude Code 2.1.328 loads every rule text
+    /// (an unbalanced `Bash(git:*`, an empty `Bash()`, a rule with spaces around it), so this
+    /// never fails on the text: a rule that does not follow the syntax is
+    /// [`Specifier::Uninterpreted`] (with the syntax error as the reason) on the tool its text
+    /// begins with, so that it allows nothing and, as a deny or ask rule, makes that tool ask.
     ///
     /// ```
     /// use seal_policy::rules::{Rule, Specifier};
     ///
     /// let rule = Rule::parse("Bash(git log:*)")?;
     /// assert!(matches!(rule.specifier(), Specifier::Command(_)));
-    /// assert!(Rule::parse("Bash(git log").is_err());
+    /// let unbalanced = Rule::parse("Bash(git log")?;
+    /// assert!(matches!(unbalanced.specifier(), Specifier::Uninterpreted(_)));
     /// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`RuleSyntaxError`] naming what is wrong.
+    /// None today: the `Result` is kept for the limits a caller may add.
     pub fn parse(text: &str) -> Result<Rule, RuleSyntaxError> {
+        match Rule::parse_strict(text) {
+            Ok(rule) => Ok(rule),
+            Err(error) => {
+                let trimmed = text.trim();
+                let name = trimmed.split('(').next().unwrap_or_default().trim();
+                let tool =
+                    tool_pattern(name).unwrap_or_else(|_| ToolPattern::Exact(name.to_owned()));
+                Ok(Rule {
+                    tool,
+                    specifier: Specifier::Uninterpreted(error.to_string()),
+                })
+            }
+        }
+    }
+
+    /// The syntax of section 1 of spec/policy-rules.md, strictly.
+    fn parse_strict(text: &str) -> Result<Rule, RuleSyntaxError> {
         if text.is_empty() {
             return Err(RuleSyntaxError::Empty);
         }
@@ -371,9 +393,17 @@ mod tests {
             .unwrap()
             .tool
             .matches("mcp__githubx__a"));
-        assert!(Rule::parse("Bash()").is_err());
-        assert!(Rule::parse(" Bash").is_err());
-        assert!(Rule::parse("Bash)").is_err());
+        for malformed in ["Bash()", " Bash", "Bash)", "Bash(git:*", "", "Ba sh"] {
+            let rule = Rule::parse(malformed).unwrap();
+            assert!(
+                matches!(rule.specifier, Specifier::Uninterpreted(_)),
+                "{malformed}"
+            );
+        }
+        assert_eq!(
+            Rule::parse(" Bash(mkdir:*) ").unwrap().tool,
+            ToolPattern::Exact("Bash".into())
+        );
         let uninterpreted = |r: &str| {
             matches!(
                 Rule::parse(r).unwrap().specifier,
