@@ -24,7 +24,7 @@ use seal::{
 type Workspace = BTreeMap<String, String>;
 
 const RULES: &str = r#"{"permissions": {
-    "allow": ["Read", "Bash(cargo test:*)", "Bash(ls)", "Write(docs/**)"],
+    "allow": ["Read", "Bash(cargo test:*)", "Bash(ls)", "Edit(docs/**)"],
     "ask": ["Bash(cargo publish:*)"],
     "deny": ["Bash(rm:*)", "Bash(curl:*)", "Read(./.env)"]
 }}"#;
