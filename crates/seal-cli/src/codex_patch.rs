@@ -12,7 +12,7 @@ use seal_render::{escape, Context};
 
 use crate::failure::Failure;
 use crate::json_out::J;
-use crate::policy::{decide, Answer, CallInput, Decided};
+use crate::policy::{decide, Answer, CallInput, Decided, Explain};
 
 /// The tool name Codex gives its patch tool in hook payloads.
 pub const TOOL: &str = "apply_patch";
@@ -38,7 +38,7 @@ pub fn decide_patch(
     fallback: Fallback,
     call: &CallInput<'_>,
 ) -> Result<(Answer, String), Failure> {
-    let by_name = decide(rules, Fallback::Allow, call)?;
+    let by_name = decide(rules, Fallback::Allow, call, Explain::WhenNoRuleDecided)?;
     let mut ask: Option<String> = None;
     match by_name.answer {
         Answer::Deny => return Ok((Answer::Deny, format!("seal: {}", explained(&by_name)))),
@@ -160,7 +160,7 @@ fn decide_path(
         agent: call.agent,
         cwd: call.cwd,
     };
-    decide(rules, fallback, &edit)
+    decide(rules, fallback, &edit, Explain::WhenNoRuleDecided)
 }
 
 /// The reason of a deny or an ask with the rule that matched, or what the rules saw.

@@ -22,7 +22,7 @@ use crate::json_in;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
-use crate::policy::{decide, read_rules, Answer, CallInput};
+use crate::policy::{decide, read_rules, Answer, CallInput, Explain};
 use crate::scan::verification_off;
 use crate::seen;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
@@ -332,7 +332,7 @@ pub fn decide_input(
         // Every path the patch touches is decided as an `Edit` (spec/apply-patch.md).
         return crate::codex_patch::decide_patch(rules, fallback, &call);
     }
-    let decided = decide(rules, fallback, &call)?;
+    let decided = decide(rules, fallback, &call, Explain::WhenNoRuleDecided)?;
     let matched = decided
         .matched
         .as_deref()

@@ -50,7 +50,7 @@ pub struct Decided {
     /// The rule that decided and the normalized form it matched, when a rule decided.
     pub matched: Option<String>,
     /// What the rules alone give, per segment (for a command no rule covers, the first segment
-    /// no allow rule covers).
+    /// no allow rule covers); empty when not asked for ([`Explain`]).
     pub rules: String,
     /// The approval card, for an ask.
     pub card: Option<String>,
@@ -125,10 +125,25 @@ pub fn read_rules(path: &str) -> Result<String, Failure> {
     })
 }
 
+/// Whether [`decide`] explains what the rule set alone gives ([`Decided::rules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Explain {
+    /// Always (`policy check`, the demo).
+    Always,
+    /// Only when no rule decided, where the hook's reason names what the rules saw; otherwise
+    /// `rules` is empty and the rule set is not evaluated a second time.
+    WhenNoRuleDecided,
+}
+
 /// Decides `call` with the rules `rules` (a rules file's text) and `fallback`, through the
 /// facade: [`Seal::call_foreign`] freezes the client's arguments exactly (lossless profile),
 /// [`Seal::prepare`] runs the waterfall and the guards.
-pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<Decided, Failure> {
+pub fn decide(
+    rules: &str,
+    fallback: Fallback,
+    call: &CallInput<'_>,
+    explain: Explain,
+) -> Result<Decided, Failure> {
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         builder = builder.workspace_root(cwd);
@@ -145,8 +160,9 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     let arguments_sha256 = Sha256Digest::of(tool_call.arguments_json().as_bytes()).to_hex();
     let inline = |text: &str| escape(text, Context::Inline).into_owned();
-    let rules = inline(&rules_detail(rules, call, &arguments)?);
-    let decided = match seal.prepare(&tool_call, None) {
+    let rules_text = rules;
+    let rules = String::new();
+    let mut decided = match seal.prepare(&tool_call, None) {
         Prepared::Run(run) => Decided {
             answer: Answer::Allow,
             reason: String::new(),
@@ -186,6 +202,9 @@ pub fn decide(rules: &str, fallback: Fallback, call: &CallInput<'_>) -> Result<D
             }
         }
     };
+    if explain == Explain::Always || decided.matched.is_none() {
+        decided.rules = inline(&rules_detail(rules_text, call, &arguments)?);
+    }
     Ok(decided)
 }
 
@@ -315,7 +334,7 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
     if let Some(cwd) = &args.cwd {
         call.cwd = Some(cwd);
     }
-    let decided = decide(&rules, fallback, &call)?;
+    let decided = decide(&rules, fallback, &call, Explain::Always)?;
     if args.json {
         outln!("{}", decided_json(&decided).to_text());
     } else {
