@@ -16,6 +16,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("frame_scan", seal::parse::fuzz::scan_frames),
     ("json_canonical", seal::parse::fuzz::canonical_json),
     ("json_lossless", seal::parse::fuzz::lossless_json),
+    ("apply_patch", seal::parse::fuzz::apply_patch),
     ("escape_decode", seal::render::fuzz::decode_strict),
     ("render_roundtrip", seal::render::fuzz::render_then_decode),
     ("frame_render", seal::fuzz::frame_render),
