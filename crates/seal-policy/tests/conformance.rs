@@ -9,12 +9,15 @@
 //!
 //! (a) Every row of `tests/conformance/claude-code-2.1.328.json` (a rule set, one tool call and
 //! what Claude Code 2.1.328 decided, see `tests/conformance/README.md`) is decided by the rules
-//! engine the way `seal policy check` decides it: the rule set loaded with
-//! [`RuleSet::from_json`], placed at a workspace root, and [`RulesListener::evaluate`] on the
-//! call; when no rule decides, the answer is the fallback, ask. A row without a `seal_gap` must
-//! give exactly Claude Code's answer; a row with one is a known difference, printed with its
-//! description (and flagged when it has started to match, so that its `seal_gap` can go).
-//! Rows where Claude Code reached no decision (`none`) are not compared.
+//! engine the way `seal policy check --default claude-code` decides it: the rule set loaded
+//! with [`RuleSet::from_json`], placed at a workspace root and a home directory, with Claude
+//! Code's default mode ([`ClientDefault::ClaudeCode`], the mode the table was observed in), and
+//! [`RulesListener::evaluate`] on the call; when nothing decides, the answer is ask. A row without a `seal_gap` must
+//! give exactly Claude Code's answer; a row with one is a deliberate difference (its text starts
+//! `deliberate: ` and says why), printed, and must still differ (a gap row that matches fails,
+//! so that its `seal_gap` goes). No row may be more permissive than Claude Code, and at least
+//! [`EXACT_PERCENT`] of the compared rows must be exact. Rows where Claude Code reached no
+//! decision (`none`) are not compared.
 //!
 //! (b) Every file under `tests/conformance/real-settings/` (the `permissions` of a public
 //! `.claude/settings*.json`) loads, except those listed in [`LOAD_GAPS`], which are printed
@@ -26,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use seal_parse::json::JsonLimits;
 use seal_policy::chain::ToolCall;
-use seal_policy::rules::{Effect, Evaluation, RuleLimits, RuleSet, RulesListener};
+use seal_policy::rules::{ClientDefault, Effect, Evaluation, RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
 use serde_json::{json, Value};
 
@@ -35,34 +38,12 @@ const WORKSPACE: &str = "/ws";
 /// What `${HOME}` stands for in the table.
 const HOME: &str = "/home/u";
 
-/// Real settings files that do not load today, with what is in the way. Remove a name when its
-/// file starts loading.
-const LOAD_GAPS: &[(&str, &str)] = &[
-    (
-        "01-012090120901209-ahk-mcp.json",
-        "`SlashCommand(/ahk-orchestrator)`: a specifier on a tool seal reads no field of",
-    ),
-    (
-        "04-007-dotfiles.json",
-        "`Read(~/.bash_profile)`: `~` in a path pattern",
-    ),
-    (
-        "16-006mi4-hytale-server-manager.json",
-        "`Read(//c/Users/.../$APPDATA/**)`: `$` in a path pattern",
-    ),
-    (
-        "23-000RAIZEL000-KAIROS.json",
-        "`PowerShell(Get-ChildItem ...)`: a specifier on a tool seal reads no field of",
-    ),
-    (
-        "32-00-debug-debug-HCI.json",
-        "`PowerShell(Get-ChildItem -Path ...)`: a specifier on a tool seal reads no field of",
-    ),
-    (
-        "46-00saridon-PhysicalAI.json",
-        "`Skill(superpowers:writing-plans)`: a specifier on a tool seal reads no field of",
-    ),
-];
+/// Real settings files that do not load, with what is in the way. Empty: every collected
+/// file loads. A name added here is printed with its load error, and flagged once it loads.
+const LOAD_GAPS: &[(&str, &str)] = &[];
+
+/// The share of compared rows that must give Claude Code's decision exactly, in percent.
+const EXACT_PERCENT: usize = 95;
 
 fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
@@ -130,11 +111,19 @@ fn substitute(value: &Value) -> Value {
     }
 }
 
-/// Decides one row as `seal policy check` does with the `ask` fallback.
+/// Decides one row as `seal policy check --default claude-code` does.
 fn decide(rules: &Value, tool: &str, input: &Value) -> Seal {
+    decide_in(ClientDefault::ClaudeCode, rules, tool, input)
+}
+
+/// Decides one row with the client default `mode`.
+fn decide_in(mode: ClientDefault, rules: &Value, tool: &str, input: &Value) -> Seal {
     let document = json!({ "permissions": substitute(rules) }).to_string();
     let set = match RuleSet::from_json(document.as_bytes(), &RuleLimits::default()) {
-        Ok(set) => set.with_workspace_root(WORKSPACE),
+        Ok(set) => set
+            .with_workspace_root(WORKSPACE)
+            .with_home_dir(HOME)
+            .with_client_default(mode),
         Err(error) => return Seal::Refused(error.to_string()),
     };
     let arguments = substitute(input).to_string();
@@ -217,7 +206,14 @@ fn claude_code_table() {
         match (row.get("seal_gap").and_then(Value::as_str), matches) {
             (None, true) => {}
             (None, false) => writeln!(failures, "  {observed}").unwrap(),
-            (Some(gap), false) => writeln!(gaps, "  #{index} {}: {gap}", describe(row)).unwrap(),
+            (Some(gap), false) if gap.starts_with("deliberate: ") => {
+                writeln!(gaps, "  #{index} {}: {gap}", describe(row)).unwrap();
+            }
+            (Some(gap), false) => writeln!(
+                failures,
+                "  {observed}: its seal_gap does not name a deliberate difference: `{gap}`"
+            )
+            .unwrap(),
             (Some(gap), true) => writeln!(stale, "  #{index} {}: `{gap}`", describe(row)).unwrap(),
         }
     }
@@ -234,13 +230,46 @@ fn claude_code_table() {
     if !gaps.is_empty() {
         println!("known gaps (seal_gap):\n{gaps}");
     }
-    if !stale.is_empty() {
-        println!("rows that now match Claude Code (remove their seal_gap):\n{stale}");
-    }
     assert!(
         failures.is_empty(),
         "rows without seal_gap where seal differs from Claude Code:\n{failures}"
     );
+    assert!(
+        stale.is_empty(),
+        "rows that match Claude Code but carry a seal_gap (remove it):\n{stale}"
+    );
+    assert_eq!(permissive, 0, "seal more permissive than Claude Code");
+    assert_eq!(refused, 0, "rule sets seal refuses");
+    assert!(
+        exact * 100 >= EXACT_PERCENT * compared,
+        "{exact} of {compared} rows exact, below {EXACT_PERCENT}%"
+    );
+}
+
+/// Negative control: without Claude Code's default mode (what `--default ask` gives) the same
+/// comparison falls below the bar, so the check can fail; and seal is still never more
+/// permissive.
+#[test]
+fn negative_control_without_the_default_mode() {
+    let path = conformance_dir().join("claude-code-2.1.328.json");
+    let table: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let (mut compared, mut exact) = (0, 0);
+    for row in table["rows"].as_array().unwrap() {
+        let Some(expected) = Answer::parse(row["claude_code"].as_str().unwrap()) else {
+            continue;
+        };
+        compared += 1;
+        let tool = row["tool"].as_str().unwrap();
+        match decide_in(ClientDefault::Nothing, &row["rules"], tool, &row["input"]) {
+            Seal::Decided(answer, _) if answer == expected => exact += 1,
+            Seal::Decided(answer, text) => {
+                assert!(answer > expected, "{}: seal {text}", describe(row));
+            }
+            Seal::Refused(error) => panic!("{}: refused: {error}", describe(row)),
+        }
+    }
+    println!("without the default mode: {exact} of {compared} exact");
+    assert!(exact * 100 < EXACT_PERCENT * compared);
 }
 
 #[test]
@@ -281,11 +310,12 @@ fn real_settings_load() {
     if !gaps.is_empty() {
         println!("known load gaps (LOAD_GAPS):\n{gaps}");
     }
-    if !stale.is_empty() {
-        println!("files that now load (remove them from LOAD_GAPS):\n{stale}");
-    }
     assert!(
         failures.is_empty(),
         "real settings files that do not load:\n{failures}"
+    );
+    assert!(
+        stale.is_empty(),
+        "files that load but are listed in LOAD_GAPS (remove them):\n{stale}"
     );
 }

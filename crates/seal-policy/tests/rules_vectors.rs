@@ -650,6 +650,11 @@ fn expected(evaluation: &Evaluation) -> Value {
         Evaluation::Allow(matches) => {
             json!({"effect": "allow", "matches": matches.iter().map(matched).collect::<Vec<_>>()})
         }
+        Evaluation::ClientDefault(matches) => json!({
+            "effect": "allow",
+            "client_default": true,
+            "matches": matches.iter().map(matched).collect::<Vec<_>>(),
+        }),
         Evaluation::NoMatch(uncovered) => {
             json!({"effect": null, "uncovered": uncovered.as_ref().map(site)})
         }

@@ -320,6 +320,18 @@ impl<'a> SegmentRef<'a> {
         self.entry.assignments
     }
 
+    /// Whether the shell expands the word at `at` (counted as [`words`](Self::words) counts)
+    /// into text the command does not show: an unquoted glob character (`*`, `?`, `[`, `^`)
+    /// or an unquoted `~`. `true` for an index past the last word.
+    #[must_use]
+    pub fn word_expands(&self, at: usize) -> bool {
+        self.list
+            .words()
+            .range(self.entry.words)
+            .entry(at)
+            .map_or(true, |word| word.glob || word.tilde || word.leading_tilde)
+    }
+
     /// Byte span in the command, as [`Segment::span`].
     #[must_use]
     pub fn span(&self) -> Span {

@@ -175,6 +175,12 @@ pub enum Evaluation {
     /// Every segment's canonical form (and every launcher) matched an allow rule: one match
     /// per segment then per launcher, in order. For fields other than commands, one match.
     Allow(Vec<Match>),
+    /// No deny or ask rule matched and the client's default mode
+    /// ([`RuleSet::with_client_default`](super::RuleSet::with_client_default)) allows the
+    /// call: a read-only command (each segment read-only or covered by an allow rule, whose
+    /// matches these are, in order), a read inside the workspace, or a tool the client runs
+    /// without a permission check.
+    ClientDefault(Vec<Match>),
     /// No rule decided. Carries the first site no allow rule covered, if rules for the tool
     /// exist but did not cover every segment.
     NoMatch(Option<Site>),
@@ -187,7 +193,7 @@ impl Evaluation {
         match self {
             Evaluation::Deny(_) => Some(Effect::Deny),
             Evaluation::Ask(_) => Some(Effect::Ask),
-            Evaluation::Allow(_) => Some(Effect::Allow),
+            Evaluation::Allow(_) | Evaluation::ClientDefault(_) => Some(Effect::Allow),
             Evaluation::NoMatch(_) => None,
         }
     }
@@ -197,7 +203,7 @@ impl Evaluation {
     pub fn decisive(&self) -> Option<&Match> {
         match self {
             Evaluation::Deny(m) | Evaluation::Ask(AskCause::Rule(m)) => Some(m),
-            Evaluation::Allow(matches) => matches.first(),
+            Evaluation::Allow(matches) | Evaluation::ClientDefault(matches) => matches.first(),
             Evaluation::Ask(AskCause::Unanalysed(_)) | Evaluation::NoMatch(_) => None,
         }
     }
@@ -215,6 +221,14 @@ impl fmt::Display for Evaluation {
                 f.write_str("allow:")?;
                 for (at, m) in matches.iter().enumerate() {
                     f.write_str(if at == 0 { " " } else { "; " })?;
+                    m.fmt(f)?;
+                }
+                Ok(())
+            }
+            Evaluation::ClientDefault(matches) => {
+                f.write_str("allow: the client's default mode allows it (read-only, or a tool run without a permission check)")?;
+                for m in matches {
+                    f.write_str("; ")?;
                     m.fmt(f)?;
                 }
                 Ok(())

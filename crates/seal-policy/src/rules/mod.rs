@@ -43,6 +43,7 @@ mod listener;
 mod load;
 mod locate;
 mod path;
+mod read_only;
 mod rule;
 mod set;
 mod wildcard;
@@ -56,6 +57,7 @@ pub use lint::{lint, Finding, FindingKind};
 pub use listener::RulesListener;
 pub use load::{LoadError, LoadErrorKind};
 pub use path::{canonical_path, CanonicalPath, PathPattern, PathPatternError};
+pub use read_only::ClientDefault;
 pub use rule::{
     FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, NAME_TOOLS, PATH_TOOLS,
     WEB_TOOL,

@@ -12,6 +12,7 @@ use crate::chain::{Because, Reason, Ruling};
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
 use super::path::{place, Placed};
+use super::read_only::{self, ClientDefault};
 use super::rule::{FieldKind, Rule, RuleSyntaxError, Specifier};
 use super::{Effect, RuleLimits};
 
@@ -92,6 +93,8 @@ pub struct RuleSet {
     limits: RuleLimits,
     workspace_root: Option<String>,
     home_dir: Option<String>,
+    /// What the client allows with no rule.
+    client_default: ClientDefault,
     /// Whether a deny or ask rule has a specifier seal does not interpret.
     uninterpreted: bool,
 }
@@ -112,6 +115,7 @@ impl RuleSet {
             limits,
             workspace_root: None,
             home_dir: None,
+            client_default: ClientDefault::Nothing,
             uninterpreted: false,
         }
     }
@@ -132,6 +136,36 @@ impl RuleSet {
     pub fn with_home_dir(mut self, home: &str) -> RuleSet {
         self.home_dir = Some(home.to_owned());
         self
+    }
+
+    /// The same set, allowing what `default` allows with no rule (after deny and ask rules,
+    /// never over them): with [`ClientDefault::ClaudeCode`], read-only commands and reads
+    /// inside the workspace, as Claude Code's default permission mode does
+    /// (spec/policy-rules.md, "The client's default mode"). Such an allow evaluates to
+    /// [`Evaluation::ClientDefault`].
+    ///
+    /// ```
+    /// use seal_policy::rules::{ClientDefault, Effect, RuleSet, Subject};
+    ///
+    /// let mut rules = RuleSet::default();
+    /// rules.push(Effect::Allow, "Bash(touch:*)")?;
+    /// let rules = rules.with_client_default(ClientDefault::ClaudeCode);
+    /// let run = |c| rules.evaluate("Bash", Subject::Command(c)).effect();
+    /// assert_eq!(run("git status && touch t"), Some(Effect::Allow));
+    /// assert_eq!(run("git status && mkdir d"), None);
+    /// assert_eq!(run("cat /etc/passwd"), None);
+    /// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
+    /// ```
+    #[must_use]
+    pub fn with_client_default(mut self, default: ClientDefault) -> RuleSet {
+        self.client_default = default;
+        self
+    }
+
+    /// What the client allows with no rule ([`RuleSet::with_client_default`]).
+    #[must_use]
+    pub fn client_default(&self) -> ClientDefault {
+        self.client_default
     }
 
     /// Whether a home directory was given ([`RuleSet::with_home_dir`]).
@@ -260,7 +294,7 @@ impl RuleSet {
                 Some(Ruling::new(hit.entry.ruling_decision()).because(hit.because(form)))
             }
             Outcome::Unanalysed(u) => Some(Ruling::ask(u.to_string())),
-            Outcome::Allow => Some(match first {
+            Outcome::Allow | Outcome::ClientDefault => Some(match first {
                 Some(hit) => Ruling::allow().because(hit.because(form)),
                 None => Ruling::allow(),
             }),
@@ -316,7 +350,17 @@ impl RuleSet {
         }
         let home = self.home_dir.as_deref();
         (scan.deny, scan.ask) = first_hits(rules, field, home, input);
-        scan.allow = allow_cover(rules, field, home, input, allowed);
+        if let Field::Command(segments, _) = field {
+            let (deny, ask) = self.read_rule_hits(*segments, input);
+            scan.deny = scan.deny.or(deny);
+            scan.ask = scan.ask.or(ask);
+        }
+        let default = DefaultMode {
+            mode: self.client_default,
+            tool: rules.tool,
+            root: self.workspace_root.as_deref(),
+        };
+        scan.allow = allow_cover(rules, field, home, input, default, allowed);
         if let (Field::Path(path), None) = (field, &scan.unanalysed) {
             scan.unanalysed = rules.iter().find_map(|(_, entry)| match entry.rule.specifier() {
                 Specifier::Path(pattern)
@@ -343,7 +387,7 @@ impl RuleSet {
             let specified = rules
                 .iter()
                 .any(|(_, e)| !matches!(e.rule.specifier(), Specifier::Any));
-            if path.relative.is_none() && specified && !matches!(scan.allow, Some(Ok(()))) {
+            if path.relative.is_none() && specified && !matches!(scan.allow, Some(Ok(_))) {
                 scan.unanalysed = Some(Unanalysed {
                     input,
                     code: "path_outside_workspace",
@@ -373,6 +417,61 @@ impl RuleSet {
                 });
         }
         scan
+    }
+
+    /// The first deny and the first ask `Read` rule matching a path a read-only command of
+    /// the client's model reads (`cat .env` under `Read(.env)`), as Claude Code applies Read
+    /// rules to such commands.
+    fn read_rule_hits<'f>(
+        &'f self,
+        segments: SegmentsRef<'f>,
+        input: Input,
+    ) -> (Option<Hit<'f>>, Option<Hit<'f>>) {
+        let reads = self.applicable("Read");
+        let guarded = |effect: Effect| {
+            reads
+                .of(effect)
+                .any(|(_, e)| matches!(e.rule.specifier(), Specifier::Path(_)))
+        };
+        let (check_deny, check_ask) = (guarded(Effect::Deny), guarded(Effect::Ask));
+        if !check_deny && !check_ask {
+            return (None, None);
+        }
+        let root = self.workspace_root.as_deref();
+        let home = self.home_dir.as_deref();
+        let (mut deny, mut ask) = (None, None);
+        for segment in segments.iter() {
+            read_only::read_only(&segment, root, &mut |word: &'f str| {
+                if deny.is_some() {
+                    return;
+                }
+                let Ok(placed) = place(word, root) else {
+                    return;
+                };
+                let matching = |effect: Effect| {
+                    reads.of(effect).find(|(_, e)| {
+                        matches!(e.rule.specifier(), Specifier::Path(p)
+                            if p.decide(&placed, home, true) == Some(true))
+                    })
+                };
+                let hit = |(rule, entry): (usize, &'f RuleEntry)| Hit {
+                    rule,
+                    entry,
+                    site: SiteRef::Path(word),
+                    input,
+                };
+                if check_deny {
+                    deny = matching(Effect::Deny).map(hit);
+                }
+                if check_ask && ask.is_none() {
+                    ask = matching(Effect::Ask).map(hit);
+                }
+            });
+            if deny.is_some() {
+                break;
+            }
+        }
+        (deny, ask)
     }
 
     fn field<'b>(
@@ -621,9 +720,10 @@ struct Scan<'a> {
     deny: Option<Hit<'a>>,
     ask: Option<Hit<'a>>,
     unanalysed: Option<Unanalysed>,
-    /// `Ok(())` when allow rules cover the field; `Err(site)` otherwise, with the first
-    /// uncovered site when there is one to name.
-    allow: Option<Result<(), Option<SiteRef<'a>>>>,
+    /// `Ok(by_default)` when allow rules (with the client's default mode where `by_default`)
+    /// cover the field; `Err(site)` otherwise, with the first uncovered site when there is one
+    /// to name.
+    allow: Option<Result<bool, Option<SiteRef<'a>>>>,
 }
 
 /// What the scans amount to, deny beating ask beating allow.
@@ -632,6 +732,9 @@ enum Outcome<'a> {
     Ask(Hit<'a>),
     Unanalysed(Unanalysed),
     Allow,
+    /// Allowed by the client's default mode (in part, for a command some of whose segments
+    /// allow rules cover).
+    ClientDefault,
     NoMatch(Option<SiteRef<'a>>),
 }
 
@@ -650,7 +753,8 @@ fn combine<'a>(main: Scan<'a>, other: Option<Scan<'a>>) -> Outcome<'a> {
         return Outcome::Unanalysed(u);
     }
     match main.allow {
-        Some(Ok(())) => Outcome::Allow,
+        Some(Ok(false)) => Outcome::Allow,
+        Some(Ok(true)) => Outcome::ClientDefault,
         Some(Err(site)) => Outcome::NoMatch(site),
         None => Outcome::NoMatch(None),
     }
@@ -663,6 +767,7 @@ fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
         Outcome::Ask(hit) => Evaluation::Ask(AskCause::Rule(hit.to_match())),
         Outcome::Unanalysed(u) => Evaluation::Ask(AskCause::Unanalysed(u)),
         Outcome::Allow => Evaluation::Allow(allowed),
+        Outcome::ClientDefault => Evaluation::ClientDefault(allowed),
         Outcome::NoMatch(site) => Evaluation::NoMatch(site.as_ref().map(SiteRef::to_site)),
     }
 }
@@ -836,18 +941,53 @@ fn first_hit<'a>(
     }
 }
 
-/// Whether allow rules cover the field: `None` when no allow rule names the tool. Each match
-/// covering a site goes to `keep` while it returns `true`.
+/// What the client's default mode needs to know about a call.
+#[derive(Clone, Copy)]
+struct DefaultMode<'a> {
+    mode: ClientDefault,
+    tool: &'a str,
+    root: Option<&'a str>,
+}
+
+impl DefaultMode<'_> {
+    fn on(self) -> bool {
+        self.mode == ClientDefault::ClaudeCode
+    }
+
+    /// Whether the default mode allows the whole call, whatever its field (`Agent`, `Skill`).
+    fn allows_tool(self) -> bool {
+        self.on() && read_only::runs_unchecked(self.tool)
+    }
+
+    /// Whether the default mode allows a call on this placed path.
+    fn allows_path(self, path: &Placed) -> bool {
+        self.on() && read_only::reads_inside_workspace(self.tool) && path.relative.is_some()
+    }
+
+    /// Whether the default mode allows this segment of a command.
+    fn allows_segment(self, segment: &SegmentRef<'_>) -> bool {
+        self.on()
+            && FieldKind::of(self.tool) == FieldKind::Command
+            && read_only::read_only(segment, self.root, &mut |_| {})
+    }
+}
+
+/// Whether allow rules (and the client's default mode) cover the field: `None` when no allow
+/// rule names the tool and the default mode allows nothing here. `Ok(true)` when the default
+/// mode covered some part. Each match covering a site goes to `keep` while it returns `true`.
 fn allow_cover<'a>(
     rules: Applicable<'a>,
     field: &'a Field<'a>,
     home: Option<&str>,
     input: Input,
+    default: DefaultMode<'_>,
     keep: &mut dyn FnMut(Hit<'a>) -> bool,
-) -> Option<Result<(), Option<SiteRef<'a>>>> {
+) -> Option<Result<bool, Option<SiteRef<'a>>>> {
     let allows = || rules.of(Effect::Allow);
-    // No allow rule names the tool: nothing to cover.
-    allows().next()?;
+    // No allow rule names the tool, and the client's default allows nothing of it.
+    if allows().next().is_none() && !default.on() {
+        return None;
+    }
     let hit = |rule: usize, entry: &'a RuleEntry, site: SiteRef<'a>| Hit {
         rule,
         entry,
@@ -861,13 +1001,26 @@ fn allow_cover<'a>(
             keeping = keep(found);
         }
     };
+    // One site: an allow rule covers it, else the default mode may.
+    let mut one =
+        |found: Option<(usize, &'a RuleEntry)>, site: SiteRef<'a>, by_default: bool| match found {
+            Some((i, e)) => {
+                give(hit(i, e, site));
+                Some(Ok(false))
+            }
+            None if by_default || default.allows_tool() => Some(Ok(true)),
+            None if allows().next().is_none() => None,
+            None => Some(Err(Some(site))),
+        };
     match field {
+        Field::Unanalysed(..) if allows().next().is_none() => None,
         Field::Unanalysed(..) => Some(Err(None)),
         Field::Command(segments, _) => {
             if let Some((index, entry)) = any {
                 give(hit(index, entry, SiteRef::Tool));
-                return Some(Ok(()));
+                return Some(Ok(false));
             }
+            let mut by_default = false;
             for (at, seg) in segments.iter().enumerate() {
                 let canonical = seg.forms().canonical();
                 let site = SiteRef::Segment {
@@ -877,6 +1030,11 @@ fn allow_cover<'a>(
                 };
                 match allows().find(|(_, e)| command_matches(e, &canonical)) {
                     Some((index, entry)) => give(hit(index, entry, site)),
+                    None if default.allows_segment(&seg) => {
+                        by_default = true;
+                        continue;
+                    }
+                    None if allows().next().is_none() => return None,
                     None => return Some(Err(Some(site))),
                 }
                 for launcher in seg.launchers() {
@@ -893,59 +1051,35 @@ fn allow_cover<'a>(
                     }
                 }
             }
-            Some(Ok(()))
+            Some(Ok(by_default))
         }
         Field::Path(path) => {
-            let site = SiteRef::Path(shown(path));
             let found = any.or_else(|| {
                 allows().find(|(_, e)| {
                     matches!(e.rule.specifier(), Specifier::Path(p)
                         if p.decide(path, home, false) == Some(true))
                 })
             });
-            match found {
-                Some((i, e)) => {
-                    give(hit(i, e, site));
-                    Some(Ok(()))
-                }
-                None => Some(Err(Some(site))),
-            }
+            one(found, SiteRef::Path(shown(path)), default.allows_path(path))
         }
         Field::Host(host) => {
-            let site = SiteRef::Host(host);
             let found = any.or_else(|| {
                 allows().find(
                     |(_, e)| matches!(e.rule.specifier(), Specifier::Domain(d) if d.matches(host)),
                 )
             });
-            match found {
-                Some((i, e)) => {
-                    give(hit(i, e, site));
-                    Some(Ok(()))
-                }
-                None => Some(Err(Some(site))),
-            }
+            one(found, SiteRef::Host(host), false)
         }
         Field::Name(name) => {
-            let site = SiteRef::Name(name);
             let found = any.or_else(|| {
                 allows()
                     .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Name(n) if n == name))
             });
-            match found {
-                Some((i, e)) => {
-                    give(hit(i, e, site));
-                    Some(Ok(()))
-                }
-                None => Some(Err(Some(site))),
-            }
+            one(found, SiteRef::Name(name), false)
         }
-        Field::Opaque => match any {
-            Some((i, e)) => {
-                give(hit(i, e, SiteRef::Tool));
-                Some(Ok(()))
-            }
-            None => Some(Err(None)),
+        Field::Opaque => match one(any, SiteRef::Tool, false) {
+            Some(Err(_)) => Some(Err(None)),
+            other => other,
         },
     }
 }
