@@ -11,7 +11,7 @@ use seal_policy::approval::is_id;
 use seal_policy::chain::{Chain, ChainError, Decision, Scope as CoreScope};
 use seal_policy::escalation::EscalationLimits;
 use seal_policy::preset::{Executor, Knobs, PermissionState, PresetConfig, PresetTable, Settings};
-use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
+use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener};
 use seal_verify::store::is_key_id;
 use seal_verify::VerifyConfig;
 
@@ -66,6 +66,11 @@ pub enum Fallback {
     Deny,
     /// Allow (the guards still run).
     Allow,
+    /// As Claude Code's default permission mode: allow what it allows with no rule (a command
+    /// whose every segment is read-only or allowed by a rule, a `Read` inside the workspace,
+    /// `Agent`, `Task` and `Skill` calls; spec/policy-rules.md, "The client's default mode"),
+    /// ask for the rest. Deny and ask rules still come first, and the guards still run.
+    ClaudeCode,
 }
 
 /// Assembles a [`Seal`]. Defaults:
@@ -492,8 +497,11 @@ impl SealBuilder {
                     detail: error.to_string(),
                 }
             })?;
+        if self.fallback == Fallback::ClaudeCode {
+            rules = rules.with_client_default(ClientDefault::ClaudeCode);
+        }
         let default = match self.fallback {
-            Fallback::Ask => Decision::ask("no rule decides this call"),
+            Fallback::Ask | Fallback::ClaudeCode => Decision::ask("no rule decides this call"),
             Fallback::Deny => Decision::deny("no rule allows this call"),
             Fallback::Allow => Decision::Allow,
         };

@@ -186,6 +186,7 @@ fn fallback_name(fallback: Fallback) -> &'static str {
         Fallback::Ask => "ask",
         Fallback::Deny => "deny",
         Fallback::Allow => "allow",
+        Fallback::ClaudeCode => "claude-code",
     }
 }
 

@@ -58,7 +58,8 @@ mod fail_closed {
         let fallback = prop_oneof![
             Just(Fallback::Allow),
             Just(Fallback::Ask),
-            Just(Fallback::Deny)
+            Just(Fallback::Deny),
+            Just(Fallback::ClaudeCode)
         ];
         (
             proptest::collection::vec(act, 0..5),
@@ -152,6 +153,8 @@ mod fail_closed {
             Fallback::Allow => Act::Allow,
             Fallback::Ask => Act::Ask,
             Fallback::Deny => Act::Deny,
+            // `Deploy` is no tool Claude Code's default mode allows: the rest asks.
+            Fallback::ClaudeCode => Act::Ask,
         });
         let allowed = match decision {
             Act::Allow => true,

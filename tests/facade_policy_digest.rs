@@ -230,6 +230,7 @@ impl Config {
             Fallback::Ask => "ask",
             Fallback::Deny => "deny",
             Fallback::Allow => "allow",
+            Fallback::ClaudeCode => "claude-code",
         };
         ref_pae(&[
             b"seal/policy/v1".to_vec(),
@@ -352,6 +353,10 @@ fn variants() -> Vec<(&'static str, Config)> {
         (
             "fallback allow",
             base.clone().with(|c| c.fallback = Fallback::Allow),
+        ),
+        (
+            "fallback claude-code",
+            base.clone().with(|c| c.fallback = Fallback::ClaudeCode),
         ),
         (
             "preset read-only",

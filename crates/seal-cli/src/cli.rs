@@ -321,6 +321,9 @@ pub enum DefaultDecision {
     Ask,
     /// Deny what no rule decides.
     Deny,
+    /// As Claude Code's default permission mode: allow the read-only commands, reads inside
+    /// the workspace and Agent/Task/Skill calls it allows with no rule; ask about the rest.
+    ClaudeCode,
 }
 
 impl DefaultDecision {
@@ -330,6 +333,7 @@ impl DefaultDecision {
             DefaultDecision::Allow => seal::Fallback::Allow,
             DefaultDecision::Ask => seal::Fallback::Ask,
             DefaultDecision::Deny => seal::Fallback::Deny,
+            DefaultDecision::ClaudeCode => seal::Fallback::ClaudeCode,
         }
     }
 }

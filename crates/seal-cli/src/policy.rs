@@ -5,7 +5,7 @@
 use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Trace};
 use seal_parse::json::{JsonLimits, Object, Value};
 use seal_policy::chain::ToolCall;
-use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
+use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
 use seal_render::{escape, Context};
 
@@ -203,7 +203,7 @@ pub fn decide(
         }
     };
     if explain == Explain::Always || decided.matched.is_none() {
-        decided.rules = inline(&rules_detail(rules_text, call, &arguments)?);
+        decided.rules = inline(&rules_detail(rules_text, fallback, call, &arguments)?);
     }
     Ok(decided)
 }
@@ -259,9 +259,17 @@ pub fn decided_text(decided: &Decided) -> String {
 /// that matched, or the first segment no allow rule covers): an explanation next to the
 /// facade's decision, never a second decision. `arguments` is the text [`decide`] froze, sealed
 /// here the same way (lossless profile), so both see the same arguments.
-fn rules_detail(rules: &str, call: &CallInput<'_>, arguments: &str) -> Result<String, Failure> {
+fn rules_detail(
+    rules: &str,
+    fallback: Fallback,
+    call: &CallInput<'_>,
+    arguments: &str,
+) -> Result<String, Failure> {
     let mut set = RuleSet::from_json(rules.as_bytes(), &RuleLimits::default())
         .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+    if fallback == Fallback::ClaudeCode {
+        set = set.with_client_default(ClientDefault::ClaudeCode);
+    }
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         set = set.with_workspace_root(cwd);
     }

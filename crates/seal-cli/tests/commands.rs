@@ -274,3 +274,40 @@ fn frozen_arguments_hash_the_same_on_every_run() {
     assert_eq!(first, expected);
     assert_ne!(first, digest(&payload('1')));
 }
+
+/// A rule seal cannot interpret loads (the file is not refused) and `seal doctor` and
+/// `seal policy lint` name it with its line and column.
+#[test]
+fn doctor_and_lint_name_uninterpreted_rules() {
+    let dir = TempDir::new("uninterpreted");
+    let rules = dir.file("rules.json");
+    std::fs::write(
+        &rules,
+        "{\"permissions\": {\n  \"allow\": [\"Bash(git status)\"],\n  \"deny\": [\"Skill(x:*)\"]\n}}",
+    )
+    .unwrap();
+    let doctor = seal(&["doctor", "--rules", &rules], b"", &[]);
+    assert!(
+        doctor.stdout.contains("rules: line 3, column 12"),
+        "{}",
+        doctor.snapshot()
+    );
+    assert!(
+        doctor.stdout.contains("Skill(x:*)") && doctor.stdout.contains("not interpreted"),
+        "{}",
+        doctor.snapshot()
+    );
+    let lint = seal(&["policy", "lint", "--rules", &rules], b"", &[]);
+    assert!(
+        lint.stdout.contains("line 3, column 12") && lint.stdout.contains("Skill(x:*)"),
+        "{}",
+        lint.snapshot()
+    );
+    // The file still decides: the rule it interprets allows.
+    let check = seal(
+        &["policy", "check", "--rules", &rules],
+        br#"{"tool_name":"Bash","tool_input":{"command":"git status"}}"#,
+        &[],
+    );
+    assert_eq!(check.code, 0, "{}", check.snapshot());
+}

@@ -423,3 +423,65 @@ fn replayed_frame_across_prompts_alarms_with_a_seen_file() {
     assert_eq!(second.code, 0);
     assert!(context(&second).contains("reason=\"replayed_frame\""));
 }
+
+/// `--default claude-code`: what Claude Code's default mode allows with no rule is allowed,
+/// the rest asks, and the rules still come first (including Read rules on what a read-only
+/// command reads). Without the flag the same calls ask.
+#[test]
+fn claude_code_default_mode() {
+    let dir = support::TempDir::new("default-mode");
+    let rules = dir.file("rules.json");
+    std::fs::write(
+        &rules,
+        r#"{"permissions": {"allow": ["Bash(touch:*)"], "deny": ["Read(.env)", "Bash(rm:*)"]}}"#,
+    )
+    .unwrap();
+    let hook = |default: &str, tool: &str, input: serde_json::Value| {
+        let run = seal(
+            &[
+                "hook",
+                "claude-code",
+                "pre-tool-use",
+                "--rules",
+                &rules,
+                "--default",
+                default,
+            ],
+            &tool_input(tool, input),
+            &[],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        decision(&run)
+    };
+    let bash = |default: &str, command: &str| hook(default, "Bash", json!({"command": command}));
+    for command in [
+        "git status",
+        "ls -la src",
+        "cat README.md | wc -l",
+        "ls && touch t",
+    ] {
+        assert_eq!(bash("claude-code", command), "allow", "`{command}`");
+        assert_eq!(bash("ask", command), "ask", "`{command}`");
+    }
+    for command in ["cat .env", "grep TOKEN .env", "rm -f t", "ls; rm -f t"] {
+        assert_eq!(bash("claude-code", command), "deny", "`{command}`");
+    }
+    for command in [
+        "cat /etc/passwd",
+        "sort -o out a.txt",
+        "ls > out",
+        "mkdir d",
+    ] {
+        assert_eq!(bash("claude-code", command), "ask", "`{command}`");
+    }
+    let read = |path: &str| hook("claude-code", "Read", json!({"file_path": path}));
+    assert_eq!(read("/home/user/project/src/lib.rs"), "allow");
+    assert_eq!(read("/home/user/project/.env"), "deny");
+    assert_eq!(read("/etc/hosts"), "ask");
+    let write = hook(
+        "claude-code",
+        "Write",
+        json!({"file_path": "/home/user/project/n.txt", "content": "x"}),
+    );
+    assert_eq!(write, "ask");
+}

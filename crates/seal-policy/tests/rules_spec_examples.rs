@@ -4,9 +4,10 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
-//! Runs the examples table of spec/policy-rules.md (section 13), so the spec's examples are tests.
+//! Runs the examples tables of spec/policy-rules.md (sections 13 and 15), so the spec's examples
+//! are tests.
 
-use seal_policy::rules::{AskCause, Effect, Evaluation, RuleSet, Subject};
+use seal_policy::rules::{AskCause, ClientDefault, Effect, Evaluation, RuleSet, Subject};
 
 const SPEC: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -25,14 +26,33 @@ fn subject<'a>(tool: &str, input: &'a str) -> Subject<'a> {
 
 #[test]
 fn every_example_of_the_spec_holds() {
+    let count = run_examples("rules-examples", ClientDefault::Nothing);
+    assert!(count >= 50, "only {count} examples");
+}
+
+#[test]
+fn every_default_mode_example_of_the_spec_holds() {
+    let count = run_examples("default-mode-examples", ClientDefault::ClaudeCode);
+    assert!(count >= 15, "only {count} examples");
+}
+
+/// Runs the table between the `<!-- {name}:begin -->` and `<!-- {name}:end -->` markers; the
+/// number of rows.
+fn run_examples(name: &str, mode: ClientDefault) -> usize {
     let table = SPEC
-        .split("<!-- rules-examples:begin -->")
+        .split(&format!("<!-- {name}:begin -->"))
         .nth(1)
-        .and_then(|rest| rest.split("<!-- rules-examples:end -->").next())
+        .and_then(|rest| rest.split(&format!("<!-- {name}:end -->")).next())
         .expect("examples table markers");
     let mut count = 0;
     for line in table.lines().filter(|l| l.starts_with('|')).skip(2) {
-        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let line = line.replace("\\|", "\u{1}");
+        let cells: Vec<String> = line
+            .trim_matches('|')
+            .split('|')
+            .map(|cell| cell.trim().replace('\u{1}', "|"))
+            .collect();
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
         let [rules, tool, input, effect, decided] = cells[..] else {
             panic!("malformed row: {line}")
         };
@@ -51,7 +71,7 @@ fn every_example_of_the_spec_holds() {
             .strip_prefix('`')
             .and_then(|i| i.strip_suffix('`'))
             .unwrap();
-        let set = set.with_workspace_root("/ws");
+        let set = set.with_workspace_root("/ws").with_client_default(mode);
         let got = set.evaluate(tool, subject(tool, input));
         let want = match effect {
             "allow" => Some(Effect::Allow),
@@ -68,5 +88,5 @@ fn every_example_of_the_spec_holds() {
         assert_eq!(by, decided, "{line}: {got}");
         count += 1;
     }
-    assert!(count >= 50, "only {count} examples");
+    count
 }
