@@ -236,3 +236,72 @@ fn reads_inside_the_workspace_and_unchecked_tools() {
         Some(Effect::Deny)
     );
 }
+
+/// `Read(path)` rules cover the path `Grep` and `Glob` search (`path`, the working directory
+/// when absent); their own specifiers are uninterpreted.
+#[test]
+fn read_rules_cover_grep_and_glob() {
+    use seal_parse::json::JsonLimits;
+    use seal_policy::chain::ToolCall;
+    use seal_policy::rules::RulesListener;
+    use seal_record::SealedCall;
+
+    let set = RuleSet::from_json(
+        br#"{"permissions": {"allow": ["Read(src/**)"], "deny": ["Read(.env)", "Read(secret/**)"]}}"#,
+        &RuleLimits::default(),
+    )
+    .unwrap()
+    .with_workspace_root(ROOT);
+    let listener = RulesListener::new(set);
+    let decide = |tool: &str, arguments: &str| {
+        let sealed = SealedCall::from_foreign_json_arguments(
+            "call",
+            tool,
+            arguments.as_bytes(),
+            &JsonLimits::default(),
+        )
+        .unwrap();
+        let call = ToolCall::new("s", Some("claude-code"), sealed).unwrap();
+        listener.evaluate(&call).effect()
+    };
+    for tool in ["Grep", "Glob"] {
+        let with_path = |path: &str| format!(r#"{{"pattern": "x", "path": "{path}"}}"#);
+        assert_eq!(
+            decide(tool, &with_path("/ws/.env")),
+            Some(Effect::Deny),
+            "{tool}"
+        );
+        assert_eq!(
+            decide(tool, &with_path("secret")),
+            Some(Effect::Deny),
+            "{tool}"
+        );
+        assert_eq!(
+            decide(tool, &with_path("/ws/src")),
+            Some(Effect::Allow),
+            "{tool}"
+        );
+        assert_eq!(
+            decide(tool, &with_path("/etc")),
+            Some(Effect::Ask),
+            "{tool}"
+        );
+        // No path: the working directory, which no narrow rule covers or denies.
+        assert_eq!(decide(tool, r#"{"pattern": "x"}"#), None, "{tool}");
+        // A path that is not a string cannot be checked: never allowed.
+        assert_eq!(
+            decide(tool, r#"{"pattern": "x", "path": 7}"#),
+            Some(Effect::Ask),
+            "{tool}"
+        );
+    }
+    let own = RuleSet::from_json(
+        br#"{"permissions": {"deny": ["Grep(secret)"]}}"#,
+        &RuleLimits::default(),
+    )
+    .unwrap();
+    assert!(matches!(
+        own.rules()[0].rule().specifier(),
+        seal_policy::rules::Specifier::Uninterpreted(_)
+    ));
+}

@@ -293,7 +293,7 @@ fn every_claude_code_form_loads() {
         };
         let allow = load(&format!(r#"{{"permissions": {{"allow": [{rule:?}]}}}}"#)).unwrap();
         let subject = match tool {
-            "Read" => Subject::Path("a.txt"),
+            "Read" | "Grep" => Subject::Path("a.txt"),
             "WebFetch" => Subject::Url("https://example.com/x"),
             "Agent" => Subject::Name("Explore"),
             "Skill" => Subject::Name("x"),

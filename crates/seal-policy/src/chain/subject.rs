@@ -13,6 +13,7 @@ use seal_parse::json::Value;
 /// | `Bash` | `command` (string) | [`Subject::Command`] |
 /// | `Read`, `Edit`, `Write`, `MultiEdit` | `file_path` (string) | [`Subject::Path`] |
 /// | `NotebookEdit` | `notebook_path` (string) | [`Subject::Path`] |
+/// | `Grep`, `Glob` | `path` (string; `.`, the working directory, when absent) | [`Subject::Path`] |
 /// | `WebFetch` | `url` (string) | [`Subject::Url`] |
 /// | any other tool | | [`Subject::Opaque`] |
 ///
@@ -57,6 +58,8 @@ pub const SUBJECT_TABLE: &[(&str, &str, SubjectKind)] = &[
     ("Write", "file_path", SubjectKind::Path),
     ("MultiEdit", "file_path", SubjectKind::Path),
     ("NotebookEdit", "notebook_path", SubjectKind::Path),
+    ("Grep", "path", SubjectKind::Path),
+    ("Glob", "path", SubjectKind::Path),
     ("WebFetch", "url", SubjectKind::Url),
 ];
 
@@ -112,6 +115,13 @@ pub(crate) fn subject_of(tool: &str, arguments: &Value<'_>) -> Subject {
         .and_then(|object| object.get(field))
         .and_then(Value::as_str);
     let Some(text) = text else {
+        // A search without a path searches the working directory.
+        let absent = arguments
+            .as_object()
+            .is_some_and(|object| object.get(field).is_none());
+        if absent && matches!(tool, "Grep" | "Glob") {
+            return Subject::Path(".".to_owned());
+        }
         return Subject::Unreadable { field };
     };
     match kind {

@@ -60,6 +60,6 @@ pub use path::{canonical_path, CanonicalPath, PathPattern, PathPatternError};
 pub use read_only::ClientDefault;
 pub use rule::{
     FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, NAME_TOOLS, PATH_TOOLS,
-    WEB_TOOL,
+    SEARCH_TOOLS, WEB_TOOL,
 };
 pub use set::{Location, RuleEntry, RuleSet, Subject};

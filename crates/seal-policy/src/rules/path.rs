@@ -540,12 +540,12 @@ pub(super) fn place(path: &str, workspace_root: Option<&str>) -> Result<Placed, 
         }
     };
     let relative = match (&absolute, &root) {
-        (Some(parts), Some(root)) => (parts.len() > root.len()
+        (Some(parts), Some(root)) => (parts.len() >= root.len()
             && parts.get(..root.len()) == Some(&root[..]))
         .then(|| parts.get(root.len()..).unwrap_or_default().join("/")),
         (Some(_), None) => None,
         (None, _) => match lexical(path) {
-            Ok(parts) if parts.is_empty() => return Err("empty path"),
+            Ok(parts) if parts.is_empty() && path.is_empty() => return Err("empty path"),
             Ok(parts) => Some(parts.join("/")),
             Err(()) => return Err("path climbs above the workspace root"),
         },

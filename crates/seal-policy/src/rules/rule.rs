@@ -11,6 +11,11 @@ use super::wildcard::chars_match;
 /// The same tools as the chain's subject table (`seal_policy::chain::SUBJECT_TABLE`).
 pub const PATH_TOOLS: &[&str] = &["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
 
+/// The search tools: their field is the path searched (`path`, the working directory when
+/// absent), which `Read(path)` rules cover, as Claude Code applies Read rules to the tools that
+/// read files; their own specifiers (`Grep(x)`, `Glob(x)`) are uninterpreted.
+pub const SEARCH_TOOLS: &[&str] = &["Grep", "Glob"];
+
 /// The tool whose specifier is a command pattern ([`CommandPattern`]).
 pub const COMMAND_TOOL: &str = "Bash";
 
@@ -26,7 +31,7 @@ pub const NAME_TOOLS: &[&str] = &["Agent", "Task", "Skill"];
 pub enum FieldKind {
     /// `Bash`: the command line.
     Command,
-    /// The file tools of [`PATH_TOOLS`]: the path.
+    /// The file tools of [`PATH_TOOLS`] and the search tools of [`SEARCH_TOOLS`]: the path.
     Path,
     /// `WebFetch`: the URL's host.
     Url,
@@ -44,7 +49,7 @@ impl FieldKind {
             FieldKind::Command
         } else if tool == WEB_TOOL {
             FieldKind::Url
-        } else if PATH_TOOLS.contains(&tool) {
+        } else if PATH_TOOLS.contains(&tool) || SEARCH_TOOLS.contains(&tool) {
             FieldKind::Path
         } else if NAME_TOOLS.contains(&tool) {
             FieldKind::Name
@@ -284,6 +289,11 @@ impl Rule {
             "Edit" if specified || !allow => {
                 EDITING_TOOLS.contains(&tool) || (allow && specified && tool == "Read")
             }
+            "Read"
+                if matches!(self.specifier, Specifier::Path(_)) && SEARCH_TOOLS.contains(&tool) =>
+            {
+                true
+            }
             "Read" if specified && !allow => EDITING_TOOLS.contains(&tool),
             _ => false,
         }
@@ -313,6 +323,9 @@ fn specifier_of(tool: &ToolPattern, name: &str, spec: &str) -> Specifier {
     let ToolPattern::Exact(_) = tool else {
         return uninterpreted("seal reads no field of the tools this name covers");
     };
+    if SEARCH_TOOLS.contains(&name) {
+        return uninterpreted("seal reads the search path of this tool through Read rules only");
+    }
     match FieldKind::of(name) {
         FieldKind::Command => {
             let pattern = CommandPattern::parse(spec);

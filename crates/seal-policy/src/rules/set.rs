@@ -97,6 +97,9 @@ pub struct RuleSet {
     client_default: ClientDefault,
     /// Whether a deny or ask rule has a specifier seal does not interpret.
     uninterpreted: bool,
+    /// Whether a deny or ask rule naming `Read` has a path specifier (so that what read-only
+    /// commands read is checked against it).
+    read_guarded: bool,
 }
 
 impl Default for RuleSet {
@@ -117,6 +120,7 @@ impl RuleSet {
             home_dir: None,
             client_default: ClientDefault::Nothing,
             uninterpreted: false,
+            read_guarded: false,
         }
     }
 
@@ -204,6 +208,12 @@ impl RuleSet {
         let rule = Rule::parse(text)?;
         if effect != Effect::Allow && matches!(rule.specifier(), Specifier::Uninterpreted(_)) {
             self.uninterpreted = true;
+        }
+        if effect != Effect::Allow
+            && matches!(rule.specifier(), Specifier::Path(_))
+            && rule.names(effect, "Read")
+        {
+            self.read_guarded = true;
         }
         let reason = match effect {
             Effect::Deny => format!("denied by rule `{text}`"),
@@ -427,6 +437,9 @@ impl RuleSet {
         segments: SegmentsRef<'f>,
         input: Input,
     ) -> (Option<Hit<'f>>, Option<Hit<'f>>) {
+        if !self.read_guarded {
+            return (None, None);
+        }
         let reads = self.applicable("Read");
         let guarded = |effect: Effect| {
             reads
