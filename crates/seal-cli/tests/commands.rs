@@ -276,14 +276,14 @@ fn frozen_arguments_hash_the_same_on_every_run() {
 }
 
 /// A rule seal cannot interpret loads (the file is not refused) and `seal doctor` and
-/// `seal policy lint` name it with its line and column.
+/// `seal policy lint` name it with its line and column, as they name a misspelt rule list.
 #[test]
 fn doctor_and_lint_name_uninterpreted_rules() {
     let dir = TempDir::new("uninterpreted");
     let rules = dir.file("rules.json");
     std::fs::write(
         &rules,
-        "{\"permissions\": {\n  \"allow\": [\"Bash(git status)\"],\n  \"deny\": [\"Skill(x:*)\"]\n}}",
+        "{\"permissions\": {\n  \"allow\": [\"Bash(git status)\"],\n  \"deny\": [\"Skill(x:*)\"],\n  \"deney\": [\"Bash(rm:*)\"]\n}}",
     )
     .unwrap();
     let doctor = seal(&["doctor", "--rules", &rules], b"", &[]);
@@ -303,6 +303,16 @@ fn doctor_and_lint_name_uninterpreted_rules() {
         "{}",
         lint.snapshot()
     );
+    // A misspelt list is named, with where it is and what it was likely meant to be.
+    for run in [&doctor, &lint] {
+        assert!(
+            run.stdout.contains(
+                "line 4, column 3: member `deney` of `permissions` is not `allow`, `ask` or `deny`: no rule comes from it (did you mean `deny`?)"
+            ),
+            "{}",
+            run.snapshot()
+        );
+    }
     // The file still decides: the rule it interprets allows.
     let check = seal(
         &["policy", "check", "--rules", &rules],

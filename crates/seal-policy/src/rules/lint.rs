@@ -118,7 +118,8 @@ pub enum FindingKind {
     /// An allow rule that allows nothing, in Claude Code as in seal, or in seal only where
     /// seal is stricter on purpose (spec/policy-rules.md, section 12): `Write(path)`,
     /// `MultiEdit(path)`, `NotebookEdit(path)` (write `Edit(path)`), `mcp__*`, a `../` path,
-    /// a `~/` path when the set has no home directory. The counterexample is a call the rule
+    /// a `~/` path when the set has no home directory, a command with an expansion
+    /// (`Bash(echo $HOME)`). The counterexample is a call the rule
     /// seems to allow; the set does not allow it.
     AllowsNothing {
         /// Why, and what to write instead.
@@ -270,6 +271,14 @@ fn allows_nothing(rules: &RuleSet, entry: &RuleEntry) -> Option<&'static str> {
         }
         (_, Specifier::Path(pattern)) if pattern.is_home() && !rules.knows_home() => {
             Some("`~/` needs the home directory, which the rule set is not given")
+        }
+        (_, Specifier::Command(_))
+            if entry
+                .text()
+                .split_once('(')
+                .is_some_and(|(_, spec)| spec.contains(['$', '`'])) =>
+        {
+            Some("the command it spells has an expansion (`$`, a backquote), which seal cannot see and never allows (Claude Code allows it)")
         }
         _ => None,
     }

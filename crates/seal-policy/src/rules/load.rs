@@ -229,14 +229,29 @@ impl Loader<'_> {
             })
             .collect();
         keys.sort_unstable();
-        for (_, key) in keys {
+        for (offset, key) in keys {
             let effect = match key {
                 "allow" => Effect::Allow,
                 "ask" => Effect::Ask,
                 "deny" => Effect::Deny,
-                // Claude Code reads other members (`additionalDirectories`, `defaultMode`, a
-                // nested `permissions`, ...) for other purposes or not at all; so do the rules.
-                _ => continue,
+                // Members Claude Code reads for other purposes.
+                "additionalDirectories" | "defaultMode" | "disableBypassPermissionsMode" => {
+                    continue
+                }
+                // Anything else (`alow`, `Deny`, a nested `permissions`) no rule comes from:
+                // kept for lint, which names it (a misspelt `deny` is a protection missing).
+                _ => {
+                    let (line, column) = self.lines.at(self.input, offset);
+                    self.set.ignore_member(
+                        key,
+                        Location {
+                            line,
+                            column,
+                            offset,
+                        },
+                    );
+                    continue;
+                }
             };
             let list = lists.get(key).unwrap_or(&Value::Null);
             let where_list = where_permissions

@@ -100,6 +100,9 @@ pub struct RuleSet {
     /// Whether a deny or ask rule naming `Read` has a path specifier (so that what read-only
     /// commands read is checked against it).
     read_guarded: bool,
+    /// Members of a rule file's `permissions` that no rule came from (see
+    /// [`RuleSet::ignored_members`]).
+    ignored: Vec<(String, Location)>,
 }
 
 impl Default for RuleSet {
@@ -121,6 +124,7 @@ impl RuleSet {
             client_default: ClientDefault::Nothing,
             uninterpreted: false,
             read_guarded: false,
+            ignored: Vec::new(),
         }
     }
 
@@ -234,6 +238,19 @@ impl RuleSet {
     #[must_use]
     pub fn rules(&self) -> &[RuleEntry] {
         &self.rules
+    }
+
+    /// The members of a rule file's `permissions` object other than `allow`, `ask`, `deny` and
+    /// those Claude Code reads for other purposes (`additionalDirectories`, `defaultMode`,
+    /// `disableBypassPermissionsMode`), with where each was written: no rule came from them
+    /// (a misspelt `deny` protects nothing). [`lint`](super::lint) reports each.
+    #[must_use]
+    pub fn ignored_members(&self) -> &[(String, Location)] {
+        &self.ignored
+    }
+
+    pub(super) fn ignore_member(&mut self, key: &str, location: Location) {
+        self.ignored.push((key.to_owned(), location));
     }
 
     /// The limits.
