@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use seal_parse::json::{parse, JsonLimits};
-use seal_parse::shell::{segment, ShellLimits};
+use seal_parse::shell::{model, segment, ShellLimits};
 use seal_policy::chain::{
     Chain, Check, Evaluation, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
 };
@@ -648,6 +648,47 @@ fn fires(rule: &BashRule, words: &[String]) -> bool {
     word_matches(&body, &text) || (*prefix && word_matches(&longer, &text))
 }
 
+/// Whether `rule` names `words` as the program reads them (deny and ask, on a segment's forms):
+/// both read with `seal_parse::shell::model` (the model table is seal-parse's data), matched
+/// here naively: same program; same subcommand, or none in a prefix pattern; every option of
+/// the pattern given (exactly those for an exact pattern); the pattern's operands first (and
+/// only those for an exact pattern).
+fn fires_modelled(rule: &BashRule, words: &[String]) -> bool {
+    let Some((pattern, prefix)) = &rule.1 else {
+        return false;
+    };
+    if pattern.iter().any(|word| word.contains('*')) {
+        return false;
+    }
+    let (Some(want), Some(got)) = (
+        model(pattern.iter().map(String::as_str)),
+        model(words.iter().map(String::as_str)),
+    ) else {
+        return false;
+    };
+    if want.truncated() || want.took_values() || want.program() != got.program() {
+        return false;
+    }
+    let want_sub: Vec<&str> = want.subcommand().collect();
+    let got_sub: Vec<&str> = got.subcommand().collect();
+    if want_sub != got_sub && !(*prefix && want_sub.is_empty()) {
+        return false;
+    }
+    let want_options: Vec<_> = want.options().collect();
+    if !want_options.iter().all(|option| got.has(*option)) {
+        return false;
+    }
+    if !prefix && got.options().len() != want_options.len() {
+        return false;
+    }
+    let want_operands: Vec<&str> = want.operands().collect();
+    let got_operands: Vec<&str> = got.operands().collect();
+    if !got_operands.starts_with(&want_operands) {
+        return false;
+    }
+    *prefix || (got_operands.len() == want_operands.len() && !got.truncated())
+}
+
 /// One segment as the reference sees it: its normalized forms (canonical first) and the words
 /// of the launchers its payload came from.
 #[derive(Debug, Clone)]
@@ -785,10 +826,15 @@ fn reference_rules(flaw: Flaw, rules: &[GenRule], command: &str) -> Option<Dec> 
     };
     let mut everything = deny_targets(&segments);
     everything.push(written);
-    if with(Effect::Deny).any(|rule| everything.iter().any(|words| fires(rule, words))) {
+    let forms: Vec<&Vec<String>> = segments.iter().flat_map(|seg| &seg.forms).collect();
+    let hits = |rule: &BashRule| {
+        everything.iter().any(|words| fires(rule, words))
+            || forms.iter().any(|words| fires_modelled(rule, words))
+    };
+    if with(Effect::Deny).any(hits) {
         return Some(Dec::Deny);
     }
-    if with(Effect::Ask).any(|rule| everything.iter().any(|words| fires(rule, words))) {
+    if with(Effect::Ask).any(hits) {
         return Some(Dec::Ask);
     }
     // No allow rule at all: the rules have no opinion.

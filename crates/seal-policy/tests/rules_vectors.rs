@@ -27,6 +27,11 @@ const VECTORS: &str = concat!(
 /// (name, workspace root, rule file).
 const SETS: &[(&str, Option<&str>, &str)] = &[
     (
+        "models",
+        None,
+        r#"{"permissions": {"allow": ["Bash(git:*)", "Bash(rm:*)"], "deny": ["Bash(git reset --hard:*)", "Bash(git push --force*)", "Bash(git branch -D:*)", "Bash(rm -rf:*)", "Bash(git commit -m \"msg\")"]}}"#,
+    ),
+    (
         "bypass",
         None,
         r#"{"permissions": {"allow": ["Bash(git log:*)", "Bash(git status)", "Bash(npm test:*)"], "deny": ["Bash(rm:*)", "Bash(git clean:*)", "Bash(curl:*)"]}}"#,
@@ -80,6 +85,72 @@ const SETS: &[(&str, Option<&str>, &str)] = &[
 
 /// (name, set, tool, input, hook rewrite of the input).
 const CASES: &[(&str, &str, &str, &str, Option<&str>)] = &[
+    (
+        "model_global_option_and_abbreviation",
+        "models",
+        "Bash",
+        "git -C repo reset --ha",
+        None,
+    ),
+    (
+        "model_options_after_operands",
+        "models",
+        "Bash",
+        "git push origin main --force",
+        None,
+    ),
+    (
+        "model_option_prefix",
+        "models",
+        "Bash",
+        "git push --force-with-lease origin",
+        None,
+    ),
+    ("model_cluster", "models", "Bash", "git branch -Dv x", None),
+    (
+        "model_rm_split_cluster",
+        "models",
+        "Bash",
+        "rm -r -f /",
+        None,
+    ),
+    (
+        "model_rm_long_options",
+        "models",
+        "Bash",
+        "rm --recursive --force /",
+        None,
+    ),
+    ("model_rm_order", "models", "Bash", "rm / -fr", None),
+    (
+        "model_safe_reset",
+        "models",
+        "Bash",
+        "git reset --soft HEAD~1",
+        None,
+    ),
+    ("model_safe_rm", "models", "Bash", "rm -r build", None),
+    (
+        "model_operand_after_double_dash",
+        "models",
+        "Bash",
+        "rm -- -rf",
+        None,
+    ),
+    (
+        "model_unknown_global_option",
+        "models",
+        "Bash",
+        "git -x reset --hard",
+        None,
+    ),
+    (
+        "model_value_rule_matched_as_written",
+        "models",
+        "Bash",
+        "git commit -m other",
+        None,
+    ),
     (
         "allowed_prefix",
         "bypass",

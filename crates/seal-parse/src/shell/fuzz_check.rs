@@ -33,6 +33,27 @@ pub fn shell_segments(data: &[u8]) -> Result<(), String> {
     check_segments(&text, &segments)?;
     for one in &segments {
         requote(one)?;
+        for form in one.forms().all() {
+            modelled(&form.to_words())?;
+        }
+    }
+    Ok(())
+}
+
+/// A program model of the words keeps within its limits, and every operand it reports is one
+/// of the words after the program.
+fn modelled(words: &[String]) -> Result<(), String> {
+    let Some(read) = super::model(words.iter().map(String::as_str)) else {
+        return Ok(());
+    };
+    if read.options().len() > super::MAX_OPTIONS || read.operands().len() > super::MAX_OPERANDS {
+        return Err(format!("model of {words:?} over its limits"));
+    }
+    let rest = words.get(1..).unwrap_or_default();
+    if let Some(stray) = read.operands().find(|op| !rest.iter().any(|w| w == op)) {
+        return Err(format!(
+            "model of {words:?} reports operand `{stray}` it was not given"
+        ));
     }
     Ok(())
 }

@@ -31,6 +31,7 @@ mod forms;
 pub mod fuzz_check;
 mod lexer;
 mod limits;
+mod models;
 mod program;
 mod quote;
 mod reason;
@@ -41,6 +42,7 @@ pub use crate::frame::Span;
 pub use buffer::{LauncherRef, SegmentBuffer, SegmentRef, SegmentsRef};
 pub use forms::{Form, NormalizedForms, Words};
 pub use limits::ShellLimits;
+pub use models::{model, ModelOption, Modelled, MAX_OPERANDS, MAX_OPTIONS};
 pub use quote::quote_word;
 pub use reason::{Reason, Unanalysable};
 pub use segment::{

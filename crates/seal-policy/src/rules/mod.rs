@@ -42,6 +42,7 @@ mod lint;
 mod listener;
 mod load;
 mod locate;
+mod model;
 mod path;
 mod read_only;
 mod rule;

@@ -11,6 +11,7 @@ use crate::chain::{Because, Reason, Ruling};
 
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
+use super::model::{model_of, RuleModel};
 use super::path::{place, Placed};
 use super::read_only::{self, ClientDefault};
 use super::rule::{FieldKind, Rule, RuleSyntaxError, Specifier};
@@ -57,6 +58,8 @@ pub struct RuleEntry {
     location: Option<Location>,
     /// The reason a deny or an ask by this rule gives, shared by every ruling that cites it.
     reason: Arc<str>,
+    /// For a deny or ask command rule naming a modelled program: the rule read by the model.
+    model: Option<RuleModel>,
 }
 
 impl RuleEntry {
@@ -219,6 +222,10 @@ impl RuleSet {
         {
             self.read_guarded = true;
         }
+        let model = match (effect, rule.specifier()) {
+            (Effect::Deny | Effect::Ask, Specifier::Command(pattern)) => RuleModel::of(pattern),
+            _ => None,
+        };
         let reason = match effect {
             Effect::Deny => format!("denied by rule `{text}`"),
             Effect::Ask => format!("rule `{text}` asks"),
@@ -230,6 +237,7 @@ impl RuleSet {
             rule,
             location,
             reason: Arc::from(reason),
+            model,
         });
         Ok(())
     }
@@ -876,6 +884,7 @@ fn first_hits<'a>(
     let Some(segments) = segments else {
         return whole(ask);
     };
+    let modelled_rules = rules.iter().any(|(_, e)| e.model.is_some());
     for (at, seg) in segments.iter().enumerate() {
         for (kind, form) in labelled_forms(seg) {
             let site = || SiteRef::Segment {
@@ -883,8 +892,16 @@ fn first_hits<'a>(
                 kind,
                 form,
             };
-            let (found_deny, found_ask) =
-                at_site(ask.is_some(), &|e: &RuleEntry| command_matches(e, &form));
+            // The form as its program reads it, for the rules read by the same model.
+            let modelled = if modelled_rules {
+                model_of(&form)
+            } else {
+                None
+            };
+            let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+                command_matches(e, &form)
+                    || matches!((&e.model, &modelled), (Some(rule), Some(command)) if rule.matches(command))
+            });
             if let Some((index, entry)) = found_ask {
                 ask = Some(hit(index, entry, site()));
             }

@@ -1,0 +1,125 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Deny and ask rules read through program models: the bypass shapes of destructive `git` and
+//! `rm` commands (global options, abbreviations, clusters, order) are denied under a broad
+//! allow, and allow rules still match the canonical form only.
+
+use seal_policy::rules::{Effect, RuleLimits, RuleSet, Subject};
+
+fn set() -> RuleSet {
+    RuleSet::from_json(
+        br#"{"permissions": {
+          "allow": ["Bash(git:*)", "Bash(rm:*)"],
+          "deny": ["Bash(git reset --hard:*)", "Bash(git checkout -f:*)", "Bash(git checkout --force:*)",
+                   "Bash(git push --force*)", "Bash(git push --mirror:*)", "Bash(git branch -D:*)",
+                   "Bash(git worktree remove --force:*)", "Bash(git clean -f:*)", "Bash(rm -rf:*)",
+                   "Bash(git stash drop:*)"]
+        }}"#,
+        &RuleLimits::default(),
+    )
+    .unwrap()
+}
+
+fn effect(set: &RuleSet, command: &str) -> Option<Effect> {
+    set.evaluate("Bash", Subject::Command(command)).effect()
+}
+
+#[test]
+fn bypass_shapes_are_denied() {
+    let set = set();
+    for command in [
+        "git reset --hard",
+        "git -C repo reset --hard",
+        "git -Crepo reset --hard",
+        "git --git-dir=.git reset --hard",
+        "git --work-tree=. reset --hard HEAD~1",
+        "git --no-pager reset --hard",
+        "git -c core.pager=cat reset --hard",
+        "git -- reset --hard",
+        "git reset --ha",
+        "git reset HEAD~3 --hard",
+        "git checkout --forc main",
+        "git checkout -qf main",
+        "git push --mir origin",
+        "git push origin main --force",
+        "git push --force-with-lease origin main",
+        "git push -f origin main",
+        "git branch --del --forc x",
+        "git branch -Dv x",
+        "git branch -d -f x",
+        "git worktree remove --forc /tmp/wt",
+        "git worktree remove -f /tmp/wt",
+        "git clean -fdx",
+        "git clean -xdf",
+        "git stash drop",
+        "rm -rf /",
+        "rm -fr /",
+        "rm -r -f /",
+        "rm --recursive --force /",
+        "rm -r -v -f /",
+        "rm / -rf",
+        "rm -Rf x",
+        "sudo rm --rec --for /",
+        "timeout 5 git -C . reset --hard",
+    ] {
+        assert_eq!(effect(&set, command), Some(Effect::Deny), "`{command}`");
+    }
+}
+
+#[test]
+fn safe_neighbours_stay_allowed() {
+    let set = set();
+    for command in [
+        "git reset --soft HEAD~1",
+        "git reset HEAD a.txt",
+        "git -C repo status",
+        "git checkout main",
+        "git checkout -b topic",
+        "git push origin main",
+        "git branch -d merged",
+        "git worktree remove /tmp/wt",
+        "git clean -n",
+        "git stash list",
+        "rm -r build",
+        "rm -f a.txt",
+        "rm -- -rf",
+    ] {
+        assert_eq!(effect(&set, command), Some(Effect::Allow), "`{command}`");
+    }
+}
+
+/// Negative control: without the models (each deny rule matched only as written), most of
+/// the bypass shapes are allowed under the broad allow, so the test above can fail.
+#[test]
+fn negative_control_literal_matching_lets_bypasses_through() {
+    let set = set();
+    let literal = set
+        .rules()
+        .iter()
+        .filter(|entry| entry.effect() == Effect::Deny)
+        .filter_map(|entry| match entry.rule().specifier() {
+            seal_policy::rules::Specifier::Command(pattern) => Some(pattern.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    let through = [
+        "git -C repo reset --hard",
+        "git reset --ha",
+        "git checkout -qf main",
+        "rm -fr /",
+        "rm -r -f /",
+    ]
+    .iter()
+    .filter(|command| {
+        let segments =
+            seal_parse::shell::segment(command, &seal_parse::shell::ShellLimits::default())
+                .unwrap();
+        !segments.iter().any(|segment| {
+            segment
+                .forms()
+                .all()
+                .any(|form| literal.iter().any(|pattern| pattern.matches(&form)))
+        })
+    })
+    .count();
+    assert_eq!(through, 5);
+}
