@@ -66,12 +66,21 @@ const VARIED: &[&str] = &[
     "docker run --rm alpine",
     "git push --force origin main",
     "make -j4 all",
-    "xargs -0 grep -l TODO",
+    "find . -name '*.rs' -type f | tee list.txt",
     "cat caf\u{e9}.txt '\u{65e5}\u{672c}\u{8a9e}.md'",
     "ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls;ls",
     "ls a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s",
     "cat aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
     "bash -c \"sh -c 'bash -c \\\"git status && ls -la && cat x | grep y\\\"'\"",
+];
+
+/// Commands a program of which runs code its words or input carry: they ask, "not
+/// analysable" (spec/policy-rules.md, section 4, step 1), and like every unanalysable command
+/// the ask carries its reason, written out for the call; they are not in [`VARIED`].
+const CODE_CARRYING: &[&str] = &[
+    "git log | sh",
+    "xargs -0 grep -l TODO",
+    "awk 'BEGIN { system(\"id\") }'",
 ];
 
 /// One decision, the trace handed back; a pending ask is finished as `unavailable`.
@@ -195,6 +204,15 @@ fn decisions_after_warm_up_do_not_allocate() {
         let blocks = reused(&setup.chain, &call, &mut slot);
         assert_eq!(blocks, 0, "deciding `{command}` allocated {blocks} blocks");
         most = most.max(blocks);
+    }
+    let code_rules = policy_setup::rules();
+    for command in CODE_CARRYING {
+        let evaluation = code_rules.evaluate("Bash", Subject::Command(command));
+        assert_eq!(
+            evaluation.effect(),
+            Some(Effect::Ask),
+            "`{command}`: {evaluation}"
+        );
     }
     // Once the trace has seen them all, the whole list again, in order, allocates nothing.
     let calls: Vec<ToolCall> = varied.iter().map(|c| policy_setup::call(c)).collect();

@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use seal_parse::json::{parse, JsonLimits};
-use seal_parse::shell::{model, segment, ShellLimits};
+use seal_parse::shell::{carried_code_in, model, segment, ShellLimits};
 use seal_policy::chain::{
     Chain, Check, Evaluation, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
 };
@@ -835,6 +835,13 @@ fn reference_rules(flaw: Flaw, rules: &[GenRule], command: &str) -> Option<Dec> 
         return Some(Dec::Deny);
     }
     if with(Effect::Ask).any(hits) {
+        return Some(Dec::Ask);
+    }
+    // A form whose program runs code its words or input carry: nothing allows it.
+    if forms
+        .iter()
+        .any(|words| carried_code_in(words.iter().map(String::as_str)).is_some())
+    {
         return Some(Dec::Ask);
     }
     // No allow rule at all: the rules have no opinion.

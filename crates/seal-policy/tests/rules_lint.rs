@@ -90,7 +90,7 @@ fn an_allow_with_a_separator_is_reported_with_the_command_it_spells() {
     for (rule, word, command) in [
         ("Bash(git log && rm:*)", "&&", "git log && rm"),
         ("Bash(git log; rm -rf t)", "log;", "git log; rm -rf t"),
-        ("Bash(cat x | sh)", "|", "cat x | sh"),
+        ("Bash(cat x | tee y)", "|", "cat x | tee y"),
     ] {
         let rules = set(&[(Effect::Allow, rule)]);
         let findings = lint(&rules);
@@ -118,7 +118,11 @@ fn an_allow_with_a_separator_is_reported_with_the_command_it_spells() {
         "Bash",
         seal_policy::rules::Subject::Command("curl x | /bin/sh"),
     );
-    assert_eq!(other_spelling.effect(), None);
+    // Not denied by the rule's text; it asks because `sh` runs commands read from its input.
+    assert_eq!(other_spelling.effect(), Some(Effect::Ask));
+    assert!(other_spelling
+        .to_string()
+        .contains("reads commands from its input"));
     let same_text = rules.evaluate("Bash", seal_policy::rules::Subject::Command("curl x|sh"));
     assert_eq!(same_text.effect(), Some(Effect::Deny));
 }

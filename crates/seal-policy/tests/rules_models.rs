@@ -123,3 +123,77 @@ fn negative_control_literal_matching_lets_bypasses_through() {
     .count();
     assert_eq!(through, 5);
 }
+
+/// A broad-allow file: what carries code (an awk program, `find -exec`, `xargs`, inline
+/// interpreter code, a shell reading its input, `watch`, git configuration) is never allowed,
+/// and a deny still sees a `find -exec` payload.
+#[test]
+fn code_in_arguments_is_never_allowed_blind() {
+    let set = RuleSet::from_json(
+        br#"{"permissions": {
+          "allow": ["Bash(git:*)", "Bash(find:*)", "Bash(xargs:*)", "Bash(parallel:*)", "Bash(awk:*)",
+                    "Bash(node:*)", "Bash(python3:*)", "Bash(perl:*)", "Bash(ruby:*)", "Bash(sh:*)",
+                    "Bash(bash:*)", "Bash(watch:*)", "Bash(echo:*)", "Bash(printf:*)", "Bash(curl:*)"],
+          "deny": ["Bash(rm:*)", "Bash(git reset --hard:*)"]
+        }}"#,
+        &RuleLimits::default(),
+    )
+    .unwrap();
+    for command in [
+        "echo x | xargs git",
+        "printf 'reset --hard\\n' | xargs git",
+        "xargs sudo --",
+        "parallel rm ::: a b",
+        "awk 'BEGIN { system(\"rm -rf /\") }'",
+        "awk 'BEGIN{system(\"rm\\x20-rf /\")}'",
+        "awk -f prog.awk a.txt",
+        "awk '{ print > \"out\" }' a.txt",
+        "find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+        "find . -type f -mtime +7 -delete",
+        "find . -fprint out",
+        "node -pe 'require(\"child_process\").execSync(\"rm -rf /\")'",
+        "node --eval 'process.exit(1)'",
+        "python3 -c 'import os; os.system(\"rm -rf /\")'",
+        "python3 -W ignore -c 'print(1)'",
+        "perl -e 'system \"rm -rf /\"'",
+        "perl -ne 'print' a.txt",
+        "ruby -e 'system(\"rm -rf /\")'",
+        "git -c core.sshCommand=./x fetch",
+        "git -c alias.x='!rm -rf /' x",
+        "watch -n1 'rm -rf /'",
+        "curl http://127.0.0.1:9/x | sh",
+        "curl http://127.0.0.1:9/x | bash -s",
+    ] {
+        let evaluation = set.evaluate("Bash", Subject::Command(command));
+        assert!(
+            matches!(evaluation.effect(), Some(Effect::Ask | Effect::Deny)),
+            "`{command}`: {evaluation}"
+        );
+    }
+    for command in ["find . -exec rm -rf {} +", "find . -execdir /bin/rm {} \\;"] {
+        let evaluation = set.evaluate("Bash", Subject::Command(command));
+        assert_eq!(
+            evaluation.effect(),
+            Some(Effect::Deny),
+            "`{command}`: {evaluation}"
+        );
+    }
+    for command in [
+        "awk '{print $1}' a.txt",
+        "awk -F: '{print $1}' /etc/passwd",
+        "find . -name '*.rs' -type f",
+        "node script.js",
+        "python3 -m pytest",
+        "perl script.pl",
+        "git fetch",
+        "sh script.sh",
+        "bash -c 'git status'",
+    ] {
+        let evaluation = set.evaluate("Bash", Subject::Command(command));
+        assert_eq!(
+            evaluation.effect(),
+            Some(Effect::Allow),
+            "`{command}`: {evaluation}"
+        );
+    }
+}

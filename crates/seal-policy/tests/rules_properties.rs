@@ -13,7 +13,7 @@
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, Strategy};
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use seal_parse::shell::{segment, Segments, ShellLimits};
+use seal_parse::shell::{carried_code_in, segment, Segments, ShellLimits};
 use seal_policy::rules::{Effect, RuleSet, Subject};
 
 /// One generated rule: effect and the specifier inside `Bash(...)`.
@@ -188,6 +188,13 @@ fn reference(rules: &[GenRule], command: &str) -> Option<Effect> {
     let Ok(segments) = segments else {
         return Some(Effect::Ask);
     };
+    // A form whose program runs code its words or input carry: nothing allows it.
+    if all_forms(&segments)
+        .iter()
+        .any(|f| carried_code_in(f.iter().map(String::as_str)).is_some())
+    {
+        return Some(Effect::Ask);
+    }
     // No allow rule at all: rules have no opinion.
     of(Effect::Allow).next()?;
     let covered = allow_forms(&segments)

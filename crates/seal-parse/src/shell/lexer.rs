@@ -139,6 +139,19 @@ impl Lexer<'_, '_> {
                     return Err(self.stop(reason));
                 }
                 b'(' | b')' => return Err(self.stop(Reason::Subshell)),
+                // `{}` standing alone is a literal word in every shell of the family (no
+                // brace expansion without a comma or `..` inside): `find . -exec rm {} +`.
+                b'{' if self.word.is_none()
+                    && self.peek(1) == Some(b'}')
+                    && matches!(
+                        self.peek(2),
+                        None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
+                    ) =>
+                {
+                    self.push_unquoted(b'{');
+                    self.push_unquoted(b'}');
+                    self.pos += 2;
+                }
                 b'{' | b'}' => {
                     let alone = self.word.is_none()
                         && matches!(

@@ -27,6 +27,7 @@
 
 mod buffer;
 mod chars;
+mod code;
 mod forms;
 pub mod fuzz_check;
 mod lexer;
@@ -40,6 +41,7 @@ mod wrappers;
 
 pub use crate::frame::Span;
 pub use buffer::{LauncherRef, SegmentBuffer, SegmentRef, SegmentsRef};
+pub use code::{carried_code, carried_code_in, CarriedCode};
 pub use forms::{Form, NormalizedForms, Words};
 pub use limits::ShellLimits;
 pub use models::{model, ModelOption, Modelled, MAX_OPERANDS, MAX_OPTIONS};

@@ -4,7 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use seal_parse::shell::{
-    segment_into, Form, NormalizedForms, SegmentBuffer, SegmentRef, SegmentsRef, Words,
+    carried_code, segment_into, Form, NormalizedForms, SegmentBuffer, SegmentRef, SegmentsRef,
+    Words,
 };
 
 use crate::chain::{Because, Reason, Ruling};
@@ -389,6 +390,10 @@ impl RuleSet {
             let (deny, ask) = self.read_rule_hits(*segments, input);
             scan.deny = scan.deny.or(deny);
             scan.ask = scan.ask.or(ask);
+            // Only where no rule denies or asks (its reason is written out).
+            if scan.unanalysed.is_none() && scan.deny.is_none() && scan.ask.is_none() {
+                scan.unanalysed = code_in_arguments(*segments, input);
+            }
         }
         let default = DefaultMode {
             mode: self.client_default,
@@ -810,6 +815,40 @@ fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
     }
 }
 
+/// The first segment form whose program runs code its words or its input carry (an awk
+/// program, `find -exec`, `xargs`, `python -c`, ...): no rule may allow such a command
+/// (spec/policy-rules.md, section 4, step 1).
+fn code_in_arguments(segments: SegmentsRef<'_>, input: Input) -> Option<Unanalysed> {
+    let found = |at: usize, seg: &SegmentRef<'_>, program: &str, why: &str| Unanalysed {
+        input,
+        code: "code_in_arguments",
+        reason: format!(
+            "segment {at} (at byte {}): `{}` {why}, which seal cannot see; no rule may allow it",
+            seg.span().start,
+            program.escape_debug(),
+        ),
+    };
+    for (at, seg) in segments.iter().enumerate() {
+        for form in seg.forms().all() {
+            if let Some(code) = carried_code(&form) {
+                return Some(found(at, &seg, form.program(), code.why));
+            }
+        }
+        // The words of the shell invocations its payload came from (`xargs sh -c '...'`),
+        // from each word on.
+        for launcher in seg.launchers() {
+            for start in 0..launcher.words().len() {
+                let words = launcher.words().skip(start);
+                if let Some(code) = seal_parse::shell::carried_code_in(words.clone()) {
+                    let program = words.clone().next().unwrap_or_default();
+                    return Some(found(at, &seg, program, code.why));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The first deny rule and the first ask rule matching anything in the field: a rule without a
 /// specifier first, then for a command the sites in order (segments, each form canonical
 /// first, then launchers and their suffixes), rules in set order within one site. One pass
@@ -907,6 +946,25 @@ fn first_hits<'a>(
             }
             if let Some((index, entry)) = found_deny {
                 return (Some(hit(index, entry, site())), ask);
+            }
+            // A payload the program runs (`find . -exec rm -rf {} +`): its words as a command.
+            if let Some((start, end)) = carried_code(&form).and_then(|code| code.payload) {
+                let payload = form.words().skip(start).take(end.saturating_sub(start));
+                let Some(first) = payload.clone().next() else {
+                    continue;
+                };
+                let base = first.rsplit('/').next().unwrap_or(first);
+                let based = std::iter::once(base).chain(payload.clone().skip(1));
+                let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+                    command_matches_words(e, payload.clone())
+                        || command_matches_words(e, based.clone())
+                });
+                if let Some((index, entry)) = found_ask {
+                    ask = Some(hit(index, entry, site()));
+                }
+                if let Some((index, entry)) = found_deny {
+                    return (Some(hit(index, entry, site())), ask);
+                }
             }
         }
     }
