@@ -227,3 +227,64 @@ fn sign_raw_and_ed25519() {
     assert_eq!(scanned.code, 10);
     assert!(scanned.stdout.contains("reason=\"out_of_scope\""));
 }
+
+#[test]
+fn sign_refuses_ids_outside_the_frame_id_grammar() {
+    let dir = TempDir::new("sign-ids");
+    let store = dir.file("store.json");
+    let keys = dir.file("keys.json");
+    assert_eq!(
+        seal(&["keygen", "--store", &store, "--keys", &keys], b"", &[]).code,
+        0
+    );
+    let sign = |id: &str| {
+        let attr = format!("id={id}");
+        seal(
+            &[
+                "sign",
+                "--keys",
+                &keys,
+                "--key-id",
+                "frames-1",
+                "--conversation",
+                "c",
+                "--attr",
+                &attr,
+            ],
+            b"body",
+            &[],
+        )
+    };
+    let long = "x".repeat(129);
+    for (id, names) in [
+        ("a\nb", "a line feed (LF) at byte 1"),
+        ("cr\r", "a carriage return (CR) at byte 2"),
+        ("", "the frame id is empty"),
+        (long.as_str(), "129 bytes long, more than 128"),
+    ] {
+        let run = sign(id);
+        assert_eq!(run.code, 2, "{id:?}: {}", run.snapshot());
+        assert_eq!(run.stdout, "", "{id:?}");
+        assert!(run.stderr.contains(names), "{id:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{id:?}: {}", run.stderr);
+    }
+    let longest = "x".repeat(128);
+    for id in ["m", longest.as_str()] {
+        let run = sign(id);
+        assert_eq!(run.code, 0, "{id:?}: {}", run.snapshot());
+        let scanned = seal(
+            &[
+                "scan",
+                "--store",
+                &store,
+                "--keys",
+                &keys,
+                "--conversation",
+                "c",
+            ],
+            run.stdout.as_bytes(),
+            &[],
+        );
+        assert_eq!(scanned.code, 0, "{id:?}: {}", scanned.snapshot());
+    }
+}

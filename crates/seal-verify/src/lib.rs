@@ -60,6 +60,7 @@ pub mod base64url;
 mod ed25519;
 mod error;
 mod fingerprint;
+mod frame_id;
 mod frames;
 pub mod fuzz;
 mod hmac_key;
@@ -74,6 +75,9 @@ mod time;
 pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 pub use error::{KeyError, SignatureError};
 pub use fingerprint::Fingerprint;
+pub use frame_id::{
+    check_frame_id, is_frame_id, FrameIdProblem, FRAME_ID_PUNCTUATION, MAX_FRAME_ID_BYTES,
+};
 pub use frames::{
     AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, NoneSeen, Outcome, Report,
     SeenIds, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,

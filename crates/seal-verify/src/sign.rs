@@ -8,6 +8,7 @@ use seal_record::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_
 use seal_render::{escape, Context, RenderError, StartTag};
 
 use crate::ed25519::Ed25519SigningKey;
+use crate::frame_id::{check_frame_id, FrameIdProblem};
 use crate::hmac_key::{HmacKey, SubkeyError};
 use crate::key::Algorithm;
 use crate::store::is_key_id;
@@ -16,7 +17,8 @@ use crate::tag::{Tag, ED25519_SIGNATURE_BITS};
 /// The attribute naming the key a frame (or footer) is signed with.
 pub const KEY_ID_ATTRIBUTE: &str = "kid";
 
-/// The attribute carrying a frame's id, checked against the embedder's seen-id set.
+/// The attribute carrying a frame's id ([`check_frame_id`] gives its grammar), claimed in the
+/// embedder's replay store.
 pub const FRAME_ID_ATTRIBUTE: &str = "id";
 
 /// The attribute an alarm names as the frame's source.
@@ -80,6 +82,13 @@ pub enum SignError {
         /// The name.
         name: String,
     },
+    /// The `id` attribute is outside the frame id grammar ([`check_frame_id`]).
+    InvalidFrameId {
+        /// The id given.
+        id: String,
+        /// What is wrong with it.
+        problem: FrameIdProblem,
+    },
     /// The element or an attribute is outside the frame grammar.
     Render(RenderError),
     /// The signing input could not be built.
@@ -104,6 +113,9 @@ impl fmt::Display for SignError {
                 "attribute `{}` is written by the signer",
                 name.escape_debug()
             ),
+            Self::InvalidFrameId { id, problem } => {
+                write!(f, "frame id `{}` refused: {problem}", id.escape_debug())
+            }
             Self::Render(error) => write!(f, "frame cannot be rendered: {error}"),
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
             Self::TagLengthNotWholeChars { bits } => write!(
@@ -200,6 +212,7 @@ impl<'a> FrameSigner<'a> {
     ///
     /// # Errors
     /// [`SignError::ReservedAttribute`] for a `kid` or `sig` among `attributes`,
+    /// [`SignError::InvalidFrameId`] for an `id` outside the frame id grammar,
     /// [`SignError::Render`] for names outside the grammar or duplicates.
     pub fn sign(
         &self,
@@ -304,6 +317,15 @@ impl<'a> FrameSigner<'a> {
             return Err(SignError::ReservedAttribute {
                 name: (*name).to_owned(),
             });
+        }
+        for (_, id) in attributes
+            .iter()
+            .filter(|(name, _)| *name == FRAME_ID_ATTRIBUTE)
+        {
+            check_frame_id(id).map_err(|problem| SignError::InvalidFrameId {
+                id: (*id).to_owned(),
+                problem,
+            })?;
         }
         let mut all = attributes.to_vec();
         all.push((KEY_ID_ATTRIBUTE, self.key_id));

@@ -8,6 +8,7 @@ use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
 use seal_record::SigningInputError;
 
 use super::frame_list::FrameList;
+use crate::frame_id::FrameIdProblem;
 use crate::sign::FRAME_ID_ATTRIBUTE;
 use crate::store::{MatchedScope, Verified, VerifyFailure};
 
@@ -25,7 +26,7 @@ pub enum AlarmReason {
     /// The key is valid but not scoped for this element and these attributes.
     OutOfScope,
     /// A tag that is not a strictly accepted frame, a stray closing tag, a frame without the
-    /// required id, or a scan stopped by a limit.
+    /// required id or with an id outside the frame id grammar, or a scan stopped by a limit.
     MalformedFrame,
     /// A frame inside another frame's body: never trusted, whatever its tag.
     NestedFrame,
@@ -81,6 +82,8 @@ pub enum Cause {
     NoKeyId,
     /// The frame has no `id` attribute and the configuration requires one.
     NoFrameId,
+    /// The frame's `id` attribute is outside the frame id grammar.
+    InvalidFrameId(FrameIdProblem),
     /// The signing input could not be built from the frame.
     SigningInput(SigningInputError),
     /// Key resolution or the signature check failed.
@@ -112,6 +115,7 @@ impl fmt::Display for Cause {
             Self::Nested { depth } => write!(f, "nested at depth {depth}"),
             Self::NoKeyId => f.write_str("signed without a `kid` attribute"),
             Self::NoFrameId => f.write_str("no `id` attribute"),
+            Self::InvalidFrameId(problem) => write!(f, "{problem}"),
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
             Self::Verify(failure) => write!(f, "{failure}"),
             Self::Replayed { id } => write!(f, "frame id `{}` seen before", id.escape_debug()),

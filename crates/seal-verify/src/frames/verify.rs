@@ -10,6 +10,7 @@ use super::config::VerifyConfig;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 use super::seen::SeenIds;
 use super::subkeys::{ConversationKeys, SubkeyCache};
+use crate::frame_id::check_frame_id;
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
     IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
@@ -307,8 +308,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     ) -> Result<Verified, (AlarmReason, Cause)> {
         let key_id = attribute(attributes, KEY_ID_ATTRIBUTE)
             .ok_or((AlarmReason::UnknownKey, Cause::NoKeyId))?;
-        if self.config.requires_frame_id() && attribute(attributes, FRAME_ID_ATTRIBUTE).is_none() {
-            return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));
+        match attribute(attributes, FRAME_ID_ATTRIBUTE) {
+            None if self.config.requires_frame_id() => {
+                return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));
+            }
+            Some(id) => check_frame_id(id)
+                .map_err(|problem| (AlarmReason::MalformedFrame, Cause::InvalidFrameId(problem)))?,
+            None => {}
         }
         let purpose = Purpose::Frame {
             element,
