@@ -5,7 +5,6 @@
 //! when not even the deny can be written, the tool hook exits 2, which both clients read as a
 //! refusal.
 
-use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
@@ -286,16 +285,10 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     fault::point("decide");
     let keys = keys_path.map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
-    let seen_ids = match seen_path {
-        Some(path) => seen::load(path)?,
-        None => BTreeSet::new(),
-    };
-    let inbound = verify_text(&seal, conversation, now, &seen_ids, prompt)?;
+    let replay = seen::SeenFile::open(seen_path)?;
+    let inbound = verify_text(&seal, conversation, now, &replay, prompt)?;
     let context = inbound.alarms().trim_start_matches('\n').to_owned();
-    let new_ids = inbound.report().new_ids().to_vec();
-    if let Some(path) = seen_path {
-        seen::record(path, seen_ids, &new_ids)?;
-    }
+    replay.save()?;
     Ok(context)
 }
 

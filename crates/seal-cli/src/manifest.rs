@@ -2,7 +2,6 @@
 //! description and the files on disk, and re-verified from the files right before a run (the
 //! facade's [`Manifest`]).
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use seal::{
@@ -71,20 +70,14 @@ pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
             let store = TrustStore::from_signed_document(&envelope, &[], now).map_err(|error| {
                 Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
             })?;
-            let used_path = args.used.as_deref();
-            let used = match used_path {
-                Some(path) => seen::load(path)?,
-                None => BTreeSet::new(),
-            };
+            let used = seen::SeenFile::open(args.used.as_deref())?;
             let context = ApprovalContext {
                 store: &store,
                 now,
-                used_ids: &used,
+                replay: &used,
             };
             let result = description.verify_approved(root, &manifest, &approval, &context)?;
-            if let (Ok(()), Some(path)) = (&result, used_path) {
-                seen::record(path, used, &[approval.approval_id().to_owned()])?;
-            }
+            used.save()?;
             (approval.disclosure_hash(), result)
         }
         (None, Some(hex)) => {

@@ -1,8 +1,6 @@
 //! `seal scan`: verifies every frame in the text on stdin and prints the text unchanged followed
 //! by the alarms (or, with `--json`, the operator's report).
 
-use std::collections::BTreeSet;
-
 use crate::cli::ScanArgs;
 use crate::failure::{Exit, Failure};
 use crate::io::{emit, now, read_stdin, utf8, MAX_STDIN_BYTES};
@@ -29,11 +27,8 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
-    let seen_ids = match seen_path {
-        Some(path) => seen::load(path)?,
-        None => BTreeSet::new(),
-    };
-    let inbound = verify_text(&seal, conversation, now, &seen_ids, &text)?;
+    let replay = seen::SeenFile::open(seen_path)?;
+    let inbound = verify_text(&seal, conversation, now, &replay, &text)?;
     let output = if args.json {
         let mut json = report_json(&inbound).to_text();
         json.push('\n');
@@ -47,10 +42,7 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
         out
     };
     let tainted = inbound.report().is_tainted();
-    let new_ids = inbound.report().new_ids().to_vec();
-    if let Some(path) = seen_path {
-        seen::record(path, seen_ids, &new_ids)?;
-    }
+    replay.save()?;
     emit(&output)?;
     Ok(if tainted { Exit::Tainted } else { Exit::Ok }.code())
 }

@@ -2,9 +2,7 @@
 //! the key file's HMAC secrets given to the facade's [`Seal`], the submitted text verified with
 //! [`Seal::verify_inbound`], and the operator's report as JSON.
 
-use std::collections::BTreeSet;
-
-use seal::{FrameVerdict, Inbound, Seal, TrustStore, UnixTime};
+use seal::{FrameVerdict, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
 
 use crate::failure::{quoted, Failure};
 use crate::io::{read_file, MAX_FILE_BYTES};
@@ -54,12 +52,12 @@ pub fn inbound_seal(
         .map_err(|error| Failure::usage(format!("cannot verify frames: {error}")))
 }
 
-/// Verifies `text` in `conversation` at `now`, with `seen` as the ids already accepted.
+/// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`.
 pub fn verify_text(
     seal: &Seal,
     conversation: &str,
     now: UnixTime,
-    seen: &BTreeSet<String>,
+    replay: &dyn ReplayStore,
     text: &str,
 ) -> Result<Inbound, Failure> {
     if conversation.is_empty() || conversation.len() > MAX_CONVERSATION_BYTES {
@@ -68,7 +66,7 @@ pub fn verify_text(
             quoted(conversation)
         )));
     }
-    Ok(seal.verify_inbound(text, conversation, now, seen))
+    Ok(seal.verify_inbound(text, conversation, now, replay))
 }
 
 /// The operator's report as JSON (fields documented in spec/cli.md, "scan --json").

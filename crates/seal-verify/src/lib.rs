@@ -22,12 +22,11 @@
 //! alarm text to append; the message itself is never changed (spec/frame-v1.md):
 //!
 //! ```
-//! use std::collections::HashSet;
 //! use seal_parse::frame::ScanConfig;
 //! use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 //! use seal_verify::{
-//!     FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey, TagLength, UnixTime,
-//!     VerifyConfig, VerifyingKey,
+//!     FrameSigner, FrameVerifier, HmacKey, HmacSecret, MemoryReplayStore, SigningKey, TagLength,
+//!     UnixTime, VerifyConfig, VerifyingKey,
 //! };
 //!
 //! let key = || HmacKey::new(HmacSecret::from_bytes(&[7; 32]).unwrap(), TagLength::STANDARD);
@@ -41,11 +40,14 @@
 //! let frame = signer.sign("channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
 //!
 //! let config = VerifyConfig::new(ScanConfig::new("channel")?.with_rewrite());
-//! let seen = HashSet::new();
-//! let verifier = FrameVerifier::new(&config, &store, "conversation-1", UnixTime(1_800_000_000), &seen);
+//! let replay = MemoryReplayStore::new();
+//! let verifier = FrameVerifier::new(&config, &store, "conversation-1", UnixTime(1_800_000_000), &replay);
 //! let report = verifier.verify(&frame);
 //! assert_eq!(report.verified().count(), 1);
 //! assert_eq!(report.alarm_text(), "");
+//!
+//! // The same frame again: its id's claim is not fresh.
+//! assert!(verifier.verify(&frame).alarm_text().contains("reason=\"replayed_frame\""));
 //!
 //! let forged = frame.replace("telegram", "slack");
 //! let report = verifier.verify(&forged);
@@ -66,6 +68,7 @@ pub mod fuzz;
 mod hmac_key;
 mod key;
 mod manifest;
+mod replay;
 mod secret;
 mod sign;
 pub mod store;
@@ -79,8 +82,8 @@ pub use frame_id::{
     check_frame_id, is_frame_id, FrameIdProblem, FRAME_ID_PUNCTUATION, MAX_FRAME_ID_BYTES,
 };
 pub use frames::{
-    AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, NoneSeen, Outcome, Report,
-    SeenIds, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
+    AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, Outcome, Report,
+    VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
     SUBKEY_CACHE_CAPACITY,
 };
 pub use hmac_key::{
@@ -92,6 +95,10 @@ pub use manifest::{
     verify_signed_before_spawn, ApprovalCheck, ApprovalError, ApprovedHash, FileDigests,
     LivePayload, LiveState, SignedApproval, SpawnClearance, SpawnError, StaleItem, APPROVAL_DOMAIN,
     MAX_APPROVAL_ID_LEN,
+};
+pub use replay::{
+    Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
+    DEFAULT_MEMORY_REPLAY_CAPACITY,
 };
 pub use secret::{HmacSecret, MAX_SECRET_BYTES};
 pub use sign::{

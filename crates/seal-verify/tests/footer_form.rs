@@ -9,8 +9,6 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use seal_verify::{Cause, FrameSigner, FrameVerifier, Outcome, Report, SigningKey, FOOTER_ELEMENT};
 
@@ -24,14 +22,14 @@ fn footer(fields: &[(&str, &str)], message: &str) -> String {
         .unwrap()
 }
 
-fn check_in<'t>(text: &'t str, conversation: &str, seen: &HashSet<String>) -> Report<'t> {
+fn check_in<'t>(text: &'t str, conversation: &str, seen: &MemoryReplayStore) -> Report<'t> {
     let store = store();
     let config = config();
     FrameVerifier::new(&config, &store, conversation, NOW, seen).verify_footer(text)
 }
 
 fn check(text: &str) -> Report<'_> {
-    check_in(text, CONVERSATION, &HashSet::new())
+    check_in(text, CONVERSATION, &MemoryReplayStore::new())
 }
 
 #[test]
@@ -122,13 +120,17 @@ fn a_forged_footer_inside_the_message_alarms_while_the_real_one_verifies() {
 #[test]
 fn a_footer_replayed_or_moved_to_another_conversation_fails() {
     let text = format!("{MESSAGE}{}", footer(&[("id", "f1")], MESSAGE));
-    let seen: HashSet<String> = ["f1".to_owned()].into_iter().collect();
+    let seen = claimed(&["f1"]);
     assert_eq!(
         reasons(&check_in(&text, CONVERSATION, &seen)),
         ["replayed_frame"]
     );
     assert_eq!(
-        reasons(&check_in(&text, "conversation-2", &HashSet::new())),
+        reasons(&check_in(
+            &text,
+            "conversation-2",
+            &MemoryReplayStore::new()
+        )),
         ["bad_signature"]
     );
 }
@@ -155,7 +157,7 @@ fn footer_without_id_and_with_verification_off() {
     assert_eq!(reasons(&check(&text)), ["malformed_frame"]);
     let store = store();
     let off = config().verification_off();
-    let report = FrameVerifier::new(&off, &store, CONVERSATION, NOW, &HashSet::<String>::new())
+    let report = FrameVerifier::new(&off, &store, CONVERSATION, NOW, &MemoryReplayStore::new())
         .verify_footer(&text);
     assert!(report.verification_off());
     assert_eq!(alarm_count(report.alarm_text()), 1);

@@ -12,7 +12,7 @@
 
 mod frames_support;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 use frames_support::*;
 use proptest::prelude::*;
@@ -65,7 +65,7 @@ fn check_footer(text: &str) -> Report<'_> {
         &store,
         CONVERSATION,
         NOW,
-        &HashSet::<String>::new(),
+        &MemoryReplayStore::new(),
     )
     .verify_footer(text)
 }
@@ -92,7 +92,7 @@ fn corpus() -> Vec<(String, String)> {
                 ..ScanLimits::default()
             }),
     );
-    let none = HashSet::<String>::new();
+    let none = MemoryReplayStore::new();
     let cases = [
         ("unsigned", unsigned.to_owned()),
         (
@@ -301,7 +301,7 @@ fn the_message_level_line_counts_untrusted_frames_and_omitted_alarms() {
     let unsigned = "<channel id=\"m1\">hi</channel>";
     let three = format!("{unsigned}\n{unsigned}\n{unsigned}");
     let store = store();
-    let none = HashSet::<String>::new();
+    let none = MemoryReplayStore::new();
     let config = with_limits(VerifyLimits {
         max_frame_alarms: 1,
     });
@@ -343,7 +343,7 @@ fn the_scan_limit_footer_and_off_lines_are_exact() {
             }),
     );
     let three = format!("{frame}{frame}{frame}");
-    let report = verify_with(&three, &limited, CONVERSATION, &HashSet::new());
+    let report = verify_with(&three, &limited, CONVERSATION, &MemoryReplayStore::new());
     assert_eq!(
         report.alarm_text(),
         format!(
@@ -367,7 +367,7 @@ fn the_scan_limit_footer_and_off_lines_are_exact() {
     );
     let off = config().verification_off();
     for text in [frame.as_str(), "", "plain text\n"] {
-        let report = verify_with(text, &off, CONVERSATION, &HashSet::new());
+        let report = verify_with(text, &off, CONVERSATION, &MemoryReplayStore::new());
         let lead = if text.is_empty() || text.ends_with('\n') {
             ""
         } else {

@@ -15,8 +15,6 @@ use support::sorted_keys;
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use seal_parse::frame::HarnessRewrite;
 use seal_record::{FooterSigningInput, FrameSigningInput};
@@ -258,7 +256,7 @@ fn the_committed_vectors_are_ascii_and_every_text_verifies() {
     assert!(raw.is_ascii());
     let committed: Value = serde_json::from_str(&raw).unwrap();
     let store = store();
-    let seen = HashSet::<String>::new();
+    let seen = MemoryReplayStore::new();
     let mut config = config();
     for case in committed["cases"].as_array().unwrap() {
         let text = case["text"].as_str().unwrap();

@@ -183,7 +183,7 @@ fn a_footer_whose_id_is_outside_the_grammar_alarms_malformed_frame() {
     );
     let store = store();
     let config = config();
-    let seen = std::collections::HashSet::new();
+    let seen = MemoryReplayStore::new();
     let verifier = seal_verify::FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen);
     assert_eq!(verifier.verify_footer(&good).verified().count(), 1);
     // A footer tagged over an id with a CR, built without the signer's checks.

@@ -15,8 +15,6 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -39,7 +37,7 @@ type Verifier = fn(&str) -> Vec<Trusted>;
 fn real(text: &str) -> Vec<Trusted> {
     let store = store();
     let config = config();
-    let seen = HashSet::<String>::new();
+    let seen = MemoryReplayStore::new();
     let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(text);
     report
         .frames()

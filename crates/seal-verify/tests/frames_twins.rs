@@ -10,8 +10,6 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use seal_record::FrameSigningInput;
 use seal_render::render_frame;
@@ -73,7 +71,7 @@ fn check(text: &str) -> Report<'_> {
         &store,
         CONVERSATION,
         NOW,
-        &HashSet::<String>::new(),
+        &MemoryReplayStore::new(),
     )
     .verify(text)
 }

@@ -9,6 +9,7 @@ use seal_record::SigningInputError;
 
 use super::frame_list::FrameList;
 use crate::frame_id::FrameIdProblem;
+use crate::replay::ClaimError;
 use crate::sign::FRAME_ID_ATTRIBUTE;
 use crate::store::{MatchedScope, Verified, VerifyFailure};
 
@@ -30,7 +31,8 @@ pub enum AlarmReason {
     MalformedFrame,
     /// A frame inside another frame's body: never trusted, whatever its tag.
     NestedFrame,
-    /// A frame id seen before (in the embedder's set, or earlier in the same message).
+    /// A frame id whose claim in the replay store was not fresh (claimed before, earlier in the
+    /// same message, or the store could not answer).
     ReplayedFrame,
     /// Verification is off: nothing was verified.
     VerificationOff,
@@ -88,10 +90,19 @@ pub enum Cause {
     SigningInput(SigningInputError),
     /// Key resolution or the signature check failed.
     Verify(VerifyFailure),
-    /// The frame verified, but its id was seen before.
+    /// The frame's tag checked, but the claim of its id was not fresh (claimed before, or
+    /// earlier in the same message).
     Replayed {
         /// The id.
         id: String,
+    },
+    /// The frame's tag checked, but the replay store could not answer the claim of its id:
+    /// the frame is not trusted (fail closed).
+    ClaimFailed {
+        /// The id.
+        id: String,
+        /// The store's error.
+        error: ClaimError,
     },
     /// A footer element that is not the message's last line.
     FooterNotLast,
@@ -119,6 +130,11 @@ impl fmt::Display for Cause {
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
             Self::Verify(failure) => write!(f, "{failure}"),
             Self::Replayed { id } => write!(f, "frame id `{}` seen before", id.escape_debug()),
+            Self::ClaimFailed { id, error } => write!(
+                f,
+                "frame id `{}` could not be claimed: {error}",
+                id.escape_debug()
+            ),
             Self::FooterNotLast => f.write_str("footer is not the last line of the message"),
             Self::NoFooter => f.write_str("no footer line"),
             Self::VerificationOff => f.write_str("verification is off"),
@@ -128,7 +144,7 @@ impl fmt::Display for Cause {
 
 /// A frame that verified: strictly accepted, top level, signed by a key the trust store resolved
 /// for this element and these attributes at the given time, with a tag that checked under the
-/// conversation's subkey, and an id not seen before.
+/// conversation's subkey, and an id whose claim in the replay store was fresh.
 ///
 /// Only this crate's verifier builds one; code that needs a trusted frame takes a
 /// `VerifiedFrame`. It borrows its element name and attributes from the verified text `'t`.
@@ -314,11 +330,26 @@ impl<'t> Report<'t> {
         self.tainted
     }
 
-    /// The ids of the frames that verified, in document order, for the embedder to add to its
-    /// seen-id set: distinct (a repeat of an earlier id in the message is a replay, not
-    /// verified); none when verification is off.
+    /// The ids of the frames that verified, in document order: each was claimed fresh in the
+    /// replay store by this verification (already recorded there; nothing is left for the
+    /// embedder to record). Distinct; none when verification is off.
     pub fn new_ids(&self) -> impl Iterator<Item = &str> {
         self.verified().filter_map(VerifiedFrame::frame_id)
+    }
+
+    /// The replay store's errors, in document order: a frame whose claim the store could not
+    /// answer is untrusted. An edge that must fail closed as a whole (a hook) refuses the
+    /// message when there is one.
+    pub fn claim_errors(&self) -> impl Iterator<Item = &ClaimError> {
+        self.frames()
+            .iter()
+            .filter_map(|frame| match &frame.outcome {
+                Outcome::Untrusted {
+                    cause: Cause::ClaimFailed { error, .. },
+                    ..
+                } => Some(error),
+                _ => None,
+            })
     }
 
     /// The scanner's work counters.
