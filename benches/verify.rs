@@ -67,7 +67,7 @@ fn body(len: usize) -> String {
 
 fn signed_frame(id: &str, body: &str) -> String {
     let key = key();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .sign("channel", &[("source", "telegram"), ("id", id)], body)
         .unwrap()
@@ -235,6 +235,7 @@ fn bench_verify(c: &mut Criterion) {
             facade
                 .sign_frame(
                     CONVERSATION,
+                    NOW,
                     "channel",
                     &[("source", "telegram"), ("id", &id)],
                     &body_280,

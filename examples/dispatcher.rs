@@ -187,6 +187,7 @@ fn inbound(seal: &Seal) -> Result<(), Box<dyn Error>> {
     let seen = MemoryReplayStore::new();
     let signed = seal.sign_frame(
         CONVERSATION,
+        NOW,
         "channel",
         &[("source", "telegram"), ("id", "msg-1")],
         "please document add() in docs/notes.md",

@@ -55,6 +55,8 @@
 //! - [`Outcome`]: the closed approval outcomes (`allowed-once`, `rejected`, `cancelled`,
 //!   `unavailable`);
 //! - [`AlarmReason`]: the closed alarm vocabulary;
+//! - [`ISSUED_AT_ATTRIBUTE`], [`DEFAULT_MAX_AGE_SECONDS`] and [`DEFAULT_MAX_SKEW_SECONDS`]: the
+//!   signed issue time of frames and the default freshness window (spec/frame-v1.md 9.2);
 //! - [`ReplayStore`] with [`Claim`], [`ClaimScope`], [`ClaimOutcome`] and [`ClaimError`]: the
 //!   atomic check-and-record contract through which frame ids and approval ids are claimed
 //!   (spec/frame-v1.md section 9.1); implement it to plug your own store (a database, a shared
@@ -94,6 +96,7 @@ pub use seal_verify::{
     Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
     DEFAULT_MEMORY_REPLAY_CAPACITY,
 };
+pub use seal_verify::{DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS, ISSUED_AT_ATTRIBUTE};
 
 pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{

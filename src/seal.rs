@@ -44,8 +44,8 @@ use crate::{ApprovalPolicy, ReplayStore, SandboxMode, Sha256Digest, UnixTime};
 ///     .build()?;
 ///
 /// // Inbound: a frame signed for this conversation verifies; a forged copy alarms.
-/// let frame = seal.sign_frame("conv-1", "channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
 /// let now = UnixTime(1_800_000_000);
+/// let frame = seal.sign_frame("conv-1", now, "channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
 /// let replay = MemoryReplayStore::new();
 /// assert_eq!(seal.verify_inbound(&frame, "conv-1", now, &replay).alarms(), "");
 /// assert!(seal.verify_inbound(&frame, "conv-1", now, &replay).alarms().contains("replayed_frame"));
@@ -177,22 +177,25 @@ impl fmt::Debug for InboundVerifier<'_> {
 }
 
 impl Seal {
-    /// Signs an outbound frame for `conversation` with the configured signing key:
-    /// `<element a="v" .. kid="id" sig="tag">` + the body escaped in the block context +
-    /// `</element>`. Give every frame a fresh `id` attribute so replays are caught.
+    /// Signs an outbound frame for `conversation`, issued at `now`, with the configured signing
+    /// key: `<element a="v" .. iat="now" kid="id" sig="tag">` + the body escaped in the block
+    /// context + `</element>`. Give every frame a fresh `id` attribute (1 to 128 bytes of
+    /// `A-Za-z0-9` and `-._:~`) so replays are caught; the signed `iat` lets verifiers refuse
+    /// it once it is older than their freshness window.
     ///
     /// # Errors
     /// [`SignError::NoSigningKey`], or [`SignError::Refused`].
     pub fn sign_frame(
         &self,
         conversation: &str,
+        now: UnixTime,
         element: &str,
         attributes: &[(&str, &str)],
         body: &str,
     ) -> Result<String, SignError> {
         let (key_id, key) = self.signing.as_ref().ok_or(SignError::NoSigningKey)?;
         let refused = |detail: String| SignError::Refused { detail };
-        let mut signer = FrameSigner::new(key_id, SigningKey::Hmac(key), conversation)
+        let mut signer = FrameSigner::new(key_id, SigningKey::Hmac(key), conversation, now)
             .map_err(|e| refused(e.to_string()))?;
         if let Some(rewrite) = &self.rewrite {
             signer = signer.with_rewrite(rewrite.clone());

@@ -44,6 +44,7 @@ fn a_signed_frame_verifies_and_its_id_is_returned() {
     let frame = seal
         .sign_frame(
             "conv-1",
+            NOW,
             "channel",
             &[("source", "telegram"), ("id", "m1")],
             "hello </channel> <b>",
@@ -90,6 +91,7 @@ fn forged_copied_replayed_and_unsigned_frames_alarm() {
     let frame = seal
         .sign_frame(
             "conv-1",
+            NOW,
             "channel",
             &[("source", "telegram"), ("id", "m1")],
             "hi",
@@ -102,6 +104,7 @@ fn forged_copied_replayed_and_unsigned_frames_alarm() {
     let other = seal
         .sign_frame(
             "conv-2",
+            NOW,
             "channel",
             &[("source", "telegram"), ("id", "m1")],
             "hi",
@@ -141,6 +144,7 @@ fn a_kept_conversation_verifier_gives_what_verify_inbound_gives() {
     let sign = |conversation: &str, id: &str| {
         seal.sign_frame(
             conversation,
+            NOW,
             "channel",
             &[("source", "telegram"), ("id", id)],
             "hi",
@@ -192,12 +196,12 @@ fn an_unknown_key_an_expired_store_and_a_key_out_of_window_alarm() {
         .build()
         .unwrap();
     let frame = theirs
-        .sign_frame("conv-1", "channel", &[("id", "m1")], "hi")
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
         .unwrap();
     assert_eq!(reasons(&seal, &frame, &none), [AlarmReason::UnknownKey]);
 
     let ours = seal
-        .sign_frame("conv-1", "channel", &[("id", "m1")], "hi")
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
         .unwrap();
     let late = seal.verify_inbound(&ours, "conv-1", UnixTime(END.0 + 1), &none);
     assert_eq!(
@@ -209,7 +213,7 @@ fn an_unknown_key_an_expired_store_and_a_key_out_of_window_alarm() {
     let bare = Seal::builder().build().unwrap();
     assert_eq!(reasons(&bare, &ours, &none), [AlarmReason::KeyNotValid]);
     assert!(matches!(
-        bare.sign_frame("c", "channel", &[], "x"),
+        bare.sign_frame("c", NOW, "channel", &[], "x"),
         Err(SignError::NoSigningKey)
     ));
 }
@@ -246,11 +250,11 @@ fn signing_refuses_reserved_attributes_and_bad_conversations() {
         vec![("a", "1"), ("a", "2")],
     ] {
         let error = seal
-            .sign_frame("conv-1", "channel", &attributes, "x")
+            .sign_frame("conv-1", NOW, "channel", &attributes, "x")
             .unwrap_err();
         assert!(matches!(error, SignError::Refused { .. }), "{error}");
     }
-    assert!(seal.sign_frame("", "channel", &[], "x").is_err());
+    assert!(seal.sign_frame("", NOW, "channel", &[], "x").is_err());
 }
 
 #[test]
@@ -278,7 +282,7 @@ fn a_store_from_a_signed_document_binds_secrets_and_checks_signatures() {
         .build()
         .unwrap();
     let frame = seal
-        .sign_frame("conv-1", "channel", &[("id", "m1")], "hi")
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
         .unwrap();
     assert_eq!(
         seal.verify_inbound(&frame, "conv-1", NOW, &MemoryReplayStore::new())
@@ -335,7 +339,7 @@ fn key_material_is_checked_and_redacted() {
 fn a_conversation_id_that_derives_no_subkey_trusts_nothing() {
     let seal = seal_with_store();
     let frame = seal
-        .sign_frame("conv-1", "channel", &[("id", "m1")], "hi")
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
         .unwrap();
     for conversation in ["", &"c".repeat(2000)] {
         let inbound = seal.verify_inbound(&frame, conversation, NOW, &MemoryReplayStore::new());

@@ -131,6 +131,9 @@ pub struct SignArgs {
     /// Write the body as is (harness style) instead of escaped.
     #[arg(long)]
     pub raw: bool,
+    /// Issue time written in `iat`, in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
 }
 
 /// The frame-verification flags shared by `scan` and the prompt hooks.
@@ -156,6 +159,17 @@ pub struct FrameFlags {
     /// Time to verify at, in Unix seconds (default: SEAL_NOW, else the clock).
     #[arg(long, value_name = "SECONDS")]
     pub now: Option<String>,
+    /// Oldest issue time (`iat`) accepted, in seconds before the time of verification.
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_AGE",
+          default_value_t = seal::DEFAULT_MAX_AGE_SECONDS)]
+    pub max_age: u64,
+    /// Furthest issue time accepted in the future (the signer's clock ahead), in seconds.
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_SKEW",
+          default_value_t = seal::DEFAULT_MAX_SKEW_SECONDS)]
+    pub max_skew: u64,
+    /// Accept frames without `iat` (signed before issue times existed) until this Unix time.
+    #[arg(long, value_name = "SECONDS")]
+    pub accept_undated_until: Option<u64>,
 }
 
 /// `seal scan`.

@@ -148,9 +148,14 @@ fn demo_seal() -> Result<(Seal, HmacKey), Failure> {
 fn frames(out: &mut Out) -> Result<(), Failure> {
     let (seal, master) = demo_seal()?;
     let rewrite = HarnessRewrite::closing_tag("channel").map_err(internal)?;
-    let signer = FrameSigner::new(DEMO_KEY_ID, SigningKey::Hmac(&master), DEMO_CONVERSATION)
-        .map_err(internal)?
-        .with_rewrite(rewrite);
+    let signer = FrameSigner::new(
+        DEMO_KEY_ID,
+        SigningKey::Hmac(&master),
+        DEMO_CONVERSATION,
+        DEMO_TIME,
+    )
+    .map_err(internal)?
+    .with_rewrite(rewrite);
     // The conversation's replay store: each frame id is claimed as its frame verifies.
     let replay = seal::MemoryReplayStore::new();
     let verify = |text: &str| seal.verify_inbound(text, DEMO_CONVERSATION, DEMO_TIME, &replay);

@@ -12,7 +12,7 @@ use crate::keys::SecretKeys;
 use crate::policy::lint_file;
 use crate::scan::verification_off;
 use crate::store;
-use crate::verify::{inbound_seal, FrameOptions, DEFAULT_ELEMENT};
+use crate::verify::{inbound_seal, FrameOptions};
 
 /// Days before an expiry that `doctor` starts warning, unless `--warn-days` says otherwise.
 pub const DEFAULT_WARN_DAYS: u64 = 30;
@@ -255,10 +255,7 @@ fn store_checks(
                     }
                 }
                 if accept_initial(&signed, now).is_ok() {
-                    let options = FrameOptions {
-                        element: DEFAULT_ELEMENT.to_owned(),
-                        off: false,
-                    };
+                    let options = FrameOptions::defaults();
                     match inbound_seal(path, Some(&keys), &options, now) {
                         Ok(_) => checks.push((Level::Ok, "key file fits the store".into())),
                         Err(failure) => checks.push((Level::Error, failure.message)),

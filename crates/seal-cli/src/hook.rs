@@ -22,7 +22,6 @@ use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
 use crate::policy::{decide, read_rules, Answer, CallInput, Explain};
-use crate::scan::verification_off;
 use crate::seen;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
 
@@ -277,10 +276,7 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     let keys_path = frames.keys.as_deref();
     let seen_path = frames.seen.as_deref();
     let conversation = flags.conversation.as_deref().unwrap_or(session);
-    let options = FrameOptions {
-        element: frames.element.clone(),
-        off: verification_off(),
-    };
+    let options = FrameOptions::of(frames);
     let now = now(frames.now.as_deref())?;
     fault::point("decide");
     let keys = keys_path.map(SecretKeys::load).transpose()?;

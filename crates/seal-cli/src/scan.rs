@@ -19,10 +19,7 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
         Failure::usage("missing required flag `--conversation` (or `SEAL_CONVERSATION`)")
     })?;
     let seen_path = frames.seen.as_deref();
-    let options = FrameOptions {
-        element: frames.element.clone(),
-        off: verification_off(),
-    };
+    let options = FrameOptions::of(frames);
     let now = now(frames.now.as_deref())?;
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;

@@ -59,7 +59,8 @@ fn keygen_sign_scan() {
     );
     assert_eq!(signed.code, 0, "{}", signed.snapshot());
     let frame = signed.stdout.clone();
-    assert!(frame.starts_with("<channel source=\"telegram\" id=\"m1\" kid=\"frames-1\" sig=\""));
+    assert!(frame.starts_with("<channel source=\"telegram\" id=\"m1\" iat=\""));
+    assert!(frame.contains("\" kid=\"frames-1\" sig=\""));
     assert!(frame.is_ascii());
 
     let scan = |text: &str, conversation: &str, extra: &[&str]| {

@@ -58,10 +58,15 @@ fn main() {
         .take(len)
         .collect();
     let master = key();
-    let message = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1")
-        .unwrap()
-        .sign("channel", &[("source", "telegram"), ("id", "m1")], &body)
-        .unwrap();
+    let message = FrameSigner::new(
+        "k1",
+        SigningKey::Hmac(&master),
+        "conversation-1",
+        UnixTime(1_800_000_000),
+    )
+    .unwrap()
+    .sign("channel", &[("source", "telegram"), ("id", "m1")], &body)
+    .unwrap();
     let config = VerifyConfig::new(ScanConfig::new("channel").unwrap());
     let verifier = FrameVerifier::new(
         &config,

@@ -173,7 +173,7 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
             }
         }
         let key = fuzz_key()?;
-        let signed = FrameSigner::new("k1", SigningKey::Hmac(&key), "fuzz")
+        let signed = FrameSigner::new("k1", SigningKey::Hmac(&key), "fuzz", UnixTime(FUZZ_NOW))
             .map_err(|e| e.to_string())?
             .sign("channel", &[("id", "fuzz-1")], &text)
             .map_err(|e| e.to_string())?;

@@ -36,7 +36,7 @@
 //! store.insert(KeyRecord::new("k1", VerifyingKey::Hmac(key()), window, KeyStatus::Active, scopes)?)?;
 //!
 //! let master = key();
-//! let signer = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1")?;
+//! let signer = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1", UnixTime(1_800_000_000))?;
 //! let frame = signer.sign("channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
 //!
 //! let config = VerifyConfig::new(ScanConfig::new("channel")?.with_rewrite());
@@ -64,6 +64,7 @@ mod error;
 mod fingerprint;
 mod frame_id;
 mod frames;
+mod freshness;
 pub mod fuzz;
 mod hmac_key;
 mod key;
@@ -85,6 +86,10 @@ pub use frames::{
     AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, Outcome, Report,
     VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
     SUBKEY_CACHE_CAPACITY,
+};
+pub use freshness::{
+    parse_issued_at, Freshness, IssuedAtProblem, Staleness, Undated, DEFAULT_MAX_AGE_SECONDS,
+    DEFAULT_MAX_SKEW_SECONDS, ISSUED_AT_ATTRIBUTE, MAX_ISSUED_AT_DIGITS,
 };
 pub use hmac_key::{
     HmacKey, SubkeyError, CONVERSATION_INFO_PREFIX, MAX_CONVERSATION_ID_BYTES, SUBKEY_SALT,

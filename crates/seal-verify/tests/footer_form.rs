@@ -16,7 +16,7 @@ const MESSAGE: &str = "Build 7 passed.\nDeploy when ready.";
 
 fn footer(fields: &[(&str, &str)], message: &str) -> String {
     let key = master();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .sign_footer(fields, message)
         .unwrap()
@@ -36,7 +36,7 @@ fn check(text: &str) -> Report<'_> {
 fn a_signed_footer_verifies_and_covers_the_message() {
     let line = footer(&[("id", "f1"), ("source", "sms")], MESSAGE);
     assert!(line.starts_with(&format!(
-        "\n<{FOOTER_ELEMENT} id=\"f1\" source=\"sms\" kid=\"k1\" sig=\""
+        "\n<{FOOTER_ELEMENT} id=\"f1\" source=\"sms\" iat=\"1800000000\" kid=\"k1\" sig=\""
     )));
     assert!(line.ends_with("></seal-footer>"));
     let text = format!("{MESSAGE}{line}");
@@ -57,7 +57,7 @@ fn a_signed_footer_verifies_and_covers_the_message() {
 #[test]
 fn an_ed25519_footer_verifies() {
     let key = ed_signer();
-    let line = FrameSigner::new("ed1", SigningKey::Ed25519(&key), CONVERSATION)
+    let line = FrameSigner::new("ed1", SigningKey::Ed25519(&key), CONVERSATION, NOW)
         .unwrap()
         .sign_footer(&[("id", "f1")], MESSAGE)
         .unwrap();

@@ -19,7 +19,8 @@ use proptest::prelude::*;
 use seal_parse::frame::{ScanConfig, ScanLimits};
 use seal_render::render_frame;
 use seal_verify::{
-    AlarmReason, FrameSigner, FrameVerifier, Report, SigningKey, VerifyConfig, VerifyLimits,
+    AlarmReason, FrameSigner, FrameVerifier, Report, SigningKey, UnixTime, VerifyConfig,
+    VerifyLimits,
 };
 
 /// Words that place the alarm relative to the message.
@@ -51,7 +52,7 @@ fn position_words(text: &str) -> Vec<String> {
 const MESSAGE_LINE: &str = "The message this alarm is attached to is untrusted:";
 
 fn signed_by(key_id: &str, key: &seal_verify::HmacKey, attributes: &[(&str, &str)]) -> String {
-    FrameSigner::new(key_id, SigningKey::Hmac(key), CONVERSATION)
+    FrameSigner::new(key_id, SigningKey::Hmac(key), CONVERSATION, NOW)
         .unwrap()
         .sign(ELEMENT, attributes, "hello")
         .unwrap()
@@ -109,6 +110,7 @@ fn corpus() -> Vec<(String, String)> {
         ("no id", signed_by("k1", &key, &[("source", "telegram")])),
         ("nested", nested),
         ("replayed", format!("{good}\n{good}")),
+        ("stale", good.clone()),
         ("scan limit", format!("{good}{good}{good}")),
         ("omitted", format!("{unsigned}\n{unsigned}\n{unsigned}")),
         ("lone message alarm", unsigned.to_owned()),
@@ -136,6 +138,10 @@ fn corpus() -> Vec<(String, String)> {
             "lone message alarm" => with(&silent),
             "footer missing" => check_footer(text),
             "off" | "off, no frame" => with(&off),
+            "stale" => {
+                FrameVerifier::new(&default, &store, CONVERSATION, UnixTime(NOW.0 + 901), &none)
+                    .verify(text)
+            }
             _ => with(&default),
         };
         assert!(report.is_tainted(), "{name}");
@@ -178,6 +184,7 @@ fn no_alarm_line_says_where_the_message_is() {
         AlarmReason::MalformedFrame,
         AlarmReason::NestedFrame,
         AlarmReason::ReplayedFrame,
+        AlarmReason::StaleFrame,
         AlarmReason::VerificationOff,
         AlarmReason::TaintedMessage,
     ]

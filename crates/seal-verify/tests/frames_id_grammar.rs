@@ -58,7 +58,12 @@ fn accepted() -> Vec<String> {
 /// A frame tagged by `k1` in [`CONVERSATION`] exactly as the signer would tag it, but without
 /// the signer's checks: what a compromised or older signer could send.
 fn tagged_without_checks(id: &str) -> String {
-    let attributes = [("source", "telegram"), ("id", id), ("kid", "k1")];
+    let attributes = [
+        ("source", "telegram"),
+        ("id", id),
+        ("iat", "1800000000"),
+        ("kid", "k1"),
+    ];
     let body = escape("hello", Context::Block);
     let input = FrameSigningInput::new(
         "k1",
@@ -97,7 +102,7 @@ fn the_check_names_the_first_problem() {
 #[test]
 fn the_signer_refuses_ids_outside_the_grammar_and_says_why() {
     let key = master();
-    let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION).unwrap();
+    let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW).unwrap();
     for (id, problem) in refused() {
         let attributes = [("source", "telegram"), ("id", id.as_str())];
         for result in [
@@ -176,7 +181,7 @@ fn a_frame_whose_id_is_outside_the_grammar_alarms_malformed_frame() {
 #[test]
 fn a_footer_whose_id_is_outside_the_grammar_alarms_malformed_frame() {
     let key = master();
-    let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION).unwrap();
+    let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW).unwrap();
     let good = format!(
         "hello{}",
         signer.sign_footer(&[("id", "f1")], "hello").unwrap()
@@ -187,7 +192,7 @@ fn a_footer_whose_id_is_outside_the_grammar_alarms_malformed_frame() {
     let verifier = seal_verify::FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen);
     assert_eq!(verifier.verify_footer(&good).verified().count(), 1);
     // A footer tagged over an id with a CR, built without the signer's checks.
-    let fields = [("id", "f\r1"), ("kid", "k1")];
+    let fields = [("id", "f\r1"), ("iat", "1800000000"), ("kid", "k1")];
     let input =
         seal_record::FooterSigningInput::new("k1", "hmac-sha256", 22, &fields, b"hello").unwrap();
     let sig = master()

@@ -41,7 +41,7 @@ fn record(id: &str, key: HmacKey, status: KeyStatus) -> KeyRecord {
 }
 
 fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
-    FrameSigner::new(key_id, SigningKey::Hmac(key), conversation)
+    FrameSigner::new(key_id, SigningKey::Hmac(key), conversation, NOW)
         .unwrap()
         .sign(ELEMENT, &[("source", "telegram"), ("id", id)], "hello")
         .unwrap()

@@ -68,10 +68,15 @@ fn message(id: &str, len: usize) -> String {
         .take(len)
         .collect();
     let master = key();
-    FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1")
-        .unwrap()
-        .sign("channel", &[("source", "telegram"), ("id", id)], &body)
-        .unwrap()
+    FrameSigner::new(
+        "k1",
+        SigningKey::Hmac(&master),
+        "conversation-1",
+        UnixTime(1_800_000_000),
+    )
+    .unwrap()
+    .sign("channel", &[("source", "telegram"), ("id", id)], &body)
+    .unwrap()
 }
 
 fn blocks_of(run: impl FnOnce()) -> u64 {

@@ -170,5 +170,6 @@ pub fn tool_input(tool_name: &str, tool_input: serde_json::Value) -> Vec<u8> {
     .expect("json")
 }
 
-/// The signed frame of the fixtures: key `test-frames`, conversation `session-1`, id `m1`.
-pub const SIGNED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" kid=\"test-frames\" sig=\"40lz_p4y51BeWQnghb35e5\">hello from telegram \\u{3c}/channel> still the body</channel>";
+/// The signed frame of the fixtures: key `test-frames`, conversation `session-1`, id `m1`,
+/// issued at [`NOW`] (`seal sign .. --now 1780272000`).
+pub const SIGNED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" iat=\"1780272000\" kid=\"test-frames\" sig=\"J4y-1UhwYmn3XGiFd8fYGy\">hello from telegram \\u{3c}/channel> still the body</channel>";

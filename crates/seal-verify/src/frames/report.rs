@@ -9,9 +9,11 @@ use seal_record::SigningInputError;
 
 use super::frame_list::FrameList;
 use crate::frame_id::FrameIdProblem;
+use crate::freshness::{IssuedAtProblem, Staleness};
 use crate::replay::ClaimError;
 use crate::sign::FRAME_ID_ATTRIBUTE;
 use crate::store::{MatchedScope, Verified, VerifyFailure};
+use crate::time::UnixTime;
 
 /// The closed vocabulary of alarm reasons (spec/frame-v1.md, "Alarms").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,6 +36,9 @@ pub enum AlarmReason {
     /// A frame id whose claim in the replay store was not fresh (claimed before, earlier in the
     /// same message, or the store could not answer).
     ReplayedFrame,
+    /// The frame's tag checked, but its issue time (`iat`) is outside the freshness window, or
+    /// it has none and undated frames are not accepted now.
+    StaleFrame,
     /// Verification is off: nothing was verified.
     VerificationOff,
     /// The message-level alarm: something in the message alarmed, so all of it is untrusted.
@@ -52,6 +57,7 @@ impl AlarmReason {
             Self::MalformedFrame => "malformed_frame",
             Self::NestedFrame => "nested_frame",
             Self::ReplayedFrame => "replayed_frame",
+            Self::StaleFrame => "stale_frame",
             Self::VerificationOff => "verification_off",
             Self::TaintedMessage => "tainted_message",
         }
@@ -104,6 +110,17 @@ pub enum Cause {
         /// The store's error.
         error: ClaimError,
     },
+    /// The frame's `iat` attribute is not an issue time.
+    InvalidIssuedAt(IssuedAtProblem),
+    /// The frame's issue time is outside the freshness window.
+    Stale(Staleness),
+    /// The frame has no `iat` attribute and undated frames are refused.
+    Undated,
+    /// The frame has no `iat` attribute and the migration window for undated frames ended.
+    UndatedAfter {
+        /// The last second undated frames were accepted.
+        until: UnixTime,
+    },
     /// A footer element that is not the message's last line.
     FooterNotLast,
     /// The footer lane's message has no footer line.
@@ -134,6 +151,13 @@ impl fmt::Display for Cause {
                 f,
                 "frame id `{}` could not be claimed: {error}",
                 id.escape_debug()
+            ),
+            Self::InvalidIssuedAt(problem) => write!(f, "{problem}"),
+            Self::Stale(staleness) => write!(f, "{staleness}"),
+            Self::Undated => f.write_str("no `iat` attribute, and undated frames are refused"),
+            Self::UndatedAfter { until } => write!(
+                f,
+                "no `iat` attribute, and undated frames were accepted until {until} only"
             ),
             Self::FooterNotLast => f.write_str("footer is not the last line of the message"),
             Self::NoFooter => f.write_str("no footer line"),

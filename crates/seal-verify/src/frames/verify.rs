@@ -10,6 +10,7 @@ use super::config::VerifyConfig;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
 use super::subkeys::{ConversationKeys, SubkeyCache};
 use crate::frame_id::check_frame_id;
+use crate::freshness::{parse_issued_at, Undated, ISSUED_AT_ATTRIBUTE};
 use crate::key::Algorithm;
 use crate::replay::{Claim, ClaimOutcome, ClaimScope, ReplayStore};
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
@@ -103,11 +104,14 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     ///
     /// - a strictly accepted frame at top level, with `sig` last, a `kid` that resolves for
     ///   verifying this element and these attributes now, a tag that checks over its signing
-    ///   input, an `id` (unless allowed missing) whose claim in the replay store is fresh and
-    ///   that no frame verified earlier in the message carries: verified;
+    ///   input, an issue time (`iat`) inside the freshness window (or none, inside the
+    ///   configured migration window for undated frames), an `id` (unless allowed missing)
+    ///   whose claim in the replay store is fresh and that no frame verified earlier in the
+    ///   message carries: verified;
     /// - otherwise untrusted, with the first reason that applies: `nested_frame` (depth 2 and
     ///   more, whatever the tag), `malformed_frame` (not strictly accepted, stray close, no id),
     ///   `unsigned_frame`, `unknown_key`, `key_not_valid`, `out_of_scope`, `bad_signature`,
+    ///   `malformed_frame` (an `iat` that is not an issue time), `stale_frame`,
     ///   `replayed_frame`.
     ///
     /// Any untrusted finding, and a scan stopped by a limit, taints the message: the alarm text
@@ -218,7 +222,30 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         report.alarm_text = alarm;
     }
 
-    /// The replay check, after the signature: the frame id is claimed in the replay store (in
+    /// The freshness check, after the signature: the last second at which the frame is fresh
+    /// (its claim lives until then), or why it is not.
+    fn fresh_until(&self, verified: &VerifiedFrame<'_>) -> Result<UnixTime, (AlarmReason, Cause)> {
+        match verified.attribute(ISSUED_AT_ATTRIBUTE) {
+            Some(text) => {
+                let issued_at = parse_issued_at(text).map_err(|problem| {
+                    (AlarmReason::MalformedFrame, Cause::InvalidIssuedAt(problem))
+                })?;
+                self.config
+                    .freshness()
+                    .check(issued_at, self.now)
+                    .map_err(|staleness| (AlarmReason::StaleFrame, Cause::Stale(staleness)))
+            }
+            None => match self.config.undated() {
+                Undated::AcceptedUntil(until) if self.now <= until => Ok(until),
+                Undated::AcceptedUntil(until) => {
+                    Err((AlarmReason::StaleFrame, Cause::UndatedAfter { until }))
+                }
+                Undated::Refused => Err((AlarmReason::StaleFrame, Cause::Undated)),
+            },
+        }
+    }
+
+    /// The replay check, after the signature and the freshness check: the frame id is claimed in the replay store (in
     /// the conversation's scope for an HMAC key, the key's for an Ed25519 key); a replayed
     /// claim, a store that cannot answer, or an id verified earlier in this message (among
     /// `earlier`, in another scope) alarms; a fresh claim is admitted.
@@ -228,6 +255,10 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         earlier: &[FrameReport<'t>],
         admitted: &mut AdmittedIds,
     ) -> Outcome<'t> {
+        let expires_at = match self.fresh_until(&verified) {
+            Ok(expires_at) => expires_at,
+            Err((reason, cause)) => return untrusted(reason, cause),
+        };
         if let Some(id) = verified.frame_id() {
             let scope = match verified.verified().algorithm() {
                 Algorithm::HmacSha256 => ClaimScope::Conversation(self.conversation_id),
@@ -237,7 +268,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 scope,
                 id,
                 now: self.now,
-                expires_at: UnixTime(u64::MAX),
+                expires_at,
             };
             let replayed = || {
                 untrusted(

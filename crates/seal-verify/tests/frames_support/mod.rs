@@ -220,7 +220,7 @@ pub fn config() -> VerifyConfig {
 /// Signs a seal-rendered frame with `k1` in [`CONVERSATION`].
 pub fn sign(attributes: &[(&str, &str)], body: &str) -> String {
     let key = master();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .sign(ELEMENT, attributes, body)
         .unwrap()
@@ -229,7 +229,7 @@ pub fn sign(attributes: &[(&str, &str)], body: &str) -> String {
 /// Signs a raw (harness-style) frame with `k1` in [`CONVERSATION`], rewrite applied.
 pub fn sign_raw(attributes: &[(&str, &str)], body: &str) -> String {
     let key = master();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .with_rewrite(config().scan().rewrite().unwrap().clone())
         .sign_raw(ELEMENT, attributes, body)
