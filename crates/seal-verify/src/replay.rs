@@ -25,7 +25,7 @@ pub enum ClaimScope<'a> {
     Approval(&'a str),
 }
 
-impl ClaimScope<'_> {
+impl<'a> ClaimScope<'a> {
     /// The scope's kind as a stable lowercase word (`conversation`, `key`, `approval`), for
     /// stores that write it down.
     pub const fn kind(&self) -> &'static str {
@@ -37,7 +37,7 @@ impl ClaimScope<'_> {
     }
 
     /// The conversation id or key id the scope names.
-    pub const fn name(&self) -> &str {
+    pub const fn name(&self) -> &'a str {
         match self {
             Self::Conversation(name) | Self::Key(name) | Self::Approval(name) => name,
         }
