@@ -145,7 +145,11 @@ pub struct FrameFlags {
     /// Secret key file with the HMAC secrets.
     #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
     pub keys: Option<String>,
-    /// Seen-id file: replays alarm, new ids are added.
+    /// Replay state (SQLite, shared by every lane on the machine; default
+    /// $XDG_STATE_HOME/seal/replay.sqlite3, else ~/.local/state/seal/replay.sqlite3).
+    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    pub state: Option<String>,
+    /// Old seen-id file: imported once into the replay state, then left alone.
     #[arg(long, value_name = "PATH", env = "SEAL_SEEN")]
     pub seen: Option<String>,
     /// Frame element.

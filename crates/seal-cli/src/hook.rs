@@ -22,7 +22,7 @@ use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
 use crate::policy::{decide, read_rules, Answer, CallInput, Explain};
-use crate::seen;
+use crate::state;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
 
 /// The `reason` of the alarm a prompt hook appends when it could not verify.
@@ -274,18 +274,16 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
         .as_deref()
         .ok_or_else(|| Failure::usage("no trust store: give `--store` or set `SEAL_STORE`"))?;
     let keys_path = frames.keys.as_deref();
-    let seen_path = frames.seen.as_deref();
     let conversation = flags.conversation.as_deref().unwrap_or(session);
     let options = FrameOptions::of(frames);
     let now = now(frames.now.as_deref())?;
     fault::point("decide");
     let keys = keys_path.map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
-    let replay = seen::SeenFile::open(seen_path)?;
+    let replay = state::open(frames, &options, now)?;
     let inbound = verify_text(&seal, conversation, now, &replay, prompt)?;
-    let context = inbound.alarms().trim_start_matches('\n').to_owned();
-    replay.save()?;
-    Ok(context)
+    state::check_answered(&inbound, replay.path())?;
+    Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }
 
 fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, String), Failure> {

@@ -5,7 +5,7 @@ use crate::cli::ScanArgs;
 use crate::failure::{Exit, Failure};
 use crate::io::{emit, now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::SecretKeys;
-use crate::seen;
+use crate::state;
 use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions};
 
 /// Runs `seal scan`.
@@ -18,14 +18,14 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
     let conversation = args.conversation.as_deref().ok_or_else(|| {
         Failure::usage("missing required flag `--conversation` (or `SEAL_CONVERSATION`)")
     })?;
-    let seen_path = frames.seen.as_deref();
     let options = FrameOptions::of(frames);
     let now = now(frames.now.as_deref())?;
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
-    let replay = seen::SeenFile::open(seen_path)?;
+    let replay = state::open(frames, &options, now)?;
     let inbound = verify_text(&seal, conversation, now, &replay, &text)?;
+    state::check_answered(&inbound, replay.path())?;
     let output = if args.json {
         let mut json = report_json(&inbound).to_text();
         json.push('\n');
@@ -39,7 +39,6 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
         out
     };
     let tainted = inbound.report().is_tainted();
-    replay.save()?;
     emit(&output)?;
     Ok(if tainted { Exit::Tainted } else { Exit::Ok }.code())
 }
