@@ -149,6 +149,11 @@ pub struct FrameFlags {
     /// $XDG_STATE_HOME/seal/replay.sqlite3, else ~/.local/state/seal/replay.sqlite3).
     #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
     pub state: Option<String>,
+    /// How long a claim waits for another lane's write to the replay state, in milliseconds,
+    /// before the run fails closed.
+    #[arg(long, value_name = "MS", env = "SEAL_STATE_TIMEOUT_MS", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub state_timeout_ms: u64,
     /// Old seen-id file: imported once into the replay state, then left alone.
     #[arg(long, value_name = "PATH", env = "SEAL_SEEN")]
     pub seen: Option<String>,
@@ -399,8 +404,9 @@ pub struct PolicyLintArgs {
 #[derive(Debug, Args)]
 #[command(
     long_about = "Checks the store (accepted, expiry, each key's window and status, compact \
-                  keys), the key file against the store, SEAL_VERIFY, the hook settings, and \
-                  lints the rules. Exit 14 when any check is an error."
+                  keys), the key file against the store, SEAL_VERIFY, the hook settings, the \
+                  replay state (its file, live ids and window), and lints the rules. Exit 14 \
+                  when any check is an error."
 )]
 pub struct DoctorArgs {
     /// Trust store.
@@ -412,6 +418,17 @@ pub struct DoctorArgs {
     /// Rules file.
     #[arg(long, value_name = "PATH", env = "SEAL_RULES")]
     pub rules: Option<String>,
+    /// Replay state (default as for the prompt hooks).
+    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    pub state: Option<String>,
+    /// Freshness window the hooks use, in seconds (as their `--max-age`).
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_AGE",
+          default_value_t = seal::DEFAULT_MAX_AGE_SECONDS)]
+    pub max_age: u64,
+    /// Clock-skew allowance the hooks use, in seconds (as their `--max-skew`).
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_SKEW",
+          default_value_t = seal::DEFAULT_MAX_SKEW_SECONDS)]
+    pub max_skew: u64,
     /// Warn about expiries this many days ahead.
     #[arg(long, value_name = "N", default_value_t = crate::doctor::DEFAULT_WARN_DAYS)]
     pub warn_days: u64,

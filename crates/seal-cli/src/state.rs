@@ -3,6 +3,7 @@
 //! `$HOME/.local/state/seal/replay.sqlite3`), into which an old `--seen` file is imported once.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use seal::{Inbound, UnixTime};
 use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
@@ -54,7 +55,11 @@ pub fn open(
             path
         }
     };
-    let store = SqliteReplayStore::open(&path, &StoreOptions::default())
+    let options_sqlite = StoreOptions {
+        busy_timeout: Duration::from_millis(flags.state_timeout_ms),
+        ..StoreOptions::default()
+    };
+    let store = SqliteReplayStore::open(&path, &options_sqlite)
         .map_err(|error| Failure::input(error.to_string()))?;
     if let Some(seen_path) = flags.seen.as_deref() {
         let source = source_name(seen_path);
