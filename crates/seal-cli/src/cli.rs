@@ -151,7 +151,8 @@ pub struct FrameFlags {
     pub state: Option<String>,
     /// How long a claim waits for another lane's write to the replay state, in milliseconds,
     /// before the run fails closed.
-    #[arg(long, value_name = "MS", env = "SEAL_STATE_TIMEOUT_MS", default_value_t = 5000,
+    #[arg(long, value_name = "MS", env = "SEAL_STATE_TIMEOUT_MS",
+          default_value_t = crate::state::DEFAULT_STATE_TIMEOUT_MS,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub state_timeout_ms: u64,
     /// Old seen-id file: imported once into the replay state, then left alone.
@@ -324,7 +325,10 @@ pub struct ManifestVerifyArgs {
     /// Trust store resolving the approver key.
     #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
     pub store: Option<String>,
-    /// File of approval ids already used; the approval's id is added on success.
+    /// Replay state the approval id is claimed in (as for the prompt hooks).
+    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    pub state: Option<String>,
+    /// Old file of approval ids already used: imported once into the replay state.
     #[arg(long, value_name = "PATH", requires = "approval")]
     pub used: Option<String>,
     /// Time to verify at, in Unix seconds (default: SEAL_NOW, else the clock).

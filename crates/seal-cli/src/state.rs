@@ -13,6 +13,9 @@ use crate::failure::{quoted, Failure};
 use crate::seen;
 use crate::verify::FrameOptions;
 
+/// How long a claim waits for another lane's write, in milliseconds, unless configured.
+pub const DEFAULT_STATE_TIMEOUT_MS: u64 = 5000;
+
 /// The name of the state file in its default folder.
 pub const STATE_FILE_NAME: &str = "replay.sqlite3";
 
@@ -45,7 +48,30 @@ pub fn open(
     options: &FrameOptions,
     now: UnixTime,
 ) -> Result<SqliteReplayStore, Failure> {
-    let path = match &flags.state {
+    let window_end = UnixTime(now.seconds().saturating_add(options.max_age));
+    let import_until = options
+        .undated_until
+        .map_or(window_end, |until| until.max(window_end));
+    open_at(
+        flags.state.as_deref(),
+        flags.seen.as_deref(),
+        flags.state_timeout_ms,
+        now,
+        import_until,
+    )
+}
+
+/// Opens the replay state at `state` (else the default path, its folder created), waiting up to
+/// `timeout_ms` for other lanes, and imports the old id file `seen` once, its ids counting as
+/// used until `import_until`.
+pub fn open_at(
+    state: Option<&str>,
+    seen: Option<&str>,
+    timeout_ms: u64,
+    now: UnixTime,
+    import_until: UnixTime,
+) -> Result<SqliteReplayStore, Failure> {
+    let path = match state {
         Some(path) => PathBuf::from(path),
         None => {
             let path = default_path()?;
@@ -55,25 +81,21 @@ pub fn open(
             path
         }
     };
-    let options_sqlite = StoreOptions {
-        busy_timeout: Duration::from_millis(flags.state_timeout_ms),
+    let options = StoreOptions {
+        busy_timeout: Duration::from_millis(timeout_ms),
         ..StoreOptions::default()
     };
-    let store = SqliteReplayStore::open(&path, &options_sqlite)
+    let store = SqliteReplayStore::open(&path, &options)
         .map_err(|error| Failure::input(error.to_string()))?;
-    if let Some(seen_path) = flags.seen.as_deref() {
+    if let Some(seen_path) = seen {
         let source = source_name(seen_path);
         let already = store
             .imported(&source)
             .map_err(|error| Failure::input(error.to_string()))?;
         if !already {
             let ids = seen::load(seen_path)?;
-            let window_end = UnixTime(now.seconds().saturating_add(options.max_age));
-            let expires_at = options
-                .undated_until
-                .map_or(window_end, |until| until.max(window_end));
             store
-                .import_legacy(&source, ids.iter().map(String::as_str), now, expires_at)
+                .import_legacy(&source, ids.iter().map(String::as_str), now, import_until)
                 .map_err(|error| Failure::input(error.to_string()))?;
         }
     }
