@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 use seal_verify::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore, UnixTime};
 
@@ -176,6 +177,12 @@ impl SqliteReplayStore {
         connection
             .execute_batch("PRAGMA synchronous = NORMAL;")
             .map_err(failed("set synchronous mode"))?;
+        // A short-lived process (a hook) closes its connection right after one claim: no
+        // checkpoint on close (it would copy and sync pages every run). Commits still
+        // checkpoint automatically once the log holds 1000 pages, so the log stays bounded.
+        connection
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .map_err(failed("keep the log on close"))?;
         let version: i64 = connection
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(failed("read the schema version"))?;
