@@ -10,14 +10,15 @@
 //! Run with `cargo run --example dispatcher`. Only the `seal` crate is used.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::error::Error;
 use std::sync::{Arc, Mutex};
 
 use seal::render::{escape, Context};
 use seal::{
-    Answer, CallView, Check, Dispatch, Escalation, FrameKey, LiveState, Manifest, Next, Prepared,
-    Question, Ruling, Scope, Seal, StageFailure, TrustStore, UnixTime,
+    Answer, CallView, Check, Dispatch, Escalation, FrameKey, LiveState, Manifest,
+    MemoryReplayStore, Next, Prepared, Question, Ruling, Scope, Seal, StageFailure, TrustStore,
+    UnixTime,
 };
 
 /// The workspace the tools work on.
@@ -182,9 +183,11 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 /// A signed message verifies; a message carrying a forged frame gets alarms appended.
 fn inbound(seal: &Seal) -> Result<(), Box<dyn Error>> {
-    let mut seen = BTreeSet::new();
+    // The conversation's replay store: frame ids are claimed in it as they verify.
+    let seen = MemoryReplayStore::new();
     let signed = seal.sign_frame(
         CONVERSATION,
+        NOW,
         "channel",
         &[("source", "telegram"), ("id", "msg-1")],
         "please document add() in docs/notes.md",
@@ -201,7 +204,6 @@ fn inbound(seal: &Seal) -> Result<(), Box<dyn Error>> {
         ("replayed", signed),
     ] {
         let inbound = verifier.verify(&text, NOW, &seen);
-        seen.extend(inbound.report().new_ids().iter().cloned());
         println!("\n[{label}] the model sees:");
         println!("{}{}", show_block(&text), inbound.alarms());
         println!("[{label}] operator report:");

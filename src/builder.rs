@@ -13,7 +13,7 @@ use seal_policy::escalation::EscalationLimits;
 use seal_policy::preset::{Executor, Knobs, PermissionState, PresetConfig, PresetTable, Settings};
 use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener};
 use seal_verify::store::is_key_id;
-use seal_verify::VerifyConfig;
+use seal_verify::{Freshness, VerifyConfig};
 
 use crate::approval::{Answerer, SharedAnswerer};
 use crate::keys::FrameKey;
@@ -78,7 +78,8 @@ pub enum Fallback {
 /// - an empty trust store that has already expired (every signed frame alarms) and no signing
 ///   key;
 /// - frames of element `channel`, the harness rewrite of `</channel>` recognized, frame ids
-///   required, verification on;
+///   required, verification on; frames dated by a signed `iat` fresh for 900 seconds with 60
+///   seconds of clock skew allowed, undated frames alarmed `stale_frame`;
 /// - no rules (`{"permissions": {}}`), no listener, no guard, fallback [`Fallback::Ask`];
 /// - preset `auto` (workspace-write, on-request) on an executor that sandboxes;
 /// - no answerer (an approval asked of the answerers settles `unavailable`: deny), approval
@@ -99,6 +100,8 @@ pub struct SealBuilder {
     element: String,
     rewrite: bool,
     verification: bool,
+    freshness: Freshness,
+    undated_until: Option<UnixTime>,
     rules_json: Option<String>,
     workspace_root: Option<String>,
     stages: Vec<Stage>,
@@ -281,6 +284,8 @@ impl SealBuilder {
             element: "channel".to_owned(),
             rewrite: true,
             verification: true,
+            freshness: Freshness::default(),
+            undated_until: None,
             rules_json: None,
             workspace_root: None,
             stages: Vec::new(),
@@ -323,6 +328,23 @@ impl SealBuilder {
     /// notice, and [`Seal::verification_on`] reports it.
     pub fn verification_off(mut self) -> SealBuilder {
         self.verification = false;
+        self
+    }
+
+    /// The freshness window of inbound frames: a frame whose signed issue time (`iat`) is more
+    /// than `max_age_seconds` in the past or more than `max_skew_seconds` in the future alarms
+    /// `stale_frame` (defaults 900 and 60; spec/frame-v1.md section 9.2). The window also
+    /// bounds how long a replay store keeps each id.
+    pub fn frame_freshness(mut self, max_age_seconds: u64, max_skew_seconds: u64) -> SealBuilder {
+        self.freshness = Freshness::new(max_age_seconds, max_skew_seconds);
+        self
+    }
+
+    /// Accepts inbound frames without an `iat` (signed before issue times existed) until
+    /// `until`, inclusive: the migration window of spec/frame-v1.md section 9.2. Without it, or
+    /// after it, an undated frame alarms `stale_frame`.
+    pub fn accept_undated_frames_until(mut self, until: UnixTime) -> SealBuilder {
+        self.undated_until = Some(until);
         self
     }
 
@@ -457,7 +479,10 @@ impl SealBuilder {
         } else {
             None
         };
-        let mut verify_config = VerifyConfig::new(scan);
+        let mut verify_config = VerifyConfig::new(scan).with_freshness(self.freshness);
+        if let Some(until) = self.undated_until {
+            verify_config = verify_config.accept_undated_until(until);
+        }
         if !self.verification {
             verify_config = verify_config.verification_off();
         }

@@ -14,9 +14,9 @@ use seal_verify::{
     LiveState as CoreLive, SignedApproval, SpawnError as CoreSpawn, StaleItem,
 };
 
-use crate::inbound::SeenIds;
 use crate::keys::ApproverKey;
 use crate::trust::TrustStore;
+use crate::ReplayStore;
 use crate::{Sha256Digest, UnixTime};
 
 /// A disclosure manifest (spec/manifest-v1.md): run id, provider, model, purpose, the files
@@ -169,15 +169,16 @@ pub struct ManifestApproval {
 }
 
 /// Where a signed approval is checked: the trust store holding approver keys (scoped for
-/// manifest approval), the time, and the approval ids already spent (record
-/// [`SpawnClearance::approval_id`] after each spawn).
+/// manifest approval), the time, and the replay store in which the approval id is claimed
+/// (one approval clears one spawn).
 pub struct ApprovalContext<'a> {
     /// The trust store.
     pub store: &'a TrustStore,
     /// The time of the check.
     pub now: UnixTime,
-    /// Approval ids already used.
-    pub used_ids: &'a dyn SeenIds,
+    /// The replay store approval ids are claimed in (the frames' store may be shared: approval
+    /// ids have a scope of their own).
+    pub replay: &'a dyn ReplayStore,
 }
 
 /// Proof that a run may spawn: the manifest rebuilt from live state hashes to the approved
@@ -301,14 +302,15 @@ impl Manifest {
 
     /// [`Manifest::verify_before_spawn`] with the approved hash taken from a signed approval,
     /// which is checked first: the approver key resolves in `context.store` for manifest
-    /// approval at `context.now`, the signature checks, the approval has not expired and its id
-    /// is not among `context.used_ids`.
+    /// approval at `context.now`, the signature checks and the approval has not expired; then the
+    /// live state is checked; then the approval id is claimed in `context.replay` (until the
+    /// approval's not-after time), and only a fresh claim clears: one approval clears one spawn,
+    /// and an approval refused for a stale state is not spent.
     ///
     /// ```
-    /// use std::collections::BTreeSet;
     /// use seal::{
-    ///     ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, Sha256Digest,
-    ///     TrustStore, UnixTime,
+    ///     ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, MemoryReplayStore,
+    ///     Sha256Digest, SpawnError, TrustStore, UnixTime,
     /// };
     ///
     /// let approver = ApproverKey::from_seed(&[5; 32])?;
@@ -322,12 +324,15 @@ impl Manifest {
     /// let approval =
     ///     ManifestApproval::sign(&approver, "alice", "approval-7", UnixTime(1_800_000_100), &manifest)?;
     ///
-    /// let used: BTreeSet<String> = BTreeSet::new();
+    /// let replay = MemoryReplayStore::new();
     /// // Where the run spawns:
-    /// let context = ApprovalContext { store: &store, now: UnixTime(1_800_000_000), used_ids: &used };
+    /// let context = ApprovalContext { store: &store, now: UnixTime(1_800_000_000), replay: &replay };
     /// let live = LiveState { policy, model: "m", payload: b"prompt", files: &|_: &str| None };
     /// let clearance = manifest.verify_approved_before_spawn(&approval, &context, &live)?;
     /// assert_eq!(clearance.approval_id(), Some("approval-7"));
+    /// // The same approval again: spent.
+    /// let again = manifest.verify_approved_before_spawn(&approval, &context, &live);
+    /// assert!(matches!(again, Err(SpawnError::Approval { .. })));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
@@ -346,11 +351,10 @@ impl Manifest {
             payload: LivePayload::Bytes(live.payload),
             files: &files as &dyn FileDigests,
         };
-        let used = |id: &str| context.used_ids.contains_id(id);
         let check = ApprovalCheck {
             store: &context.store.inner,
             now: context.now,
-            used_ids: &used,
+            replay: context.replay,
         };
         verify_signed_before_spawn(&self.manifest, &approval.approval, &check, &core)
             .map(|clearance| clearance_of(&clearance))
@@ -546,7 +550,7 @@ impl SpawnClearance {
         self.approver_key_id.as_deref()
     }
 
-    /// The approval id to record as used, for a signed approval.
+    /// The approval id, for a signed approval (already claimed in the replay store).
     pub fn approval_id(&self) -> Option<&str> {
         self.approval_id.as_deref()
     }

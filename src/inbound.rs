@@ -1,6 +1,5 @@
 //! Inbound messages: what verifying a submitted message yields.
 
-use std::collections::{BTreeSet, HashSet};
 use std::fmt;
 use std::ops::Range;
 
@@ -9,46 +8,19 @@ use seal_verify::{Outcome as CoreOutcome, Report};
 
 use crate::AlarmReason;
 
-/// The embedder's record of the frame ids already accepted in a conversation. seal only asks;
-/// the embedder adds [`InboundReport::new_ids`] after each message.
-///
-/// Implemented for `HashSet<String>`, `BTreeSet<String>` and closures `Fn(&str) -> bool`.
-pub trait SeenIds {
-    /// True when `id` was accepted before in this conversation.
-    fn contains_id(&self, id: &str) -> bool;
-}
-
-impl SeenIds for HashSet<String> {
-    fn contains_id(&self, id: &str) -> bool {
-        self.contains(id)
-    }
-}
-
-impl SeenIds for BTreeSet<String> {
-    fn contains_id(&self, id: &str) -> bool {
-        self.contains(id)
-    }
-}
-
-impl<F: Fn(&str) -> bool> SeenIds for F {
-    fn contains_id(&self, id: &str) -> bool {
-        self(id)
-    }
-}
-
 /// The result of verifying one submitted message: the alarm text to append after it (for the
 /// model) and the report (for the operator). The message itself is never changed.
 ///
 /// ```
 /// # use seal::{Seal, FrameKey, TrustStore, UnixTime};
-/// # use std::collections::BTreeSet;
+/// # use seal::MemoryReplayStore;
 /// # let key = FrameKey::from_secret(&[7; 32])?;
 /// # let mut store = TrustStore::new(UnixTime(2_000_000_000));
 /// # store.add_frame_key("k1", &key, "channel", UnixTime(0), UnixTime(2_000_000_000))?;
 /// # let seal = Seal::builder().trust_store(store).signing_key("k1", key).build()?;
-/// let seen = BTreeSet::new();
+/// let replay = MemoryReplayStore::new();
 /// let inbound = seal.verify_inbound("hi <channel source=\"x\" id=\"m1\">x</channel>", "conv-1",
-///     UnixTime(1_800_000_000), &seen);
+///     UnixTime(1_800_000_000), &replay);
 /// let shown = format!("{}{}", "hi <channel source=\"x\" id=\"m1\">x</channel>", inbound.alarms());
 /// assert!(inbound.report().is_tainted());
 /// assert!(shown.contains("unsigned_frame"));
@@ -61,7 +33,7 @@ pub struct Inbound {
 }
 
 /// What the verifier found, for the operator: every finding with its verdict and detailed
-/// cause, and the ids to record. Detail here never reaches the alarm text.
+/// cause, and the ids claimed. Detail here never reaches the alarm text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InboundReport {
     findings: Vec<FrameFinding>,
@@ -69,6 +41,7 @@ pub struct InboundReport {
     verification_off: bool,
     scan_stopped: Option<String>,
     new_ids: Vec<String>,
+    replay_store_errors: Vec<String>,
 }
 
 /// One tag found in the message, with its verdict.
@@ -91,7 +64,7 @@ pub struct FrameFinding {
 #[non_exhaustive]
 pub enum FrameVerdict {
     /// Strictly accepted, top level, signed by a key the store resolved for it now, tag
-    /// checked under this conversation's subkey, id not seen before.
+    /// checked under this conversation's subkey, id claimed fresh in the replay store.
     Verified {
         /// The element name.
         element: String,
@@ -144,6 +117,7 @@ impl Inbound {
                 verification_off: report.verification_off(),
                 scan_stopped: report.scan_error().map(|error| error.to_string()),
                 new_ids: report.new_ids().map(str::to_owned).collect(),
+                replay_store_errors: report.claim_errors().map(ToString::to_string).collect(),
             },
         }
     }
@@ -204,9 +178,17 @@ impl InboundReport {
         self.scan_stopped.as_deref()
     }
 
-    /// The ids of the frames that verified: add them to the conversation's seen set.
+    /// The ids of the frames that verified, each claimed fresh in the replay store by this
+    /// verification (already recorded: nothing is left to record).
     pub fn new_ids(&self) -> &[String] {
         &self.new_ids
+    }
+
+    /// The replay store's errors, one per frame whose claim it could not answer (those frames
+    /// are untrusted, with reason `replayed_frame`). An edge that must fail closed as a whole
+    /// refuses the message when this is not empty.
+    pub fn replay_store_errors(&self) -> &[String] {
+        &self.replay_store_errors
     }
 }
 

@@ -6,7 +6,8 @@
 //!
 //! - **Inbound** ([`Seal::inbound`], [`Seal::verify_inbound`], [`Seal::sign_frame`]): sign
 //!   frames on the way in; verify every frame in a submitted message and get the alarms to
-//!   append after it (the message itself is never changed) plus an operator report.
+//!   append after it (the message itself is never changed) plus an operator report. Frame ids
+//!   are claimed in a [`ReplayStore`] as they verify, so a replayed frame alarms.
 //! - **Tool dispatch** ([`Seal::call`], [`Seal::prepare`]): freeze a call's arguments, then get
 //!   exactly one of [`Prepared::Run`] (with the sandbox [`Stamp`] for this call and the
 //!   [`Trace`]), [`Prepared::Deny`] (reason and trace) or [`Prepared::NeedsApproval`] (a
@@ -54,6 +55,12 @@
 //! - [`Outcome`]: the closed approval outcomes (`allowed-once`, `rejected`, `cancelled`,
 //!   `unavailable`);
 //! - [`AlarmReason`]: the closed alarm vocabulary;
+//! - [`ISSUED_AT_ATTRIBUTE`], [`DEFAULT_MAX_AGE_SECONDS`] and [`DEFAULT_MAX_SKEW_SECONDS`]: the
+//!   signed issue time of frames and the default freshness window (spec/frame-v1.md 9.2);
+//! - [`ReplayStore`] with [`Claim`], [`ClaimScope`], [`ClaimOutcome`] and [`ClaimError`]: the
+//!   atomic check-and-record contract through which frame ids and approval ids are claimed
+//!   (spec/frame-v1.md section 9.1); implement it to plug your own store (a database, a shared
+//!   cache), or use [`MemoryReplayStore`] for one process;
 //! - the modules [`parse`] (frame scanner, canonical JSON, shell segmentation) and [`render`]
 //!   (escape grammar, frame and alarm renderers), for code that works with seal's text
 //!   formats directly;
@@ -85,6 +92,11 @@ pub use seal_policy::approval::ApprovalPolicy;
 pub use seal_policy::preset::SandboxMode;
 pub use seal_record::{Outcome, Sha256Digest};
 pub use seal_verify::{AlarmReason, UnixTime};
+pub use seal_verify::{
+    Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
+    DEFAULT_MEMORY_REPLAY_CAPACITY,
+};
+pub use seal_verify::{DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS, ISSUED_AT_ATTRIBUTE};
 
 pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{
@@ -97,7 +109,7 @@ pub use disclosure::{
     ManifestError, SpawnClearance, SpawnError,
 };
 pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
-pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport, SeenIds};
+pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport};
 pub use keys::{ApproverKey, FrameKey, KeyError};
 pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};

@@ -9,11 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use std::collections::BTreeSet;
-
 use seal::{
-    ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, ManifestError, Seal,
-    Sha256Digest, SpawnError, TrustStore, UnixTime,
+    ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, ManifestError,
+    MemoryReplayStore, Seal, Sha256Digest, SpawnError, TrustStore, UnixTime,
 };
 
 struct Fixture {
@@ -242,7 +240,7 @@ fn a_signed_approval_is_checked_before_spawn() {
         payload: b"the prompt",
         files: &fixture.files,
     };
-    let mut used = BTreeSet::new();
+    let used = MemoryReplayStore::new();
     let approval = ManifestApproval::sign(
         &alice,
         "alice",
@@ -258,7 +256,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     let context = ApprovalContext {
         store: &store,
         now,
-        used_ids: &used,
+        replay: &used,
     };
     let clearance = fixture
         .manifest
@@ -266,13 +264,13 @@ fn a_signed_approval_is_checked_before_spawn() {
         .unwrap();
     assert_eq!(clearance.approver_key_id(), Some("alice"));
     assert_eq!(clearance.approval_id(), Some("approval-1"));
-    used.insert("approval-1".to_owned());
+    // The clearance claimed approval-1: the same approval again is refused.
 
-    let refused = |approval: &ManifestApproval, now: UnixTime, used: &BTreeSet<String>| {
+    let refused = |approval: &ManifestApproval, now: UnixTime, used: &MemoryReplayStore| {
         let context = ApprovalContext {
             store: &store,
             now,
-            used_ids: used,
+            replay: used,
         };
         fixture
             .manifest
@@ -285,7 +283,7 @@ fn a_signed_approval_is_checked_before_spawn() {
         SpawnError::Approval { .. }
     ));
     assert!(matches!(
-        refused(&approval, UnixTime(now.0 + 61), &BTreeSet::new()),
+        refused(&approval, UnixTime(now.0 + 61), &MemoryReplayStore::new()),
         SpawnError::Approval { .. }
     ));
     let by_mallory = ManifestApproval::sign(
@@ -297,7 +295,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     )
     .unwrap();
     assert!(matches!(
-        refused(&by_mallory, now, &BTreeSet::new()),
+        refused(&by_mallory, now, &MemoryReplayStore::new()),
         SpawnError::Approval { .. }
     ));
     let unknown = ManifestApproval::sign(
@@ -309,7 +307,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     )
     .unwrap();
     assert!(matches!(
-        refused(&unknown, now, &BTreeSet::new()),
+        refused(&unknown, now, &MemoryReplayStore::new()),
         SpawnError::Approval { .. }
     ));
     let forged = ManifestApproval::from_parts(
@@ -320,7 +318,7 @@ fn a_signed_approval_is_checked_before_spawn() {
         by_mallory.signature(),
     );
     assert!(matches!(
-        refused(&forged, now, &BTreeSet::new()),
+        refused(&forged, now, &MemoryReplayStore::new()),
         SpawnError::Approval { .. }
     ));
     // An approval of another manifest does not clear this one.
@@ -329,7 +327,7 @@ fn a_signed_approval_is_checked_before_spawn() {
         ManifestApproval::sign(&alice, "alice", "approval-5", UnixTime(now.0 + 60), &other)
             .unwrap();
     assert!(matches!(
-        refused(&elsewhere, now, &BTreeSet::new()),
+        refused(&elsewhere, now, &MemoryReplayStore::new()),
         SpawnError::NotApproved { .. }
     ));
     // A stale file still refuses with a valid approval.
@@ -342,7 +340,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     let context = ApprovalContext {
         store: &store,
         now,
-        used_ids: &BTreeSet::new(),
+        replay: &MemoryReplayStore::new(),
     };
     let fresh = ManifestApproval::sign(
         &alice,

@@ -131,6 +131,9 @@ pub struct SignArgs {
     /// Write the body as is (harness style) instead of escaped.
     #[arg(long)]
     pub raw: bool,
+    /// Issue time written in `iat`, in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
 }
 
 /// The frame-verification flags shared by `scan` and the prompt hooks.
@@ -142,7 +145,17 @@ pub struct FrameFlags {
     /// Secret key file with the HMAC secrets.
     #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
     pub keys: Option<String>,
-    /// Seen-id file: replays alarm, new ids are added.
+    /// Replay state (SQLite, shared by every lane on the machine; default
+    /// $XDG_STATE_HOME/seal/replay.sqlite3, else ~/.local/state/seal/replay.sqlite3).
+    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    pub state: Option<String>,
+    /// How long a claim waits for another lane's write to the replay state, in milliseconds,
+    /// before the run fails closed.
+    #[arg(long, value_name = "MS", env = "SEAL_STATE_TIMEOUT_MS",
+          default_value_t = crate::state::DEFAULT_STATE_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub state_timeout_ms: u64,
+    /// Old seen-id file: imported once into the replay state, then left alone.
     #[arg(long, value_name = "PATH", env = "SEAL_SEEN")]
     pub seen: Option<String>,
     /// Frame element.
@@ -156,6 +169,17 @@ pub struct FrameFlags {
     /// Time to verify at, in Unix seconds (default: SEAL_NOW, else the clock).
     #[arg(long, value_name = "SECONDS")]
     pub now: Option<String>,
+    /// Oldest issue time (`iat`) accepted, in seconds before the time of verification.
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_AGE",
+          default_value_t = seal::DEFAULT_MAX_AGE_SECONDS)]
+    pub max_age: u64,
+    /// Furthest issue time accepted in the future (the signer's clock ahead), in seconds.
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_SKEW",
+          default_value_t = seal::DEFAULT_MAX_SKEW_SECONDS)]
+    pub max_skew: u64,
+    /// Accept frames without `iat` (signed before issue times existed) until this Unix time.
+    #[arg(long, value_name = "SECONDS")]
+    pub accept_undated_until: Option<u64>,
 }
 
 /// `seal scan`.
@@ -301,7 +325,10 @@ pub struct ManifestVerifyArgs {
     /// Trust store resolving the approver key.
     #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
     pub store: Option<String>,
-    /// File of approval ids already used; the approval's id is added on success.
+    /// Replay state the approval id is claimed in (as for the prompt hooks).
+    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    pub state: Option<String>,
+    /// Old file of approval ids already used: imported once into the replay state.
     #[arg(long, value_name = "PATH", requires = "approval")]
     pub used: Option<String>,
     /// Time to verify at, in Unix seconds (default: SEAL_NOW, else the clock).
@@ -385,8 +412,9 @@ pub struct PolicyLintArgs {
 #[derive(Debug, Args)]
 #[command(
     long_about = "Checks the store (accepted, expiry, each key's window and status, compact \
-                  keys), the key file against the store, SEAL_VERIFY, the hook settings, and \
-                  lints the rules. Exit 14 when any check is an error."
+                  keys), the key file against the store, SEAL_VERIFY, the hook settings, the \
+                  replay state (its file, live ids and window), and lints the rules. Exit 14 \
+                  when any check is an error."
 )]
 pub struct DoctorArgs {
     /// Trust store.
@@ -398,6 +426,17 @@ pub struct DoctorArgs {
     /// Rules file.
     #[arg(long, value_name = "PATH", env = "SEAL_RULES")]
     pub rules: Option<String>,
+    /// Replay state (default as for the prompt hooks).
+    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    pub state: Option<String>,
+    /// Freshness window the hooks use, in seconds (as their `--max-age`).
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_AGE",
+          default_value_t = seal::DEFAULT_MAX_AGE_SECONDS)]
+    pub max_age: u64,
+    /// Clock-skew allowance the hooks use, in seconds (as their `--max-skew`).
+    #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_SKEW",
+          default_value_t = seal::DEFAULT_MAX_SKEW_SECONDS)]
+    pub max_skew: u64,
     /// Warn about expiries this many days ahead.
     #[arg(long, value_name = "N", default_value_t = crate::doctor::DEFAULT_WARN_DAYS)]
     pub warn_days: u64,

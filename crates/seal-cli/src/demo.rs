@@ -1,7 +1,7 @@
 //! `seal demo`: what seal does, in about a second, with no setup. Fixed demo keys and a fixed
 //! time, so the output is the same on every run; nothing is read or written but stdout.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use seal::{Fallback, FrameKey, LiveState, Manifest, Seal, Sha256Digest, TrustStore, UnixTime};
 use seal_parse::frame::HarnessRewrite;
@@ -148,13 +148,17 @@ fn demo_seal() -> Result<(Seal, HmacKey), Failure> {
 fn frames(out: &mut Out) -> Result<(), Failure> {
     let (seal, master) = demo_seal()?;
     let rewrite = HarnessRewrite::closing_tag("channel").map_err(internal)?;
-    let signer = FrameSigner::new(DEMO_KEY_ID, SigningKey::Hmac(&master), DEMO_CONVERSATION)
-        .map_err(internal)?
-        .with_rewrite(rewrite);
-    let nothing_seen: BTreeSet<String> = BTreeSet::new();
-    let verify = |text: &str, seen: &BTreeSet<String>| {
-        seal.verify_inbound(text, DEMO_CONVERSATION, DEMO_TIME, seen)
-    };
+    let signer = FrameSigner::new(
+        DEMO_KEY_ID,
+        SigningKey::Hmac(&master),
+        DEMO_CONVERSATION,
+        DEMO_TIME,
+    )
+    .map_err(internal)?
+    .with_rewrite(rewrite);
+    // The conversation's replay store: each frame id is claimed as its frame verifies.
+    let replay = seal::MemoryReplayStore::new();
+    let verify = |text: &str| seal.verify_inbound(text, DEMO_CONVERSATION, DEMO_TIME, &replay);
 
     out.title("1. A signed message is verified");
     let frame = signer
@@ -165,7 +169,7 @@ fn frames(out: &mut Out) -> Result<(), Failure> {
         )
         .map_err(internal)?;
     out.indented("   ", &frame);
-    let inbound = verify(&frame, &nothing_seen);
+    let inbound = verify(&frame);
     let (verified, alarm) = (inbound.report().verified().count(), inbound.alarms());
     out.line(&format!(
         "-> {verified} frame verified (HMAC-SHA256, 132-bit tag, key `{DEMO_KEY_ID}`); {}",
@@ -185,22 +189,16 @@ fn frames(out: &mut Out) -> Result<(), Failure> {
     out.line("signs what it received and rewrites the closing tag, as harnesses do:");
     out.indented("   ", &forged);
     out.line("seal appends, after the message (the message itself is never changed):");
-    let inbound = verify(&forged, &nothing_seen);
+    let inbound = verify(&forged);
     let alarm = inbound.alarms().trim_start_matches('\n');
     out.indented("   ", alarm);
 
     out.title("3. A replayed frame is caught");
-    let seen: BTreeSet<String> = inbound_ids(&verify(&frame, &nothing_seen));
     out.line("The frame of step 1 arrives again; its id `m41` was accepted before:");
-    let inbound = verify(&frame, &seen);
+    let inbound = verify(&frame);
     let alarm = inbound.alarms().trim_start_matches('\n');
     out.indented("   ", alarm);
     Ok(())
-}
-
-/// The ids an inbound message had accepted, as the embedder records them.
-fn inbound_ids(inbound: &seal::Inbound) -> BTreeSet<String> {
-    inbound.report().new_ids().iter().cloned().collect()
 }
 
 fn commands(out: &mut Out) -> Result<(), Failure> {

@@ -1,6 +1,8 @@
 //! `seal doctor`: is this installation sound? Store validity and expiries, compact-profile
-//! warnings, the verification-off state, the key file against the store, and rule lint.
+//! warnings, the verification-off state, the key file against the store, the replay state, and
+//! rule lint.
 
+use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
 use seal_verify::store::{accept_initial, KeyMaterial, KeyStatus};
 use seal_verify::{UnixTime, COMPACT_TAG_BITS};
 
@@ -12,7 +14,7 @@ use crate::keys::SecretKeys;
 use crate::policy::lint_file;
 use crate::scan::verification_off;
 use crate::store;
-use crate::verify::{inbound_seal, FrameOptions, DEFAULT_ELEMENT};
+use crate::verify::{inbound_seal, FrameOptions};
 
 /// Days before an expiry that `doctor` starts warning, unless `--warn-days` says otherwise.
 pub const DEFAULT_WARN_DAYS: u64 = 30;
@@ -67,6 +69,55 @@ fn hook_checks(checks: &mut Vec<(Level, String)>) {
     ));
 }
 
+/// The replay state the hooks would use: its file, how many ids it holds live, its size, and
+/// the freshness window that bounds it. A state that cannot be opened is an error (every
+/// prompt hook would answer `verification_failed`); one not created yet is fine.
+fn state_checks(flags: &DoctorArgs, now: UnixTime, checks: &mut Vec<(Level, String)>) {
+    let path = match &flags.state {
+        Some(path) => std::path::PathBuf::from(path),
+        None => match crate::state::default_path() {
+            Ok(path) => path,
+            Err(failure) => {
+                checks.push((Level::Error, failure.message));
+                return;
+            }
+        },
+    };
+    let shown = quoted(&path.display().to_string());
+    let window = format!(
+        "freshness window {} s, clock skew {} s",
+        flags.max_age, flags.max_skew
+    );
+    if !path.exists() {
+        checks.push((
+            Level::Ok,
+            format!(
+                "replay state {shown}: not created yet (the first prompt creates it); {window}"
+            ),
+        ));
+        return;
+    }
+    let opened = SqliteReplayStore::open(&path, &StoreOptions::default())
+        .and_then(|store| store.live_count(now));
+    match opened {
+        Err(error) => checks.push((
+            Level::Error,
+            format!("{error}: every prompt hook would answer verification_failed"),
+        )),
+        Ok(live) => {
+            let bytes: u64 = ["", "-wal"]
+                .iter()
+                .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", path.display())).ok())
+                .map(|metadata| metadata.len())
+                .sum();
+            checks.push((
+                Level::Ok,
+                format!("replay state {shown}: {live} live ids, {bytes} bytes; {window}"),
+            ));
+        }
+    }
+}
+
 /// Runs `seal doctor`.
 pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
     let now = now(flags.now.as_deref())?;
@@ -87,6 +138,7 @@ pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
     }
 
     hook_checks(&mut checks);
+    state_checks(flags, now, &mut checks);
 
     match flags.store.as_deref() {
         None => checks.push((
@@ -255,10 +307,7 @@ fn store_checks(
                     }
                 }
                 if accept_initial(&signed, now).is_ok() {
-                    let options = FrameOptions {
-                        element: DEFAULT_ELEMENT.to_owned(),
-                        off: false,
-                    };
+                    let options = FrameOptions::defaults();
                     match inbound_seal(path, Some(&keys), &options, now) {
                         Ok(_) => checks.push((Level::Ok, "key file fits the store".into())),
                         Err(failure) => checks.push((Level::Error, failure.message)),

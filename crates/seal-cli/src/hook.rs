@@ -5,7 +5,6 @@
 //! when not even the deny can be written, the tool hook exits 2, which both clients read as a
 //! refusal.
 
-use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
@@ -23,8 +22,7 @@ use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
 use crate::policy::{decide, read_rules, Answer, CallInput, Explain};
-use crate::scan::verification_off;
-use crate::seen;
+use crate::state;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
 
 /// The `reason` of the alarm a prompt hook appends when it could not verify.
@@ -276,27 +274,16 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
         .as_deref()
         .ok_or_else(|| Failure::usage("no trust store: give `--store` or set `SEAL_STORE`"))?;
     let keys_path = frames.keys.as_deref();
-    let seen_path = frames.seen.as_deref();
     let conversation = flags.conversation.as_deref().unwrap_or(session);
-    let options = FrameOptions {
-        element: frames.element.clone(),
-        off: verification_off(),
-    };
+    let options = FrameOptions::of(frames);
     let now = now(frames.now.as_deref())?;
     fault::point("decide");
     let keys = keys_path.map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
-    let seen_ids = match seen_path {
-        Some(path) => seen::load(path)?,
-        None => BTreeSet::new(),
-    };
-    let inbound = verify_text(&seal, conversation, now, &seen_ids, prompt)?;
-    let context = inbound.alarms().trim_start_matches('\n').to_owned();
-    let new_ids = inbound.report().new_ids().to_vec();
-    if let Some(path) = seen_path {
-        seen::record(path, seen_ids, &new_ids)?;
-    }
-    Ok(context)
+    let replay = state::open(frames, &options, now)?;
+    let inbound = verify_text(&seal, conversation, now, &replay, prompt)?;
+    state::check_answered(&inbound, replay.path())?;
+    Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }
 
 fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, String), Failure> {

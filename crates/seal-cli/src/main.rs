@@ -36,6 +36,7 @@ mod render;
 mod scan;
 mod seen;
 mod sign;
+mod state;
 mod store;
 mod verify;
 

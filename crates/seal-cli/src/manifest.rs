@@ -2,7 +2,6 @@
 //! description and the files on disk, and re-verified from the files right before a run (the
 //! facade's [`Manifest`]).
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use seal::{
@@ -17,7 +16,7 @@ use crate::failure::{quoted, Exit, Failure};
 use crate::io::{now, read_file, utf8, write_atomic, MAX_FILE_BYTES};
 use crate::json_in;
 use crate::json_out::J;
-use crate::seen;
+use crate::state::{self, DEFAULT_STATE_TIMEOUT_MS};
 
 /// Runs `seal manifest seal`.
 pub fn run_seal(args: &ManifestSealArgs) -> Result<u8, Failure> {
@@ -71,20 +70,21 @@ pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
             let store = TrustStore::from_signed_document(&envelope, &[], now).map_err(|error| {
                 Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
             })?;
-            let used_path = args.used.as_deref();
-            let used = match used_path {
-                Some(path) => seen::load(path)?,
-                None => BTreeSet::new(),
-            };
+            // The approval id is claimed in the replay state, until the approval's not-after
+            // time; ids of an old `--used` file count as spent until then too.
+            let used = state::open_at(
+                args.state.as_deref(),
+                args.used.as_deref(),
+                DEFAULT_STATE_TIMEOUT_MS,
+                now,
+                approval.not_after(),
+            )?;
             let context = ApprovalContext {
                 store: &store,
                 now,
-                used_ids: &used,
+                replay: &used,
             };
             let result = description.verify_approved(root, &manifest, &approval, &context)?;
-            if let (Ok(()), Some(path)) = (&result, used_path) {
-                seen::record(path, used, &[approval.approval_id().to_owned()])?;
-            }
             (approval.disclosure_hash(), result)
         }
         (None, Some(hex)) => {

@@ -1,13 +1,11 @@
 //! `seal scan`: verifies every frame in the text on stdin and prints the text unchanged followed
 //! by the alarms (or, with `--json`, the operator's report).
 
-use std::collections::BTreeSet;
-
 use crate::cli::ScanArgs;
 use crate::failure::{Exit, Failure};
 use crate::io::{emit, now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::SecretKeys;
-use crate::seen;
+use crate::state;
 use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions};
 
 /// Runs `seal scan`.
@@ -20,20 +18,14 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
     let conversation = args.conversation.as_deref().ok_or_else(|| {
         Failure::usage("missing required flag `--conversation` (or `SEAL_CONVERSATION`)")
     })?;
-    let seen_path = frames.seen.as_deref();
-    let options = FrameOptions {
-        element: frames.element.clone(),
-        off: verification_off(),
-    };
+    let options = FrameOptions::of(frames);
     let now = now(frames.now.as_deref())?;
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
-    let seen_ids = match seen_path {
-        Some(path) => seen::load(path)?,
-        None => BTreeSet::new(),
-    };
-    let inbound = verify_text(&seal, conversation, now, &seen_ids, &text)?;
+    let replay = state::open(frames, &options, now)?;
+    let inbound = verify_text(&seal, conversation, now, &replay, &text)?;
+    state::check_answered(&inbound, replay.path())?;
     let output = if args.json {
         let mut json = report_json(&inbound).to_text();
         json.push('\n');
@@ -47,10 +39,6 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
         out
     };
     let tainted = inbound.report().is_tainted();
-    let new_ids = inbound.report().new_ids().to_vec();
-    if let Some(path) = seen_path {
-        seen::record(path, seen_ids, &new_ids)?;
-    }
     emit(&output)?;
     Ok(if tainted { Exit::Tainted } else { Exit::Ok }.code())
 }

@@ -1,10 +1,10 @@
-//! The seen-id file: frame ids already accepted, one per line, so a frame replayed in a later
-//! message of the conversation alarms.
+//! The seen-id file of earlier versions: ids already used, one per line. It is only read, to be
+//! imported once into the replay state (`state.rs`).
 
 use std::collections::BTreeSet;
 
 use crate::failure::{quoted, Failure};
-use crate::io::{read_file, utf8, write_atomic};
+use crate::io::{read_file, utf8};
 
 /// Most ids a seen-id file may hold (1,000,000).
 pub const MAX_SEEN_IDS: usize = 1_000_000;
@@ -33,18 +33,4 @@ pub fn load(path: &str) -> Result<BTreeSet<String>, Failure> {
         )));
     }
     Ok(ids)
-}
-
-/// Adds `new_ids` to the file at `path` (rewritten whole, through a temporary file).
-pub fn record(path: &str, mut ids: BTreeSet<String>, new_ids: &[String]) -> Result<(), Failure> {
-    if new_ids.is_empty() {
-        return Ok(());
-    }
-    ids.extend(new_ids.iter().filter(|id| !id.contains('\n')).cloned());
-    let mut text = String::new();
-    for id in &ids {
-        text.push_str(id);
-        text.push('\n');
-    }
-    write_atomic(path, text.as_bytes(), Some(0o600))
 }

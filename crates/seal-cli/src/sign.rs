@@ -5,7 +5,7 @@ use seal_verify::{FrameSigner, SigningKey, FRAME_ID_ATTRIBUTE};
 
 use crate::cli::SignArgs;
 use crate::failure::{quoted, Exit, Failure};
-use crate::io::{read_stdin, utf8, MAX_STDIN_BYTES};
+use crate::io::{now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::{Secret, SecretKeys};
 
 /// Runs `seal sign`.
@@ -30,6 +30,7 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
     {
         attributes.push((FRAME_ID_ATTRIBUTE.to_owned(), fresh_id()?));
     }
+    let now = now(args.now.as_deref())?;
     let body = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let hmac;
     let ed25519;
@@ -43,7 +44,7 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
             SigningKey::Ed25519(&ed25519)
         }
     };
-    let signer = FrameSigner::new(key_id, signing_key, conversation)
+    let signer = FrameSigner::new(key_id, signing_key, conversation, now)
         .map_err(|error| Failure::usage(format!("cannot sign: {error}")))?;
     let pairs: Vec<(&str, &str)> = attributes
         .iter()

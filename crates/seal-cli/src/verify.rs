@@ -2,14 +2,14 @@
 //! the key file's HMAC secrets given to the facade's [`Seal`], the submitted text verified with
 //! [`Seal::verify_inbound`], and the operator's report as JSON.
 
-use std::collections::BTreeSet;
+use seal::{FrameVerdict, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
 
-use seal::{FrameVerdict, Inbound, Seal, TrustStore, UnixTime};
-
+use crate::cli::FrameFlags;
 use crate::failure::{quoted, Failure};
 use crate::io::{read_file, MAX_FILE_BYTES};
 use crate::json_out::J;
 use crate::keys::SecretKeys;
+use crate::scan::verification_off;
 
 /// The frame element verified when none is configured.
 pub const DEFAULT_ELEMENT: &str = "channel";
@@ -24,6 +24,37 @@ pub struct FrameOptions {
     pub element: String,
     /// Verification off: the message gets the visible `verification_off` notice.
     pub off: bool,
+    /// Oldest issue time accepted, in seconds before the time of verification.
+    pub max_age: u64,
+    /// Furthest issue time accepted in the future, in seconds.
+    pub max_skew: u64,
+    /// Frames without `iat` are accepted until this time, if given.
+    pub undated_until: Option<UnixTime>,
+}
+
+impl FrameOptions {
+    /// The options of the frame flags, verification off when `SEAL_VERIFY=off`.
+    pub fn of(flags: &FrameFlags) -> FrameOptions {
+        FrameOptions {
+            element: flags.element.clone(),
+            off: verification_off(),
+            max_age: flags.max_age,
+            max_skew: flags.max_skew,
+            undated_until: flags.accept_undated_until.map(UnixTime),
+        }
+    }
+
+    /// The defaults: element `channel`, verification on, the default freshness window,
+    /// undated frames refused.
+    pub fn defaults() -> FrameOptions {
+        FrameOptions {
+            element: DEFAULT_ELEMENT.to_owned(),
+            off: false,
+            max_age: seal::DEFAULT_MAX_AGE_SECONDS,
+            max_skew: seal::DEFAULT_MAX_SKEW_SECONDS,
+            undated_until: None,
+        }
+    }
 }
 
 /// The seal that verifies frames: the signed store at `store_path`, accepted at `now`, with the
@@ -45,7 +76,11 @@ pub fn inbound_seal(
         .map_err(|error| Failure::keys(format!("trust store {}: {error}", quoted(store_path))))?;
     let mut builder = Seal::builder()
         .trust_store(store)
-        .frame_element(&options.element);
+        .frame_element(&options.element)
+        .frame_freshness(options.max_age, options.max_skew);
+    if let Some(until) = options.undated_until {
+        builder = builder.accept_undated_frames_until(until);
+    }
     if options.off {
         builder = builder.verification_off();
     }
@@ -54,12 +89,12 @@ pub fn inbound_seal(
         .map_err(|error| Failure::usage(format!("cannot verify frames: {error}")))
 }
 
-/// Verifies `text` in `conversation` at `now`, with `seen` as the ids already accepted.
+/// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`.
 pub fn verify_text(
     seal: &Seal,
     conversation: &str,
     now: UnixTime,
-    seen: &BTreeSet<String>,
+    replay: &dyn ReplayStore,
     text: &str,
 ) -> Result<Inbound, Failure> {
     if conversation.is_empty() || conversation.len() > MAX_CONVERSATION_BYTES {
@@ -68,7 +103,7 @@ pub fn verify_text(
             quoted(conversation)
         )));
     }
-    Ok(seal.verify_inbound(text, conversation, now, seen))
+    Ok(seal.verify_inbound(text, conversation, now, replay))
 }
 
 /// The operator's report as JSON (fields documented in spec/cli.md, "scan --json").

@@ -128,6 +128,80 @@ fn policy_lint() {
     assert_eq!(json.json()["findings"].as_array().unwrap().len(), 2);
 }
 
+/// A replay state path that does not exist, so doctor's report of it is the same on every run.
+const NO_STATE: &str = "/nonexistent-seal-state/replay.sqlite3";
+
+#[test]
+fn doctor_reports_the_replay_state() {
+    let dir = support::TempDir::new("doctor-state");
+    let state = dir.file("replay.sqlite3");
+    let store = fixture("store.json");
+    let keys = fixture("keys.json");
+    let hook = seal(
+        &[
+            "hook",
+            "claude-code",
+            "user-prompt-submit",
+            "--store",
+            &store,
+            "--keys",
+            &keys,
+            "--state",
+            &state,
+            "--now",
+            NOW,
+        ],
+        &support::prompt_input(support::SIGNED_FRAME),
+        &[],
+    );
+    assert_eq!(hook.code, 0, "{}", hook.snapshot());
+    let run = seal(
+        &["doctor", "--store", &store, "--state", &state, "--now", NOW],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("replay state `"), "{}", run.stdout);
+    assert!(run.stdout.contains(": 1 live ids, "), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("freshness window 900 s, clock skew 60 s"),
+        "{}",
+        run.stdout
+    );
+    // Past the window the id is no longer live.
+    let later = seal(
+        &[
+            "doctor",
+            "--store",
+            &store,
+            "--state",
+            &state,
+            "--now",
+            "1780273000",
+        ],
+        b"",
+        &[],
+    );
+    assert!(later.stdout.contains(": 0 live ids, "), "{}", later.stdout);
+    // A corrupt state is a problem.
+    std::fs::write(&state, vec![0x5a; 8192]).unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{state}{suffix}"));
+    }
+    let broken = seal(
+        &["doctor", "--store", &store, "--state", &state, "--now", NOW],
+        b"",
+        &[],
+    );
+    assert_eq!(broken.code, 14, "{}", broken.snapshot());
+    assert!(
+        broken.stdout.contains("verification_failed"),
+        "{}",
+        broken.stdout
+    );
+}
+
 #[test]
 fn doctor() {
     let store = fixture("store.json");
@@ -138,7 +212,7 @@ fn doctor() {
             "doctor", "--store", &store, "--keys", &keys, "--rules", &rules, "--now", NOW,
         ],
         b"",
-        &[],
+        &[("SEAL_STATE", NO_STATE)],
     );
     assert_eq!(healthy.code, 0, "{}", healthy.snapshot());
     insta::assert_snapshot!("doctor_healthy", healthy.snapshot());
@@ -169,7 +243,7 @@ fn doctor() {
     let expired = seal(
         &["doctor", "--store", &store, "--now", "2100000000"],
         b"",
-        &[],
+        &[("SEAL_STATE", NO_STATE)],
     );
     assert_eq!(expired.code, 14);
     insta::assert_snapshot!("doctor_expired", expired.snapshot());

@@ -392,9 +392,9 @@ fn bad_flag_still_denies() {
 }
 
 #[test]
-fn replayed_frame_across_prompts_alarms_with_a_seen_file() {
+fn replayed_frame_across_prompts_alarms_with_a_replay_state() {
     let dir = support::TempDir::new("hook-seen");
-    let seen_file = dir.file("seen.txt");
+    let state_file = dir.file("replay.sqlite3");
     let store = fixture("store.json");
     let keys = fixture("keys.json");
     let run = || {
@@ -407,8 +407,8 @@ fn replayed_frame_across_prompts_alarms_with_a_seen_file() {
                 &store,
                 "--keys",
                 &keys,
-                "--seen",
-                &seen_file,
+                "--state",
+                &state_file,
                 "--now",
                 NOW,
             ],
@@ -418,7 +418,7 @@ fn replayed_frame_across_prompts_alarms_with_a_seen_file() {
     };
     let first = run();
     assert_eq!(context(&first), "");
-    assert_eq!(std::fs::read_to_string(&seen_file).unwrap(), "m1\n");
+    assert!(std::path::Path::new(&state_file).exists());
     let second = run();
     assert_eq!(second.code, 0);
     assert!(context(&second).contains("reason=\"replayed_frame\""));

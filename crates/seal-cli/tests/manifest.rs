@@ -312,6 +312,8 @@ fn signed_approval_is_checked_and_used_once() {
                 approval,
                 "--store",
                 "store.json",
+                "--state",
+                "state.sqlite3",
                 "--used",
                 "used.txt",
                 "--now",
@@ -319,11 +321,17 @@ fn signed_approval_is_checked_and_used_once() {
             ],
         )
     };
+    // An old used-id file is imported once: its ids are spent.
+    std::fs::write(dir.path.join("used.txt"), "approval-7\n").unwrap();
+    assert_eq!(approve("approver-1", "approval-7", "old.json").code, 0);
+    let old = with_approval("old.json", "1767225700");
+    assert_eq!(old.code, 25, "{}", old.snapshot());
     let first = with_approval("approval.json", "1767225700");
     assert_eq!(first.code, 0, "{}", first.snapshot());
+    // The used-id file is left alone: the approval was claimed in the replay state.
     assert_eq!(
         std::fs::read_to_string(dir.path.join("used.txt")).unwrap(),
-        "approval-1\n"
+        "approval-7\n"
     );
     // The same approval again: used.
     let again = with_approval("approval.json", "1767225700");

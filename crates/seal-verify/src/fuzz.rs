@@ -105,7 +105,9 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(data).into_owned();
     let before = text.clone();
     let store = fuzz_store()?;
-    let seen = crate::frames::NoneSeen;
+    // Every claim fresh, so the same text verifies the same way each time; the real store's
+    // replay check is exercised below.
+    let seen = EveryClaimFresh;
     let plain = ScanConfig::new("channel").map_err(|e| e.to_string())?;
     for scan in [plain.clone(), plain.with_rewrite()] {
         let config = VerifyConfig::new(scan.clone());
@@ -122,6 +124,16 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
                     "a verifier over kept conversation keys disagrees with a fresh one".into(),
                 );
             }
+        }
+        let replay = crate::replay::MemoryReplayStore::new();
+        let first = FrameVerifier::new(&config, &store, "fuzz", UnixTime(FUZZ_NOW), &replay);
+        if first.verify(&text).new_ids().ne(report.new_ids()) {
+            return Err(
+                "a fresh replay store verifies other frames than an answer of fresh".into(),
+            );
+        }
+        if first.verify(&text).new_ids().next().is_some() {
+            return Err("a frame id verified twice in one replay store".into());
         }
         let findings = seal_parse::frame::scan(&text, &scan).map(|f| f.len()).ok();
         if let Some(count) = findings {
@@ -161,7 +173,7 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
             }
         }
         let key = fuzz_key()?;
-        let signed = FrameSigner::new("k1", SigningKey::Hmac(&key), "fuzz")
+        let signed = FrameSigner::new("k1", SigningKey::Hmac(&key), "fuzz", UnixTime(FUZZ_NOW))
             .map_err(|e| e.to_string())?
             .sign("channel", &[("id", "fuzz-1")], &text)
             .map_err(|e| e.to_string())?;
@@ -297,4 +309,17 @@ fn check_report(text: &str, report: &crate::frames::Report) -> Result<(), String
         return Err("verified span outside the text".to_owned());
     }
     Ok(())
+}
+
+/// A replay store that answers every claim fresh and records nothing: only for checks that
+/// must see the same report twice.
+struct EveryClaimFresh;
+
+impl crate::replay::ReplayStore for EveryClaimFresh {
+    fn claim(
+        &self,
+        _claim: &crate::replay::Claim<'_>,
+    ) -> Result<crate::replay::ClaimOutcome, crate::replay::ClaimError> {
+        Ok(crate::replay::ClaimOutcome::Fresh)
+    }
 }

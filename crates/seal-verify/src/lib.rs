@@ -22,12 +22,11 @@
 //! alarm text to append; the message itself is never changed (spec/frame-v1.md):
 //!
 //! ```
-//! use std::collections::HashSet;
 //! use seal_parse::frame::ScanConfig;
 //! use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 //! use seal_verify::{
-//!     FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey, TagLength, UnixTime,
-//!     VerifyConfig, VerifyingKey,
+//!     FrameSigner, FrameVerifier, HmacKey, HmacSecret, MemoryReplayStore, SigningKey, TagLength,
+//!     UnixTime, VerifyConfig, VerifyingKey,
 //! };
 //!
 //! let key = || HmacKey::new(HmacSecret::from_bytes(&[7; 32]).unwrap(), TagLength::STANDARD);
@@ -37,15 +36,18 @@
 //! store.insert(KeyRecord::new("k1", VerifyingKey::Hmac(key()), window, KeyStatus::Active, scopes)?)?;
 //!
 //! let master = key();
-//! let signer = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1")?;
+//! let signer = FrameSigner::new("k1", SigningKey::Hmac(&master), "conversation-1", UnixTime(1_800_000_000))?;
 //! let frame = signer.sign("channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
 //!
 //! let config = VerifyConfig::new(ScanConfig::new("channel")?.with_rewrite());
-//! let seen = HashSet::new();
-//! let verifier = FrameVerifier::new(&config, &store, "conversation-1", UnixTime(1_800_000_000), &seen);
+//! let replay = MemoryReplayStore::new();
+//! let verifier = FrameVerifier::new(&config, &store, "conversation-1", UnixTime(1_800_000_000), &replay);
 //! let report = verifier.verify(&frame);
 //! assert_eq!(report.verified().count(), 1);
 //! assert_eq!(report.alarm_text(), "");
+//!
+//! // The same frame again: its id's claim is not fresh.
+//! assert!(verifier.verify(&frame).alarm_text().contains("reason=\"replayed_frame\""));
 //!
 //! let forged = frame.replace("telegram", "slack");
 //! let report = verifier.verify(&forged);
@@ -60,11 +62,14 @@ pub mod base64url;
 mod ed25519;
 mod error;
 mod fingerprint;
+mod frame_id;
 mod frames;
+mod freshness;
 pub mod fuzz;
 mod hmac_key;
 mod key;
 mod manifest;
+mod replay;
 mod secret;
 mod sign;
 pub mod store;
@@ -74,10 +79,17 @@ mod time;
 pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 pub use error::{KeyError, SignatureError};
 pub use fingerprint::Fingerprint;
+pub use frame_id::{
+    check_frame_id, is_frame_id, FrameIdProblem, FRAME_ID_PUNCTUATION, MAX_FRAME_ID_BYTES,
+};
 pub use frames::{
-    AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, NoneSeen, Outcome, Report,
-    SeenIds, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
+    AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, Outcome, Report,
+    VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
     SUBKEY_CACHE_CAPACITY,
+};
+pub use freshness::{
+    parse_issued_at, Freshness, IssuedAtProblem, Staleness, Undated, DEFAULT_MAX_AGE_SECONDS,
+    DEFAULT_MAX_SKEW_SECONDS, ISSUED_AT_ATTRIBUTE, MAX_ISSUED_AT_DIGITS,
 };
 pub use hmac_key::{
     HmacKey, SubkeyError, CONVERSATION_INFO_PREFIX, MAX_CONVERSATION_ID_BYTES, SUBKEY_SALT,
@@ -88,6 +100,10 @@ pub use manifest::{
     verify_signed_before_spawn, ApprovalCheck, ApprovalError, ApprovedHash, FileDigests,
     LivePayload, LiveState, SignedApproval, SpawnClearance, SpawnError, StaleItem, APPROVAL_DOMAIN,
     MAX_APPROVAL_ID_LEN,
+};
+pub use replay::{
+    Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
+    DEFAULT_MEMORY_REPLAY_CAPACITY,
 };
 pub use secret::{HmacSecret, MAX_SECRET_BYTES};
 pub use sign::{

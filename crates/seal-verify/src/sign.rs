@@ -8,15 +8,19 @@ use seal_record::{FooterSigningInput, FrameSigningInput, SigningInputError, SIG_
 use seal_render::{escape, Context, RenderError, StartTag};
 
 use crate::ed25519::Ed25519SigningKey;
+use crate::frame_id::{check_frame_id, FrameIdProblem};
+use crate::freshness::ISSUED_AT_ATTRIBUTE;
 use crate::hmac_key::{HmacKey, SubkeyError};
 use crate::key::Algorithm;
 use crate::store::is_key_id;
 use crate::tag::{Tag, ED25519_SIGNATURE_BITS};
+use crate::time::UnixTime;
 
 /// The attribute naming the key a frame (or footer) is signed with.
 pub const KEY_ID_ATTRIBUTE: &str = "kid";
 
-/// The attribute carrying a frame's id, checked against the embedder's seen-id set.
+/// The attribute carrying a frame's id ([`check_frame_id`] gives its grammar), claimed in the
+/// embedder's replay store.
 pub const FRAME_ID_ATTRIBUTE: &str = "id";
 
 /// The attribute an alarm names as the frame's source.
@@ -48,11 +52,11 @@ pub enum BodyHashing {
     BeforeRewrite,
 }
 
-/// Signs frames for one key id in one conversation.
+/// Signs frames for one key id in one conversation, dated with an issue time.
 ///
 /// The tag is computed over [`FrameSigningInput`]: key id, algorithm, tag length (from the key,
 /// in base64url characters), element, the attributes in document order (the caller's, then
-/// `kid`), and SHA-256 of the body bytes chosen by [`BodyHashing`]. HMAC keys tag with the
+/// `iat`, the issue time in decimal seconds, then `kid`), and SHA-256 of the body bytes chosen by [`BodyHashing`]. HMAC keys tag with the
 /// conversation subkey (HKDF-SHA256, spec/trust-store.md section 4), so a frame copied into
 /// another conversation fails. Ed25519 signatures are not bound to a conversation: the frame id
 /// and the seen-id set stop their replay.
@@ -60,6 +64,7 @@ pub enum BodyHashing {
 pub struct FrameSigner<'a> {
     key_id: &'a str,
     key: BoundKey<'a>,
+    issued_at: Option<String>,
     rewrite: Option<HarnessRewrite>,
     hashing: BodyHashing,
 }
@@ -75,10 +80,18 @@ pub enum SignError {
     },
     /// The conversation id cannot derive a subkey.
     Conversation(SubkeyError),
-    /// The caller passed an attribute the signer writes itself (`kid` or `sig`).
+    /// The caller passed an attribute the signer writes itself (`kid`, `sig`, or `iat` when
+    /// the signer dates its frames).
     ReservedAttribute {
         /// The name.
         name: String,
+    },
+    /// The `id` attribute is outside the frame id grammar ([`check_frame_id`]).
+    InvalidFrameId {
+        /// The id given.
+        id: String,
+        /// What is wrong with it.
+        problem: FrameIdProblem,
     },
     /// The element or an attribute is outside the frame grammar.
     Render(RenderError),
@@ -104,6 +117,9 @@ impl fmt::Display for SignError {
                 "attribute `{}` is written by the signer",
                 name.escape_debug()
             ),
+            Self::InvalidFrameId { id, problem } => {
+                write!(f, "frame id `{}` refused: {problem}", id.escape_debug())
+            }
             Self::Render(error) => write!(f, "frame cannot be rendered: {error}"),
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
             Self::TagLengthNotWholeChars { bits } => write!(
@@ -118,8 +134,10 @@ impl fmt::Display for SignError {
 impl std::error::Error for SignError {}
 
 impl<'a> FrameSigner<'a> {
-    /// A signer for `key_id` with `key` in the conversation `conversation_id`, with no harness
-    /// rewrite and [`BodyHashing::AsSubmitted`].
+    /// A signer for `key_id` with `key` in the conversation `conversation_id`, dating every
+    /// frame with `issued_at` (the `iat` attribute, signed like every attribute; give the time
+    /// of signing: the crate reads no clock), with no harness rewrite and
+    /// [`BodyHashing::AsSubmitted`].
     ///
     /// # Errors
     /// [`SignError::InvalidKeyId`], [`SignError::TagLengthNotWholeChars`] for an HMAC key whose
@@ -129,6 +147,7 @@ impl<'a> FrameSigner<'a> {
         key_id: &'a str,
         key: SigningKey<'a>,
         conversation_id: &str,
+        issued_at: UnixTime,
     ) -> Result<FrameSigner<'a>, SignError> {
         if !is_key_id(key_id) {
             return Err(SignError::InvalidKeyId {
@@ -155,9 +174,28 @@ impl<'a> FrameSigner<'a> {
         Ok(FrameSigner {
             key_id,
             key,
+            issued_at: Some(issued_at.to_string()),
             rewrite: None,
             hashing: BodyHashing::AsSubmitted,
         })
+    }
+
+    /// The same signer, dating its frames with `issued_at` from now on (a signer kept across
+    /// messages is given each message's time).
+    #[must_use]
+    pub fn at(mut self, issued_at: UnixTime) -> Self {
+        self.issued_at = Some(issued_at.to_string());
+        self
+    }
+
+    /// The same signer, writing no `iat`: undated frames as signed before issue times existed,
+    /// which a verifier accepts only within an explicit migration window
+    /// ([`Undated::AcceptedUntil`](crate::Undated::AcceptedUntil)). The caller may then pass an
+    /// `iat` attribute of its own.
+    #[must_use]
+    pub fn without_issued_at(mut self) -> Self {
+        self.issued_at = None;
+        self
     }
 
     /// The same signer, for a lane whose harness applies `rewrite` to bodies.
@@ -191,15 +229,17 @@ impl<'a> FrameSigner<'a> {
         }
     }
 
-    /// A seal-rendered signed frame: `<element a="v" .. kid="id" sig="tag">` + the body escaped
-    /// in the Block context + `</element>`.
+    /// A seal-rendered signed frame: `<element a="v" .. iat="t" kid="id" sig="tag">` + the body
+    /// escaped in the Block context + `</element>`.
     ///
     /// The escaped body contains no `<`, so the harness rewrite leaves it unchanged and both
     /// [`BodyHashing`] modes hash the same bytes: the body span as it stands in the frame. The
     /// verifier therefore needs no decoding.
     ///
     /// # Errors
-    /// [`SignError::ReservedAttribute`] for a `kid` or `sig` among `attributes`,
+    /// [`SignError::ReservedAttribute`] for a `kid` or `sig` among `attributes` (or `iat`,
+    /// unless the signer writes no issue time),
+    /// [`SignError::InvalidFrameId`] for an `id` outside the frame id grammar,
     /// [`SignError::Render`] for names outside the grammar or duplicates.
     pub fn sign(
         &self,
@@ -230,9 +270,9 @@ impl<'a> FrameSigner<'a> {
     }
 
     /// The footer line for `message` (spec/frame-v1.md, "Footer form"): LF, then
-    /// `<seal-footer a="v" .. kid="id" sig="tag"></seal-footer>`, to be appended to the message
-    /// unchanged. The tag covers [`FooterSigningInput`] over the fields (the caller's, then
-    /// `kid`) and the message bytes.
+    /// `<seal-footer a="v" .. iat="t" kid="id" sig="tag"></seal-footer>`, to be appended to the
+    /// message unchanged. The tag covers [`FooterSigningInput`] over the fields (the caller's,
+    /// then `iat`, then `kid`) and the message bytes.
     ///
     /// # Errors
     /// As [`FrameSigner::sign`].
@@ -297,15 +337,29 @@ impl<'a> FrameSigner<'a> {
         &'b self,
         attributes: &[(&'b str, &'b str)],
     ) -> Result<Vec<(&'b str, &'b str)>, SignError> {
-        if let Some((name, _)) = attributes
-            .iter()
-            .find(|(name, _)| *name == KEY_ID_ATTRIBUTE || *name == SIG_ATTRIBUTE)
-        {
+        let dated = self.issued_at.is_some();
+        if let Some((name, _)) = attributes.iter().find(|(name, _)| {
+            *name == KEY_ID_ATTRIBUTE
+                || *name == SIG_ATTRIBUTE
+                || (dated && *name == ISSUED_AT_ATTRIBUTE)
+        }) {
             return Err(SignError::ReservedAttribute {
                 name: (*name).to_owned(),
             });
         }
+        for (_, id) in attributes
+            .iter()
+            .filter(|(name, _)| *name == FRAME_ID_ATTRIBUTE)
+        {
+            check_frame_id(id).map_err(|problem| SignError::InvalidFrameId {
+                id: (*id).to_owned(),
+                problem,
+            })?;
+        }
         let mut all = attributes.to_vec();
+        if let Some(issued_at) = &self.issued_at {
+            all.push((ISSUED_AT_ATTRIBUTE, issued_at.as_str()));
+        }
         all.push((KEY_ID_ATTRIBUTE, self.key_id));
         Ok(all)
     }

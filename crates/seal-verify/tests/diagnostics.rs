@@ -11,7 +11,7 @@
 
 mod frames_support;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use frames_support::{config, hmac_secret, master, sign, store, CONVERSATION, ELEMENT, NOW};
 use seal_record::{canonical_path, CanonicalPath, Sha256Digest};
@@ -330,7 +330,7 @@ fn tag_debug_shows_the_length_and_never_the_tag() {
 fn frame_verifier_debug_shows_conversation_time_and_config_but_no_key_or_tag() {
     let config = config();
     let store = store();
-    let seen = HashSet::new();
+    let seen = seal_verify::MemoryReplayStore::new();
     let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen);
     let frame = sign(&[("source", "telegram"), ("id", "m1")], "hello");
     // Derives and caches the conversation subkey of `k1`.

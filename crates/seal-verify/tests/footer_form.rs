@@ -9,8 +9,6 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use seal_verify::{Cause, FrameSigner, FrameVerifier, Outcome, Report, SigningKey, FOOTER_ELEMENT};
 
@@ -18,27 +16,27 @@ const MESSAGE: &str = "Build 7 passed.\nDeploy when ready.";
 
 fn footer(fields: &[(&str, &str)], message: &str) -> String {
     let key = master();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .sign_footer(fields, message)
         .unwrap()
 }
 
-fn check_in<'t>(text: &'t str, conversation: &str, seen: &HashSet<String>) -> Report<'t> {
+fn check_in<'t>(text: &'t str, conversation: &str, seen: &MemoryReplayStore) -> Report<'t> {
     let store = store();
     let config = config();
     FrameVerifier::new(&config, &store, conversation, NOW, seen).verify_footer(text)
 }
 
 fn check(text: &str) -> Report<'_> {
-    check_in(text, CONVERSATION, &HashSet::new())
+    check_in(text, CONVERSATION, &MemoryReplayStore::new())
 }
 
 #[test]
 fn a_signed_footer_verifies_and_covers_the_message() {
     let line = footer(&[("id", "f1"), ("source", "sms")], MESSAGE);
     assert!(line.starts_with(&format!(
-        "\n<{FOOTER_ELEMENT} id=\"f1\" source=\"sms\" kid=\"k1\" sig=\""
+        "\n<{FOOTER_ELEMENT} id=\"f1\" source=\"sms\" iat=\"1800000000\" kid=\"k1\" sig=\""
     )));
     assert!(line.ends_with("></seal-footer>"));
     let text = format!("{MESSAGE}{line}");
@@ -59,7 +57,7 @@ fn a_signed_footer_verifies_and_covers_the_message() {
 #[test]
 fn an_ed25519_footer_verifies() {
     let key = ed_signer();
-    let line = FrameSigner::new("ed1", SigningKey::Ed25519(&key), CONVERSATION)
+    let line = FrameSigner::new("ed1", SigningKey::Ed25519(&key), CONVERSATION, NOW)
         .unwrap()
         .sign_footer(&[("id", "f1")], MESSAGE)
         .unwrap();
@@ -122,13 +120,17 @@ fn a_forged_footer_inside_the_message_alarms_while_the_real_one_verifies() {
 #[test]
 fn a_footer_replayed_or_moved_to_another_conversation_fails() {
     let text = format!("{MESSAGE}{}", footer(&[("id", "f1")], MESSAGE));
-    let seen: HashSet<String> = ["f1".to_owned()].into_iter().collect();
+    let seen = claimed(&["f1"]);
     assert_eq!(
         reasons(&check_in(&text, CONVERSATION, &seen)),
         ["replayed_frame"]
     );
     assert_eq!(
-        reasons(&check_in(&text, "conversation-2", &HashSet::new())),
+        reasons(&check_in(
+            &text,
+            "conversation-2",
+            &MemoryReplayStore::new()
+        )),
         ["bad_signature"]
     );
 }
@@ -155,7 +157,7 @@ fn footer_without_id_and_with_verification_off() {
     assert_eq!(reasons(&check(&text)), ["malformed_frame"]);
     let store = store();
     let off = config().verification_off();
-    let report = FrameVerifier::new(&off, &store, CONVERSATION, NOW, &HashSet::<String>::new())
+    let report = FrameVerifier::new(&off, &store, CONVERSATION, NOW, &MemoryReplayStore::new())
         .verify_footer(&text);
     assert!(report.verification_off());
     assert_eq!(alarm_count(report.alarm_text()), 1);

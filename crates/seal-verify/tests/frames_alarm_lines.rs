@@ -12,14 +12,15 @@
 
 mod frames_support;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 use frames_support::*;
 use proptest::prelude::*;
 use seal_parse::frame::{ScanConfig, ScanLimits};
 use seal_render::render_frame;
 use seal_verify::{
-    AlarmReason, FrameSigner, FrameVerifier, Report, SigningKey, VerifyConfig, VerifyLimits,
+    AlarmReason, FrameSigner, FrameVerifier, Report, SigningKey, UnixTime, VerifyConfig,
+    VerifyLimits,
 };
 
 /// Words that place the alarm relative to the message.
@@ -51,7 +52,7 @@ fn position_words(text: &str) -> Vec<String> {
 const MESSAGE_LINE: &str = "The message this alarm is attached to is untrusted:";
 
 fn signed_by(key_id: &str, key: &seal_verify::HmacKey, attributes: &[(&str, &str)]) -> String {
-    FrameSigner::new(key_id, SigningKey::Hmac(key), CONVERSATION)
+    FrameSigner::new(key_id, SigningKey::Hmac(key), CONVERSATION, NOW)
         .unwrap()
         .sign(ELEMENT, attributes, "hello")
         .unwrap()
@@ -65,7 +66,7 @@ fn check_footer(text: &str) -> Report<'_> {
         &store,
         CONVERSATION,
         NOW,
-        &HashSet::<String>::new(),
+        &MemoryReplayStore::new(),
     )
     .verify_footer(text)
 }
@@ -92,7 +93,7 @@ fn corpus() -> Vec<(String, String)> {
                 ..ScanLimits::default()
             }),
     );
-    let none = HashSet::<String>::new();
+    let none = MemoryReplayStore::new();
     let cases = [
         ("unsigned", unsigned.to_owned()),
         (
@@ -109,6 +110,7 @@ fn corpus() -> Vec<(String, String)> {
         ("no id", signed_by("k1", &key, &[("source", "telegram")])),
         ("nested", nested),
         ("replayed", format!("{good}\n{good}")),
+        ("stale", good.clone()),
         ("scan limit", format!("{good}{good}{good}")),
         ("omitted", format!("{unsigned}\n{unsigned}\n{unsigned}")),
         ("lone message alarm", unsigned.to_owned()),
@@ -136,6 +138,10 @@ fn corpus() -> Vec<(String, String)> {
             "lone message alarm" => with(&silent),
             "footer missing" => check_footer(text),
             "off" | "off, no frame" => with(&off),
+            "stale" => {
+                FrameVerifier::new(&default, &store, CONVERSATION, UnixTime(NOW.0 + 901), &none)
+                    .verify(text)
+            }
             _ => with(&default),
         };
         assert!(report.is_tainted(), "{name}");
@@ -178,6 +184,7 @@ fn no_alarm_line_says_where_the_message_is() {
         AlarmReason::MalformedFrame,
         AlarmReason::NestedFrame,
         AlarmReason::ReplayedFrame,
+        AlarmReason::StaleFrame,
         AlarmReason::VerificationOff,
         AlarmReason::TaintedMessage,
     ]
@@ -301,7 +308,7 @@ fn the_message_level_line_counts_untrusted_frames_and_omitted_alarms() {
     let unsigned = "<channel id=\"m1\">hi</channel>";
     let three = format!("{unsigned}\n{unsigned}\n{unsigned}");
     let store = store();
-    let none = HashSet::<String>::new();
+    let none = MemoryReplayStore::new();
     let config = with_limits(VerifyLimits {
         max_frame_alarms: 1,
     });
@@ -343,7 +350,7 @@ fn the_scan_limit_footer_and_off_lines_are_exact() {
             }),
     );
     let three = format!("{frame}{frame}{frame}");
-    let report = verify_with(&three, &limited, CONVERSATION, &HashSet::new());
+    let report = verify_with(&three, &limited, CONVERSATION, &MemoryReplayStore::new());
     assert_eq!(
         report.alarm_text(),
         format!(
@@ -367,7 +374,7 @@ fn the_scan_limit_footer_and_off_lines_are_exact() {
     );
     let off = config().verification_off();
     for text in [frame.as_str(), "", "plain text\n"] {
-        let report = verify_with(text, &off, CONVERSATION, &HashSet::new());
+        let report = verify_with(text, &off, CONVERSATION, &MemoryReplayStore::new());
         let lead = if text.is_empty() || text.ends_with('\n') {
             ""
         } else {

@@ -15,8 +15,6 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -39,7 +37,7 @@ type Verifier = fn(&str) -> Vec<Trusted>;
 fn real(text: &str) -> Vec<Trusted> {
     let store = store();
     let config = config();
-    let seen = HashSet::<String>::new();
+    let seen = MemoryReplayStore::new();
     let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(text);
     report
         .frames()
@@ -129,6 +127,11 @@ fn trusted(frame: &seal_parse::frame::Frame<'_>, text: &str) -> Trusted {
     }
 }
 
+/// Ids in the frame id grammar (spec/frame-v1.md section 7.1), the only ids a signer writes.
+fn frame_id() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9._:~-]{1,128}"
+}
+
 /// Text mixing frame syntax with hostile characters.
 fn hostile() -> impl Strategy<Value = String> {
     let pieces = prop::sample::select(vec![
@@ -203,7 +206,7 @@ fn apply(text: &str, in_sig: bool, at: usize, edit: &Edit) -> String {
 fn tamper_property(verifier: Verifier, runner: &mut TestRunner) -> Result<(), String> {
     runner
         .run(
-            &(hostile(), hostile(), hostile(), edit()),
+            &(hostile(), frame_id(), hostile(), edit()),
             |(source, id, body, (in_sig, at, edit))| {
                 let text = sign(&[("source", &source), ("id", &id)], &body);
                 let (header, rest) = text.split_at(text.find('>').unwrap() + 1);

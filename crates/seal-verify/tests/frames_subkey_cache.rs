@@ -17,8 +17,8 @@ use seal_verify::store::{
     Resolved, Scopes, TrustStore, Validity,
 };
 use seal_verify::{
-    AlarmReason, ConversationKeys, FrameSigner, FrameVerifier, HmacKey, HmacSecret, NoneSeen,
-    SigningKey, TagLength, UnixTime, VerifyConfig, VerifyingKey, SUBKEY_CACHE_CAPACITY,
+    AlarmReason, ConversationKeys, FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey,
+    TagLength, UnixTime, VerifyConfig, VerifyingKey, SUBKEY_CACHE_CAPACITY,
 };
 
 const NOW: UnixTime = UnixTime(1_800_000_000);
@@ -41,7 +41,7 @@ fn record(id: &str, key: HmacKey, status: KeyStatus) -> KeyRecord {
 }
 
 fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
-    FrameSigner::new(key_id, SigningKey::Hmac(key), conversation)
+    FrameSigner::new(key_id, SigningKey::Hmac(key), conversation, NOW)
         .unwrap()
         .sign(ELEMENT, &[("source", "telegram"), ("id", id)], "hello")
         .unwrap()
@@ -70,10 +70,10 @@ fn a_reused_verifier_gives_the_outcomes_of_a_fresh_one() {
     let good = frame("k1", &master, "conv-a", "m1");
     let foreign = frame("k1", &master, "conv-b", "m2");
     let forged = good.replace("telegram", "slack");
-    let reused = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    let reused = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
     for _ in 0..3 {
         for message in [&good, &foreign, &forged] {
-            let fresh = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+            let fresh = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
             assert_eq!(
                 reasons(&reused.verify(message)),
                 reasons(&fresh.verify(message))
@@ -112,10 +112,10 @@ fn verifiers_over_kept_conversation_keys_give_the_outcomes_of_fresh_ones() {
     let keys = ConversationKeys::new("conv-a");
     assert_eq!(keys.conversation_id(), "conv-a");
     assert_eq!(keys.held(), 0);
-    let seen_m1 = |id: &str| id == "m1";
+    let seen_m1 = OnlyM1Claimed;
     // Inside and after the keys' validity window, with and without a seen set.
     for now in [NOW, UnixTime(1_860_000_000)] {
-        for seen in [&NoneSeen as &dyn seal_verify::SeenIds, &seen_m1] {
+        for seen in [&Forgetful as &dyn seal_verify::ReplayStore, &seen_m1] {
             for message in [&good, &second, &foreign, &forged] {
                 let kept = FrameVerifier::with_keys(&config, &store, &keys, now, seen);
                 let fresh = FrameVerifier::new(&config, &store, "conv-a", now, seen);
@@ -128,7 +128,7 @@ fn verifiers_over_kept_conversation_keys_give_the_outcomes_of_fresh_ones() {
         }
     }
     assert_eq!(keys.held(), 2, "{keys:?}");
-    let kept = FrameVerifier::with_keys(&config, &store, &keys, NOW, &NoneSeen);
+    let kept = FrameVerifier::with_keys(&config, &store, &keys, NOW, &Forgetful);
     assert_eq!(reasons(&kept.verify(&good)), vec![None]);
     assert_eq!(
         reasons(&kept.verify(&foreign)),
@@ -145,7 +145,7 @@ fn verifiers_over_kept_conversation_keys_give_the_outcomes_of_fresh_ones() {
     assert_eq!(keys.held(), 2);
     // The keys of another conversation check its frames only.
     let keys_b = ConversationKeys::new("conv-b");
-    let in_b = FrameVerifier::with_keys(&config, &store, &keys_b, NOW, &NoneSeen);
+    let in_b = FrameVerifier::with_keys(&config, &store, &keys_b, NOW, &Forgetful);
     assert_eq!(reasons(&in_b.verify(&foreign)), vec![None]);
     assert_eq!(
         reasons(&in_b.verify(&good)),
@@ -164,8 +164,8 @@ fn verifiers_of_different_conversations_never_share_subkeys() {
     let master = key(1, TagLength::STANDARD);
     let in_a = frame("k1", &master, "conv-a", "m1");
     let in_b = frame("k1", &master, "conv-b", "m1");
-    let a = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
-    let b = FrameVerifier::new(&config, &store, "conv-b", NOW, &NoneSeen);
+    let a = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
+    let b = FrameVerifier::new(&config, &store, "conv-b", NOW, &Forgetful);
     // Each verifier derives on its first frame; the other conversation's frame fails after.
     assert!(!a.verify(&in_a).is_tainted());
     assert!(!b.verify(&in_b).is_tainted());
@@ -203,7 +203,7 @@ fn one_secret_at_two_lengths_checks_each_frame_at_its_own_key_length() {
         [&standard_frame, &long_frame],
         [&long_frame, &standard_frame],
     ] {
-        let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+        let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
         for message in order {
             assert!(!verifier.verify(message).is_tainted(), "{message}");
         }
@@ -245,7 +245,7 @@ fn more_keys_than_the_cache_holds_all_verify_in_one_message() {
         message.push('\n');
     }
     let config = config();
-    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
     for _ in 0..2 {
         let report = verifier.verify(&message);
         assert_eq!(report.verified().count(), count);
@@ -297,7 +297,7 @@ fn a_held_subkey_does_not_outlive_its_key_in_the_store() {
     };
     let config = config();
     let message = frame("k1", &key(1, TagLength::STANDARD), "conv-a", "m1");
-    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &NoneSeen);
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
     assert!(!verifier.verify(&message).is_tainted());
     store.revoked.set(true);
     assert_eq!(
@@ -306,4 +306,34 @@ fn a_held_subkey_does_not_outlive_its_key_in_the_store() {
     );
     store.revoked.set(false);
     assert!(!verifier.verify(&message).is_tainted());
+}
+
+/// A replay store that answers every claim fresh and records nothing: the same messages are
+/// verified again and again here, and the replay check is not what is measured.
+struct Forgetful;
+
+impl seal_verify::ReplayStore for Forgetful {
+    fn claim(
+        &self,
+        _claim: &seal_verify::Claim<'_>,
+    ) -> Result<seal_verify::ClaimOutcome, seal_verify::ClaimError> {
+        Ok(seal_verify::ClaimOutcome::Fresh)
+    }
+}
+
+/// A replay store in which `m1` is claimed and every other id is fresh, whatever the order of
+/// claims: kept and fresh verifiers must agree on every message.
+struct OnlyM1Claimed;
+
+impl seal_verify::ReplayStore for OnlyM1Claimed {
+    fn claim(
+        &self,
+        claim: &seal_verify::Claim<'_>,
+    ) -> Result<seal_verify::ClaimOutcome, seal_verify::ClaimError> {
+        Ok(if claim.id == "m1" {
+            seal_verify::ClaimOutcome::Replayed
+        } else {
+            seal_verify::ClaimOutcome::Fresh
+        })
+    }
 }

@@ -10,8 +10,6 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
 use frames_support::*;
 use seal_record::FrameSigningInput;
 use seal_render::render_frame;
@@ -73,7 +71,7 @@ fn check(text: &str) -> Report<'_> {
         &store,
         CONVERSATION,
         NOW,
-        &HashSet::<String>::new(),
+        &MemoryReplayStore::new(),
     )
     .verify(text)
 }
@@ -99,7 +97,7 @@ struct Signed {
 }
 
 fn signed(key_id: &str, key: SigningKey<'_>) -> Signed {
-    let text = FrameSigner::new(key_id, key, CONVERSATION)
+    let text = FrameSigner::new(key_id, key, CONVERSATION, NOW)
         .unwrap()
         .sign(ELEMENT, &ATTRIBUTES, BODY)
         .unwrap();
@@ -115,6 +113,7 @@ fn signed(key_id: &str, key: SigningKey<'_>) -> Signed {
         .iter()
         .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
         .collect();
+    attributes.push(("iat".to_owned(), NOW.to_string()));
     attributes.push(("kid".to_owned(), key_id.to_owned()));
     assert_eq!(frame(&attributes, &sig, BODY), text);
     Signed { attributes, sig }

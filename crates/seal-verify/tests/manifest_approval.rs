@@ -9,9 +9,7 @@
 
 mod frames_support;
 
-use std::collections::HashSet;
-
-use frames_support::{approver, ed_signer, store, NOW};
+use frames_support::{approver, claimed, ed_signer, store, MemoryReplayStore, NOW};
 use seal_record::{unpae, LineRange, Manifest, ManifestLimits, Sha256Digest};
 use seal_verify::store::{ResolveError, VerifyFailure};
 use seal_verify::{
@@ -57,7 +55,7 @@ fn approve(key_id: &str, approval_id: &str) -> SignedApproval {
 fn check(
     approval: &SignedApproval,
     now: UnixTime,
-    used: &HashSet<String>,
+    used: &MemoryReplayStore,
 ) -> Result<String, ApprovalError> {
     let store = store();
     verify_approval(
@@ -65,7 +63,7 @@ fn check(
         &ApprovalCheck {
             store: &store,
             now,
-            used_ids: used,
+            replay: used,
         },
     )
     .map(|approved| approved.approval_id().to_owned())
@@ -82,11 +80,11 @@ fn a_signed_approval_clears_the_spawn_and_names_the_id_to_record() {
         payload: LivePayload::Bytes(b"payload"),
         files: &files,
     };
-    let used = HashSet::new();
+    let used = MemoryReplayStore::new();
     let check = ApprovalCheck {
         store: &store,
         now: NOW,
-        used_ids: &used,
+        replay: &used,
     };
     let clearance =
         verify_signed_before_spawn(&manifest, &approve("approver", "appr-1"), &check, &live)
@@ -116,24 +114,78 @@ fn a_signed_approval_clears_the_spawn_and_names_the_id_to_record() {
         verify_signed_before_spawn(&manifest, &approve("approver", "appr-3"), &check, &stale),
         Err(SpawnError::StaleModel { .. })
     ));
+    // One approval clears one spawn: the same approval again is refused as reused.
+    assert_eq!(
+        verify_signed_before_spawn(&manifest, &approve("approver", "appr-1"), &check, &live),
+        Err(SpawnError::Approval(ApprovalError::Reused {
+            approval_id: "appr-1".to_owned()
+        }))
+    );
+    // A refusal for a stale state does not spend the approval: with the live state fixed,
+    // appr-3 clears once.
+    assert!(
+        verify_signed_before_spawn(&manifest, &approve("approver", "appr-3"), &check, &live)
+            .is_ok()
+    );
+    assert!(
+        verify_signed_before_spawn(&manifest, &approve("approver", "appr-3"), &check, &live)
+            .is_err()
+    );
+    // The claims live until the approvals' not-after time.
+    let live_claims = used.live(NOW);
+    assert_eq!(live_claims.len(), 2);
+    assert!(live_claims
+        .iter()
+        .all(|(kind, name, _, expires)| *kind == "approval"
+            && name == "approver"
+            && *expires == NOT_AFTER));
+}
+
+#[test]
+fn an_approval_whose_claim_cannot_be_answered_is_refused() {
+    struct Down;
+    impl seal_verify::ReplayStore for Down {
+        fn claim(
+            &self,
+            _claim: &seal_verify::Claim<'_>,
+        ) -> Result<seal_verify::ClaimOutcome, seal_verify::ClaimError> {
+            Err(seal_verify::ClaimError::Unavailable {
+                detail: "down".to_owned(),
+            })
+        }
+    }
+    let store = store();
+    let result = verify_approval(
+        &approve("approver", "appr-1"),
+        &ApprovalCheck {
+            store: &store,
+            now: NOW,
+            replay: &Down,
+        },
+    );
+    assert!(matches!(result, Err(ApprovalError::ClaimFailed(_))));
 }
 
 #[test]
 fn wrong_scope_is_refused() {
     // Same Ed25519 key bytes, but the record is scoped to frames only.
     assert_eq!(
-        check(&approve("approver-noscope", "a1"), NOW, &HashSet::new()),
+        check(
+            &approve("approver-noscope", "a1"),
+            NOW,
+            &MemoryReplayStore::new()
+        ),
         Err(ApprovalError::WrongScope)
     );
     // An HMAC frame key never has the approval scope.
     let forged =
         SignedApproval::from_parts("k1", "a1", NOT_AFTER, manifest().disclosure_hash(), "AAAA");
     assert_eq!(
-        check(&forged, NOW, &HashSet::new()),
+        check(&forged, NOW, &MemoryReplayStore::new()),
         Err(ApprovalError::WrongScope)
     );
     assert!(matches!(
-        check(&approve("nobody", "a1"), NOW, &HashSet::new()),
+        check(&approve("nobody", "a1"), NOW, &MemoryReplayStore::new()),
         Err(ApprovalError::Key(ResolveError::UnknownKey { .. }))
     ));
 }
@@ -141,7 +193,7 @@ fn wrong_scope_is_refused() {
 #[test]
 fn a_reused_approval_id_is_refused() {
     let approval = approve("approver", "appr-1");
-    let used: HashSet<String> = ["appr-1".to_owned()].into_iter().collect();
+    let used = claimed(&["appr-1"]);
     assert_eq!(
         check(&approval, NOW, &used),
         Err(ApprovalError::Reused {
@@ -149,7 +201,7 @@ fn a_reused_approval_id_is_refused() {
         })
     );
     assert_eq!(
-        check(&approval, NOW, &HashSet::new()),
+        check(&approval, NOW, &MemoryReplayStore::new()),
         Ok("appr-1".to_owned())
     );
 }
@@ -157,9 +209,13 @@ fn a_reused_approval_id_is_refused() {
 #[test]
 fn an_expired_approval_is_refused_from_the_second_after_not_after() {
     let approval = approve("approver", "appr-1");
-    assert!(check(&approval, NOT_AFTER, &HashSet::new()).is_ok());
+    assert!(check(&approval, NOT_AFTER, &MemoryReplayStore::new()).is_ok());
     assert_eq!(
-        check(&approval, UnixTime(NOT_AFTER.0 + 1), &HashSet::new()),
+        check(
+            &approval,
+            UnixTime(NOT_AFTER.0 + 1),
+            &MemoryReplayStore::new()
+        ),
         Err(ApprovalError::Expired {
             not_after: NOT_AFTER,
             now: UnixTime(NOT_AFTER.0 + 1)
@@ -212,13 +268,13 @@ fn a_bad_signature_is_refused() {
     for twin in &twins {
         assert!(
             matches!(
-                check(twin, NOW, &HashSet::new()),
+                check(twin, NOW, &MemoryReplayStore::new()),
                 Err(ApprovalError::BadSignature(VerifyFailure::Signature(_)))
             ),
             "{twin:?}"
         );
     }
-    assert!(check(&good, NOW, &HashSet::new()).is_ok());
+    assert!(check(&good, NOW, &MemoryReplayStore::new()).is_ok());
 }
 
 #[test]

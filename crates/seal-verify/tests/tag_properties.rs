@@ -372,7 +372,8 @@ fn non_whole_character_hmac_lengths_are_refused_where_frames_bind_them() {
     for bits in seal_verify::MIN_TAG_BITS..=seal_verify::MAX_TAG_BITS {
         let length = TagLength::from_bits(bits).unwrap();
         let key = HmacKey::new(HmacSecret::from_bytes(&[3; 32]).unwrap(), length);
-        let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), "c").map(|_| ());
+        let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), "c", seal_verify::UnixTime(0))
+            .map(|_| ());
         let record = KeyRecord::new(
             "k1",
             VerifyingKey::Hmac(HmacKey::new(

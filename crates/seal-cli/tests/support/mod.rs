@@ -39,7 +39,8 @@ pub fn fixture(name: &str) -> String {
 /// The fixed time the fixtures are used at (2026-06-01T00:00:00Z).
 pub const NOW: &str = "1780272000";
 
-/// Runs `seal args` with `stdin`, with no SEAL_* variable from the environment except `env`.
+/// Runs `seal args` with `stdin`, with no SEAL_* variable from the environment except `env`, and
+/// a replay state of its own (`SEAL_STATE`; `("SEAL_STATE", "")` in `env` leaves it unset).
 pub fn seal(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
     seal_in(None, args, stdin, env)
 }
@@ -84,8 +85,16 @@ pub fn seal_with(
             command.env_remove(key);
         }
     }
+    // A replay state of its own for every run, so runs never see each other's claims unless a
+    // test gives one state (`--state`, or `SEAL_STATE` in `env`) to several runs on purpose.
+    let state = own_state();
+    command.env("SEAL_STATE", &state);
     for (key, value) in env {
-        command.env(key, value);
+        if *key == "SEAL_STATE" && value.is_empty() {
+            command.env_remove(key);
+        } else {
+            command.env(key, value);
+        }
     }
     if let Some(dir) = dir {
         command.current_dir(dir);
@@ -102,11 +111,24 @@ pub fn seal_with(
     });
     let output = child.wait_with_output().expect("the seal binary runs");
     writer.join().expect("stdin writer");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", state.display()));
+    }
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// A replay state file path of its own (not created) under the system temporary directory.
+fn own_state() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    std::env::temp_dir().join(format!(
+        "seal-test-state-{}-{}.sqlite3",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ))
 }
 
 /// A directory under the system temporary directory with a unique name, removed on drop.
@@ -170,5 +192,6 @@ pub fn tool_input(tool_name: &str, tool_input: serde_json::Value) -> Vec<u8> {
     .expect("json")
 }
 
-/// The signed frame of the fixtures: key `test-frames`, conversation `session-1`, id `m1`.
-pub const SIGNED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" kid=\"test-frames\" sig=\"40lz_p4y51BeWQnghb35e5\">hello from telegram \\u{3c}/channel> still the body</channel>";
+/// The signed frame of the fixtures: key `test-frames`, conversation `session-1`, id `m1`,
+/// issued at [`NOW`] (`seal sign .. --now 1780272000`).
+pub const SIGNED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" iat=\"1780272000\" kid=\"test-frames\" sig=\"J4y-1UhwYmn3XGiFd8fYGy\">hello from telegram \\u{3c}/channel> still the body</channel>";

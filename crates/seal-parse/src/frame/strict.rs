@@ -126,27 +126,26 @@ fn strict_tag_checking<'t>(
         count += 1;
         at += 1;
     }
-    let attributes = raws
-        .get(..count)?
-        .iter()
-        .map(|raw| {
-            let value = if raw.escaped {
-                decode_attribute_value(raw.value).ok()?
-            } else {
-                Cow::Borrowed(raw.value)
-            };
-            Some(Attribute {
-                name: raw.name,
-                value,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
+    // One allocation of exactly `count` attributes (collecting through `Option` would start
+    // smaller and grow).
+    let mut attributes = Vec::with_capacity(count);
+    for raw in raws.get(..count)? {
+        let value = if raw.escaped {
+            decode_attribute_value(raw.value).ok()?
+        } else {
+            Cow::Borrowed(raw.value)
+        };
+        attributes.push(Attribute {
+            name: raw.name,
+            value,
+        });
+    }
     let len = at + 1;
     Some((strict(TagKind::Open, start, len, attributes), len))
 }
 
 /// Most attributes the fast path reads; a tag with more is read by lenient detection (the
-/// same result, more slowly). A signed frame usually has four: `source`, `id`, `kid`, `sig`.
+/// same result, more slowly). A signed frame usually has five: `source`, `id`, `iat`, `kid`, `sig`.
 const FAST_ATTRIBUTES: usize = 8;
 
 /// One attribute as the fast path first reads it: name and value as written (escapes not yet

@@ -4,7 +4,9 @@ use std::fmt;
 
 use seal_parse::frame::ScanConfig;
 
+use crate::freshness::{Freshness, Undated};
 use crate::sign::BodyHashing;
+use crate::time::UnixTime;
 
 /// The element of every alarm the verifier writes: `seal-alarm`.
 pub const ALARM_ELEMENT: &str = "seal-alarm";
@@ -27,14 +29,16 @@ impl Default for VerifyLimits {
 }
 
 /// The frame verifier's configuration: the scan (element, harness rewrite, scan limits), which
-/// body bytes tags cover, whether verification is on, whether frames must carry an id, and the
-/// output limits.
+/// body bytes tags cover, whether verification is on, whether frames must carry an id, the
+/// freshness window and what undated frames get, and the output limits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyConfig {
     scan: ScanConfig,
     hashing: BodyHashing,
     enabled: bool,
     require_frame_id: bool,
+    freshness: Freshness,
+    undated: Undated,
     limits: VerifyLimits,
 }
 
@@ -60,13 +64,16 @@ impl std::error::Error for VerifyConfigError {}
 
 impl VerifyConfig {
     /// Verification on, bodies hashed as submitted ([`BodyHashing::AsSubmitted`]), frame ids
-    /// required, default [`VerifyLimits`].
+    /// required, the default [`Freshness`] window (900 seconds of age, 60 seconds of clock
+    /// skew), undated frames refused ([`Undated::Refused`]), default [`VerifyLimits`].
     pub fn new(scan: ScanConfig) -> VerifyConfig {
         VerifyConfig {
             scan,
             hashing: BodyHashing::AsSubmitted,
             enabled: true,
             require_frame_id: true,
+            freshness: Freshness::default(),
+            undated: Undated::Refused,
             limits: VerifyLimits::default(),
         }
     }
@@ -100,6 +107,22 @@ impl VerifyConfig {
         self
     }
 
+    /// The same config with another freshness window.
+    #[must_use]
+    pub fn with_freshness(mut self, freshness: Freshness) -> VerifyConfig {
+        self.freshness = freshness;
+        self
+    }
+
+    /// The same config, accepting frames without an `iat` attribute until `until` (inclusive),
+    /// their ids claimed until then: the migration window for frames signed before issue times
+    /// existed. After `until` they alarm `stale_frame`, as they do by default.
+    #[must_use]
+    pub fn accept_undated_until(mut self, until: UnixTime) -> VerifyConfig {
+        self.undated = Undated::AcceptedUntil(until);
+        self
+    }
+
     /// The same config with other output limits.
     #[must_use]
     pub fn with_limits(mut self, limits: VerifyLimits) -> VerifyConfig {
@@ -125,6 +148,16 @@ impl VerifyConfig {
     /// Whether a frame without an `id` attribute alarms.
     pub fn requires_frame_id(&self) -> bool {
         self.require_frame_id
+    }
+
+    /// The freshness window.
+    pub fn freshness(&self) -> Freshness {
+        self.freshness
+    }
+
+    /// What frames without an `iat` attribute get.
+    pub fn undated(&self) -> Undated {
+        self.undated
     }
 
     /// The output limits.

@@ -6,12 +6,10 @@ mod config;
 mod footer;
 mod frame_list;
 mod report;
-mod seen;
 mod subkeys;
 mod verify;
 
 pub use config::{VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT};
 pub use report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
-pub use seen::{NoneSeen, SeenIds};
 pub use subkeys::{ConversationKeys, SUBKEY_CACHE_CAPACITY};
 pub use verify::FrameVerifier;

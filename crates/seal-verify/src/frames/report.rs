@@ -8,8 +8,12 @@ use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
 use seal_record::SigningInputError;
 
 use super::frame_list::FrameList;
+use crate::frame_id::FrameIdProblem;
+use crate::freshness::{IssuedAtProblem, Staleness};
+use crate::replay::ClaimError;
 use crate::sign::FRAME_ID_ATTRIBUTE;
 use crate::store::{MatchedScope, Verified, VerifyFailure};
+use crate::time::UnixTime;
 
 /// The closed vocabulary of alarm reasons (spec/frame-v1.md, "Alarms").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,12 +29,16 @@ pub enum AlarmReason {
     /// The key is valid but not scoped for this element and these attributes.
     OutOfScope,
     /// A tag that is not a strictly accepted frame, a stray closing tag, a frame without the
-    /// required id, or a scan stopped by a limit.
+    /// required id or with an id outside the frame id grammar, or a scan stopped by a limit.
     MalformedFrame,
     /// A frame inside another frame's body: never trusted, whatever its tag.
     NestedFrame,
-    /// A frame id seen before (in the embedder's set, or earlier in the same message).
+    /// A frame id whose claim in the replay store was not fresh (claimed before, earlier in the
+    /// same message, or the store could not answer).
     ReplayedFrame,
+    /// The frame's tag checked, but its issue time (`iat`) is outside the freshness window, or
+    /// it has none and undated frames are not accepted now.
+    StaleFrame,
     /// Verification is off: nothing was verified.
     VerificationOff,
     /// The message-level alarm: something in the message alarmed, so all of it is untrusted.
@@ -49,6 +57,7 @@ impl AlarmReason {
             Self::MalformedFrame => "malformed_frame",
             Self::NestedFrame => "nested_frame",
             Self::ReplayedFrame => "replayed_frame",
+            Self::StaleFrame => "stale_frame",
             Self::VerificationOff => "verification_off",
             Self::TaintedMessage => "tainted_message",
         }
@@ -81,14 +90,36 @@ pub enum Cause {
     NoKeyId,
     /// The frame has no `id` attribute and the configuration requires one.
     NoFrameId,
+    /// The frame's `id` attribute is outside the frame id grammar.
+    InvalidFrameId(FrameIdProblem),
     /// The signing input could not be built from the frame.
     SigningInput(SigningInputError),
     /// Key resolution or the signature check failed.
     Verify(VerifyFailure),
-    /// The frame verified, but its id was seen before.
+    /// The frame's tag checked, but the claim of its id was not fresh (claimed before, or
+    /// earlier in the same message).
     Replayed {
         /// The id.
         id: String,
+    },
+    /// The frame's tag checked, but the replay store could not answer the claim of its id:
+    /// the frame is not trusted (fail closed).
+    ClaimFailed {
+        /// The id.
+        id: String,
+        /// The store's error.
+        error: ClaimError,
+    },
+    /// The frame's `iat` attribute is not an issue time.
+    InvalidIssuedAt(IssuedAtProblem),
+    /// The frame's issue time is outside the freshness window.
+    Stale(Staleness),
+    /// The frame has no `iat` attribute and undated frames are refused.
+    Undated,
+    /// The frame has no `iat` attribute and the migration window for undated frames ended.
+    UndatedAfter {
+        /// The last second undated frames were accepted.
+        until: UnixTime,
     },
     /// A footer element that is not the message's last line.
     FooterNotLast,
@@ -112,9 +143,22 @@ impl fmt::Display for Cause {
             Self::Nested { depth } => write!(f, "nested at depth {depth}"),
             Self::NoKeyId => f.write_str("signed without a `kid` attribute"),
             Self::NoFrameId => f.write_str("no `id` attribute"),
+            Self::InvalidFrameId(problem) => write!(f, "{problem}"),
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
             Self::Verify(failure) => write!(f, "{failure}"),
             Self::Replayed { id } => write!(f, "frame id `{}` seen before", id.escape_debug()),
+            Self::ClaimFailed { id, error } => write!(
+                f,
+                "frame id `{}` could not be claimed: {error}",
+                id.escape_debug()
+            ),
+            Self::InvalidIssuedAt(problem) => write!(f, "{problem}"),
+            Self::Stale(staleness) => write!(f, "{staleness}"),
+            Self::Undated => f.write_str("no `iat` attribute, and undated frames are refused"),
+            Self::UndatedAfter { until } => write!(
+                f,
+                "no `iat` attribute, and undated frames were accepted until {until} only"
+            ),
             Self::FooterNotLast => f.write_str("footer is not the last line of the message"),
             Self::NoFooter => f.write_str("no footer line"),
             Self::VerificationOff => f.write_str("verification is off"),
@@ -124,7 +168,7 @@ impl fmt::Display for Cause {
 
 /// A frame that verified: strictly accepted, top level, signed by a key the trust store resolved
 /// for this element and these attributes at the given time, with a tag that checked under the
-/// conversation's subkey, and an id not seen before.
+/// conversation's subkey, and an id whose claim in the replay store was fresh.
 ///
 /// Only this crate's verifier builds one; code that needs a trusted frame takes a
 /// `VerifiedFrame`. It borrows its element name and attributes from the verified text `'t`.
@@ -310,11 +354,26 @@ impl<'t> Report<'t> {
         self.tainted
     }
 
-    /// The ids of the frames that verified, in document order, for the embedder to add to its
-    /// seen-id set: distinct (a repeat of an earlier id in the message is a replay, not
-    /// verified); none when verification is off.
+    /// The ids of the frames that verified, in document order: each was claimed fresh in the
+    /// replay store by this verification (already recorded there; nothing is left for the
+    /// embedder to record). Distinct; none when verification is off.
     pub fn new_ids(&self) -> impl Iterator<Item = &str> {
         self.verified().filter_map(VerifiedFrame::frame_id)
+    }
+
+    /// The replay store's errors, in document order: a frame whose claim the store could not
+    /// answer is untrusted. An edge that must fail closed as a whole (a hook) refuses the
+    /// message when there is one.
+    pub fn claim_errors(&self) -> impl Iterator<Item = &ClaimError> {
+        self.frames()
+            .iter()
+            .filter_map(|frame| match &frame.outcome {
+                Outcome::Untrusted {
+                    cause: Cause::ClaimFailed { error, .. },
+                    ..
+                } => Some(error),
+                _ => None,
+            })
     }
 
     /// The scanner's work counters.

@@ -8,8 +8,11 @@ use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
-use super::seen::SeenIds;
 use super::subkeys::{ConversationKeys, SubkeyCache};
+use crate::frame_id::check_frame_id;
+use crate::freshness::{parse_issued_at, Undated, ISSUED_AT_ATTRIBUTE};
+use crate::key::Algorithm;
+use crate::replay::{Claim, ClaimOutcome, ClaimScope, ReplayStore};
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
     IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
@@ -34,7 +37,7 @@ pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
     pub(crate) store: &'a S,
     pub(crate) conversation_id: &'a str,
     pub(crate) now: UnixTime,
-    pub(crate) seen: &'a dyn SeenIds,
+    pub(crate) replay: &'a dyn ReplayStore,
     subkeys: Subkeys<'a>,
 }
 
@@ -58,20 +61,21 @@ impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
 impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// A verifier with `config`, resolving keys in `store` at `now`, checking HMAC tags with the
     /// subkeys of `conversation_id` (the conversation the embedder is in, never one named by a
-    /// message), and treating ids in `seen` as replays.
+    /// message), and claiming the id of every frame whose tag checks in `replay` (a frame
+    /// verifies only if its claim is fresh).
     pub fn new(
         config: &'a VerifyConfig,
         store: &'a S,
         conversation_id: &'a str,
         now: UnixTime,
-        seen: &'a dyn SeenIds,
+        replay: &'a dyn ReplayStore,
     ) -> FrameVerifier<'a, S> {
         FrameVerifier {
             config,
             store,
             conversation_id,
             now,
-            seen,
+            replay,
             subkeys: Subkeys::Own(SubkeyCache::default()),
         }
     }
@@ -84,14 +88,14 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         store: &'a S,
         keys: &'a ConversationKeys,
         now: UnixTime,
-        seen: &'a dyn SeenIds,
+        replay: &'a dyn ReplayStore,
     ) -> FrameVerifier<'a, S> {
         FrameVerifier {
             config,
             store,
             conversation_id: keys.conversation_id(),
             now,
-            seen,
+            replay,
             subkeys: Subkeys::Kept(keys.cache()),
         }
     }
@@ -100,11 +104,14 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     ///
     /// - a strictly accepted frame at top level, with `sig` last, a `kid` that resolves for
     ///   verifying this element and these attributes now, a tag that checks over its signing
-    ///   input, an `id` (unless allowed missing) not in the seen set nor earlier in the message:
-    ///   verified;
+    ///   input, an issue time (`iat`) inside the freshness window (or none, inside the
+    ///   configured migration window for undated frames), an `id` (unless allowed missing)
+    ///   whose claim in the replay store is fresh and that no frame verified earlier in the
+    ///   message carries: verified;
     /// - otherwise untrusted, with the first reason that applies: `nested_frame` (depth 2 and
     ///   more, whatever the tag), `malformed_frame` (not strictly accepted, stray close, no id),
     ///   `unsigned_frame`, `unknown_key`, `key_not_valid`, `out_of_scope`, `bad_signature`,
+    ///   `malformed_frame` (an `iat` that is not an issue time), `stale_frame`,
     ///   `replayed_frame`.
     ///
     /// Any untrusted finding, and a scan stopped by a limit, taints the message: the alarm text
@@ -215,20 +222,75 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         report.alarm_text = alarm;
     }
 
-    /// The replay check, after the signature: an id seen before (or verified earlier in this
-    /// message, among `earlier`) alarms; a fresh id is admitted (the report returns it).
+    /// The freshness check, after the signature: the last second at which the frame is fresh
+    /// (its claim lives until then), or why it is not.
+    fn fresh_until(&self, verified: &VerifiedFrame<'_>) -> Result<UnixTime, (AlarmReason, Cause)> {
+        match verified.attribute(ISSUED_AT_ATTRIBUTE) {
+            Some(text) => {
+                let issued_at = parse_issued_at(text).map_err(|problem| {
+                    (AlarmReason::MalformedFrame, Cause::InvalidIssuedAt(problem))
+                })?;
+                self.config
+                    .freshness()
+                    .check(issued_at, self.now)
+                    .map_err(|staleness| (AlarmReason::StaleFrame, Cause::Stale(staleness)))
+            }
+            None => match self.config.undated() {
+                Undated::AcceptedUntil(until) if self.now <= until => Ok(until),
+                Undated::AcceptedUntil(until) => {
+                    Err((AlarmReason::StaleFrame, Cause::UndatedAfter { until }))
+                }
+                Undated::Refused => Err((AlarmReason::StaleFrame, Cause::Undated)),
+            },
+        }
+    }
+
+    /// The replay check, after the signature and the freshness check: the frame id is claimed in the replay store (in
+    /// the conversation's scope for an HMAC key, the key's for an Ed25519 key); a replayed
+    /// claim, a store that cannot answer, or an id verified earlier in this message (among
+    /// `earlier`, in another scope) alarms; a fresh claim is admitted.
     pub(crate) fn admit<'t>(
         &self,
         verified: VerifiedFrame<'t>,
         earlier: &[FrameReport<'t>],
         admitted: &mut AdmittedIds,
     ) -> Outcome<'t> {
+        let expires_at = match self.fresh_until(&verified) {
+            Ok(expires_at) => expires_at,
+            Err((reason, cause)) => return untrusted(reason, cause),
+        };
         if let Some(id) = verified.frame_id() {
-            if self.seen.contains_id(id) || !admitted.insert(earlier, id) {
-                return untrusted(
+            let scope = match verified.verified().algorithm() {
+                Algorithm::HmacSha256 => ClaimScope::Conversation(self.conversation_id),
+                Algorithm::Ed25519 => ClaimScope::Key(verified.key_id()),
+            };
+            let claim = Claim {
+                scope,
+                id,
+                now: self.now,
+                expires_at,
+            };
+            let replayed = || {
+                untrusted(
                     AlarmReason::ReplayedFrame,
                     Cause::Replayed { id: id.to_owned() },
-                );
+                )
+            };
+            match self.replay.claim(&claim) {
+                Ok(ClaimOutcome::Fresh) => {}
+                Ok(ClaimOutcome::Replayed) => return replayed(),
+                Err(error) => {
+                    return untrusted(
+                        AlarmReason::ReplayedFrame,
+                        Cause::ClaimFailed {
+                            id: id.to_owned(),
+                            error,
+                        },
+                    )
+                }
+            }
+            if !admitted.insert(earlier, id) {
+                return replayed();
             }
         }
         Outcome::Verified(verified)
@@ -307,8 +369,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     ) -> Result<Verified, (AlarmReason, Cause)> {
         let key_id = attribute(attributes, KEY_ID_ATTRIBUTE)
             .ok_or((AlarmReason::UnknownKey, Cause::NoKeyId))?;
-        if self.config.requires_frame_id() && attribute(attributes, FRAME_ID_ATTRIBUTE).is_none() {
-            return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));
+        match attribute(attributes, FRAME_ID_ATTRIBUTE) {
+            None if self.config.requires_frame_id() => {
+                return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));
+            }
+            Some(id) => check_frame_id(id)
+                .map_err(|problem| (AlarmReason::MalformedFrame, Cause::InvalidFrameId(problem)))?,
+            None => {}
         }
         let purpose = Purpose::Frame {
             element,

@@ -6,7 +6,7 @@ use std::fmt;
 use seal_record::{count_piece_u64, Sha256Digest, SigningInput};
 
 use crate::ed25519::Ed25519SigningKey;
-use crate::frames::SeenIds;
+use crate::replay::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore};
 use crate::store::{is_key_id, verify_signature, Purpose, ResolveError, TrustStore, VerifyFailure};
 use crate::time::UnixTime;
 
@@ -64,15 +64,16 @@ pub struct ApprovedHash {
     approval_id: String,
 }
 
-/// Where and when an approval is checked: the trust store, the time, and the approval ids
-/// already spent (the embedder records [`ApprovedHash::approval_id`] after a spawn).
+/// Where and when an approval is checked: the trust store, the time, and the replay store in
+/// which the approval id is claimed (scope [`ClaimScope::Approval`] of the approver key, until
+/// the approval's not-after time), so one approval clears one spawn.
 pub struct ApprovalCheck<'a, S: TrustStore + ?Sized> {
     /// The trust store holding approver keys.
     pub store: &'a S,
     /// The time of the check.
     pub now: UnixTime,
-    /// Approval ids already used.
-    pub used_ids: &'a dyn SeenIds,
+    /// The replay store approval ids are claimed in.
+    pub replay: &'a dyn ReplayStore,
 }
 
 impl<S: TrustStore + ?Sized> fmt::Debug for ApprovalCheck<'_, S> {
@@ -110,11 +111,14 @@ pub enum ApprovalError {
         /// The time of the check.
         now: UnixTime,
     },
-    /// The approval id was already used.
+    /// The approval id was already used (its claim was not fresh).
     Reused {
         /// The id.
         approval_id: String,
     },
+    /// The replay store could not answer the claim of the approval id: the approval is not
+    /// accepted (fail closed).
+    ClaimFailed(ClaimError),
 }
 
 impl fmt::Display for ApprovalError {
@@ -137,6 +141,7 @@ impl fmt::Display for ApprovalError {
                 "approval id `{}` was already used",
                 approval_id.escape_debug()
             ),
+            Self::ClaimFailed(error) => write!(f, "approval id not claimed: {error}"),
         }
     }
 }
@@ -239,11 +244,24 @@ impl ApprovedHash {
 
 /// Checks an approval: ids in their grammar, the key resolved for manifest approval at `now`
 /// (an Ed25519 key: the store refuses that scope on HMAC keys), the signature over
-/// [`approval_signing_input`], then `now <= not_after`, then the approval id not used before.
+/// [`approval_signing_input`], then `now <= not_after`, then claims the approval id in the
+/// replay store (scope [`ClaimScope::Approval`] of the key, living until `not_after`): only a
+/// fresh claim approves.
 ///
 /// # Errors
-/// The first check that fails, as an [`ApprovalError`].
+/// The first check that fails, as an [`ApprovalError`] ([`ApprovalError::Reused`] for a
+/// claim that was not fresh, [`ApprovalError::ClaimFailed`] when the store cannot answer).
 pub fn verify_approval<S: TrustStore + ?Sized>(
+    approval: &SignedApproval,
+    check: &ApprovalCheck<'_, S>,
+) -> Result<ApprovedHash, ApprovalError> {
+    let approved = check_approval(approval, check)?;
+    claim_approval(&approved, approval.not_after, check)?;
+    Ok(approved)
+}
+
+/// Every check of [`verify_approval`] but the claim.
+pub(crate) fn check_approval<S: TrustStore + ?Sized>(
     approval: &SignedApproval,
     check: &ApprovalCheck<'_, S>,
 ) -> Result<ApprovedHash, ApprovalError> {
@@ -268,16 +286,33 @@ pub fn verify_approval<S: TrustStore + ?Sized>(
             now: check.now,
         });
     }
-    if check.used_ids.contains_id(&approval.approval_id) {
-        return Err(ApprovalError::Reused {
-            approval_id: approval.approval_id.clone(),
-        });
-    }
     Ok(ApprovedHash {
         disclosure_hash: approval.disclosure_hash,
         key_id: approval.key_id.clone(),
         approval_id: approval.approval_id.clone(),
     })
+}
+
+/// Claims the id of a checked approval, to live until `not_after` (after which the approval is
+/// expired anyway).
+pub(crate) fn claim_approval<S: TrustStore + ?Sized>(
+    approved: &ApprovedHash,
+    not_after: UnixTime,
+    check: &ApprovalCheck<'_, S>,
+) -> Result<(), ApprovalError> {
+    let claim = Claim {
+        scope: ClaimScope::Approval(&approved.key_id),
+        id: &approved.approval_id,
+        now: check.now,
+        expires_at: not_after,
+    };
+    match check.replay.claim(&claim) {
+        Ok(ClaimOutcome::Fresh) => Ok(()),
+        Ok(ClaimOutcome::Replayed) => Err(ApprovalError::Reused {
+            approval_id: approved.approval_id.clone(),
+        }),
+        Err(error) => Err(ApprovalError::ClaimFailed(error)),
+    }
 }
 
 fn check_ids(key_id: &str, approval_id: &str) -> Result<(), ApprovalError> {

@@ -5,7 +5,9 @@ use std::fmt;
 
 use seal_record::{CanonicalPath, Manifest, ManifestError, ManifestLimits, Sha256Digest};
 
-use super::approval::{verify_approval, ApprovalCheck, ApprovalError, SignedApproval};
+use super::approval::{
+    check_approval, claim_approval, ApprovalCheck, ApprovalError, SignedApproval,
+};
 use crate::store::TrustStore;
 
 /// Digests of the files as they are now, keyed by [`CanonicalPath`]: the embedder canonicalizes
@@ -214,7 +216,7 @@ impl SpawnClearance {
         self.approval.as_ref().map(|(key_id, _)| key_id.as_str())
     }
 
-    /// The approval id to record as used, for a signed approval.
+    /// The approval id, for a signed approval (already claimed in the replay store).
     pub fn approval_id(&self) -> Option<&str> {
         self.approval.as_ref().map(|(_, id)| id.as_str())
     }
@@ -296,18 +298,23 @@ pub fn verify_before_spawn(
     })
 }
 
-/// [`verify_approval`] of `approval`, then [`verify_before_spawn`] against the hash it approves.
+/// The checks of [`verify_approval`](super::approval::verify_approval) of `approval`, then
+/// [`verify_before_spawn`] against the hash it approves, then the claim of the approval id
+/// (last, so an approval refused for a stale manifest is not spent; one that clears is spent
+/// by the same step that clears it).
 ///
 /// # Errors
-/// [`SpawnError::Approval`], or the errors of [`verify_before_spawn`].
+/// [`SpawnError::Approval`] (the claim's errors included), or the errors of
+/// [`verify_before_spawn`].
 pub fn verify_signed_before_spawn<S: TrustStore + ?Sized>(
     manifest: &Manifest,
     approval: &SignedApproval,
     check: &ApprovalCheck<'_, S>,
     live: &LiveState<'_>,
 ) -> Result<SpawnClearance, SpawnError> {
-    let approved = verify_approval(approval, check).map_err(SpawnError::Approval)?;
+    let approved = check_approval(approval, check).map_err(SpawnError::Approval)?;
     let clearance = verify_before_spawn(manifest, &approved.disclosure_hash(), live)?;
+    claim_approval(&approved, approval.not_after(), check).map_err(SpawnError::Approval)?;
     Ok(SpawnClearance {
         approval: Some((
             approved.key_id().to_owned(),

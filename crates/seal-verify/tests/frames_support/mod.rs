@@ -2,14 +2,44 @@
 //! keys in every state, and a verifier over the `channel` element with the harness rewrite.
 #![allow(dead_code)]
 
-use std::collections::HashSet;
-
 use seal_parse::frame::ScanConfig;
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
+pub use seal_verify::{Claim, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore};
 use seal_verify::{
     Ed25519SigningKey, FrameSigner, FrameVerifier, HmacKey, HmacSecret, Report, SigningKey,
     TagLength, UnixTime, VerifyConfig, VerifyingKey,
 };
+
+/// A replay store that answers every claim fresh and records nothing, for tests that verify one
+/// text many times and compare the reports (never a store to trust).
+pub struct Forgetful;
+
+impl ReplayStore for Forgetful {
+    fn claim(&self, _claim: &Claim<'_>) -> Result<ClaimOutcome, seal_verify::ClaimError> {
+        Ok(ClaimOutcome::Fresh)
+    }
+}
+
+/// A replay store in which `ids` are already claimed (forever) in the scope of
+/// [`CONVERSATION`] and in the approval scope of `approver`.
+pub fn claimed(ids: &[&str]) -> MemoryReplayStore {
+    let replay = MemoryReplayStore::new();
+    for id in ids {
+        for scope in [
+            ClaimScope::Conversation(CONVERSATION),
+            ClaimScope::Approval("approver"),
+        ] {
+            let claim = Claim {
+                scope,
+                id,
+                now: NOW,
+                expires_at: UnixTime(u64::MAX),
+            };
+            assert_eq!(replay.claim(&claim), Ok(ClaimOutcome::Fresh));
+        }
+    }
+    replay
+}
 
 pub const NOW: UnixTime = UnixTime(1_800_000_000);
 pub const CONVERSATION: &str = "conversation-1";
@@ -190,7 +220,7 @@ pub fn config() -> VerifyConfig {
 /// Signs a seal-rendered frame with `k1` in [`CONVERSATION`].
 pub fn sign(attributes: &[(&str, &str)], body: &str) -> String {
     let key = master();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .sign(ELEMENT, attributes, body)
         .unwrap()
@@ -199,7 +229,7 @@ pub fn sign(attributes: &[(&str, &str)], body: &str) -> String {
 /// Signs a raw (harness-style) frame with `k1` in [`CONVERSATION`], rewrite applied.
 pub fn sign_raw(attributes: &[(&str, &str)], body: &str) -> String {
     let key = master();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION)
+    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
         .unwrap()
         .with_rewrite(config().scan().rewrite().unwrap().clone())
         .sign_raw(ELEMENT, attributes, body)
@@ -211,14 +241,14 @@ pub fn verify_with<'t>(
     text: &'t str,
     config: &VerifyConfig,
     conversation: &str,
-    seen: &HashSet<String>,
+    seen: &MemoryReplayStore,
 ) -> Report<'t> {
     let store = store();
     FrameVerifier::new(config, &store, conversation, NOW, seen).verify(text)
 }
 
 pub fn verify(text: &str) -> Report<'_> {
-    verify_with(text, &config(), CONVERSATION, &HashSet::new())
+    verify_with(text, &config(), CONVERSATION, &MemoryReplayStore::new())
 }
 
 /// The alarm reasons of a report, in document order.

@@ -1,0 +1,139 @@
+//! The binary's replay state: a SQLite file shared by every lane on the machine
+//! (`--state PATH` / `SEAL_STATE`, by default `$XDG_STATE_HOME/seal/replay.sqlite3`, else
+//! `$HOME/.local/state/seal/replay.sqlite3`), into which an old `--seen` file is imported once.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use seal::{Inbound, UnixTime};
+use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
+
+use crate::cli::FrameFlags;
+use crate::failure::{quoted, Failure};
+use crate::seen;
+use crate::verify::FrameOptions;
+
+/// How long a claim waits for another lane's write, in milliseconds, unless configured.
+pub const DEFAULT_STATE_TIMEOUT_MS: u64 = 5000;
+
+/// The name of the state file in its default folder.
+pub const STATE_FILE_NAME: &str = "replay.sqlite3";
+
+/// The state file when none is given: `$XDG_STATE_HOME/seal/replay.sqlite3` when
+/// `XDG_STATE_HOME` is an absolute path, else `$HOME/.local/state/seal/replay.sqlite3`.
+pub fn default_path() -> Result<PathBuf, Failure> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    if let Some(base) = absolute("XDG_STATE_HOME") {
+        return Ok(base.join("seal").join(STATE_FILE_NAME));
+    }
+    if let Some(home) = absolute("HOME") {
+        return Ok(home.join(".local/state/seal").join(STATE_FILE_NAME));
+    }
+    Err(Failure::usage(
+        "no replay state: give `--state PATH` or set `SEAL_STATE` (neither XDG_STATE_HOME nor \
+         HOME is an absolute path)",
+    ))
+}
+
+/// Opens the replay state of `flags` (creating the file and, for the default path, its
+/// folder), then imports the old seen-id file of `--seen` if it was never imported: its ids
+/// count as used, in every scope, until the end of one freshness window (or of the migration
+/// window for undated frames, if later). The seen-id file is only read, never written.
+pub fn open(
+    flags: &FrameFlags,
+    options: &FrameOptions,
+    now: UnixTime,
+) -> Result<SqliteReplayStore, Failure> {
+    let window_end = UnixTime(now.seconds().saturating_add(options.max_age));
+    let import_until = options
+        .undated_until
+        .map_or(window_end, |until| until.max(window_end));
+    open_at(
+        flags.state.as_deref(),
+        flags.seen.as_deref(),
+        flags.state_timeout_ms,
+        now,
+        import_until,
+    )
+}
+
+/// Opens the replay state at `state` (else the default path, its folder created), waiting up to
+/// `timeout_ms` for other lanes, and imports the old id file `seen` once, its ids counting as
+/// used until `import_until`.
+pub fn open_at(
+    state: Option<&str>,
+    seen: Option<&str>,
+    timeout_ms: u64,
+    now: UnixTime,
+    import_until: UnixTime,
+) -> Result<SqliteReplayStore, Failure> {
+    let path = match state {
+        Some(path) => PathBuf::from(path),
+        None => {
+            let path = default_path()?;
+            if let Some(folder) = path.parent() {
+                create_private_dir(folder)?;
+            }
+            path
+        }
+    };
+    let options = StoreOptions {
+        busy_timeout: Duration::from_millis(timeout_ms),
+        ..StoreOptions::default()
+    };
+    let store = SqliteReplayStore::open(&path, &options)
+        .map_err(|error| Failure::input(error.to_string()))?;
+    if let Some(seen_path) = seen {
+        let source = source_name(seen_path);
+        let already = store
+            .imported(&source)
+            .map_err(|error| Failure::input(error.to_string()))?;
+        if !already {
+            let ids = seen::load(seen_path)?;
+            store
+                .import_legacy(&source, ids.iter().map(String::as_str), now, import_until)
+                .map_err(|error| Failure::input(error.to_string()))?;
+        }
+    }
+    Ok(store)
+}
+
+/// Fails closed when the replay state could not answer a claim: the message gets no verdict
+/// at all rather than frames left unverified for a reason the operator cannot see.
+pub fn check_answered(inbound: &Inbound, path: &Path) -> Result<(), Failure> {
+    match inbound.report().replay_store_errors().first() {
+        None => Ok(()),
+        Some(error) => Err(Failure::input(format!(
+            "replay state {} did not answer: {error}",
+            quoted(&path.display().to_string())
+        ))),
+    }
+}
+
+/// The import record's name of a seen-id file: its canonical path when it exists, else the
+/// name as given.
+fn source_name(seen_path: &str) -> String {
+    std::fs::canonicalize(seen_path)
+        .map(|path| path.display().to_string())
+        .unwrap_or_else(|_| seen_path.to_owned())
+}
+
+fn create_private_dir(folder: &Path) -> Result<(), Failure> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(folder).map_err(|error| {
+        Failure::input(format!(
+            "cannot create the replay state folder {}: {error}",
+            quoted(&folder.display().to_string())
+        ))
+    })
+}
