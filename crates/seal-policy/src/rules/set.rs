@@ -385,14 +385,15 @@ impl RuleSet {
             scan.unanalysed = Some(u.clone());
         }
         let home = self.home_dir.as_deref();
-        (scan.deny, scan.ask) = first_hits(rules, field, home, input);
+        let mut carrier = None;
+        (scan.deny, scan.ask) = first_hits(rules, field, home, input, &mut carrier);
         if let Field::Command(segments, _) = field {
             let (deny, ask) = self.read_rule_hits(*segments, input);
             scan.deny = scan.deny.or(deny);
             scan.ask = scan.ask.or(ask);
             // Only where no rule denies or asks (its reason is written out).
             if scan.unanalysed.is_none() && scan.deny.is_none() && scan.ask.is_none() {
-                scan.unanalysed = code_in_arguments(*segments, input);
+                scan.unanalysed = code_in_arguments(*segments, carrier, input);
             }
         }
         let default = DefaultMode {
@@ -818,7 +819,11 @@ fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
 /// The first segment form whose program runs code its words or its input carry (an awk
 /// program, `find -exec`, `xargs`, `python -c`, ...): no rule may allow such a command
 /// (spec/policy-rules.md, section 4, step 1).
-fn code_in_arguments(segments: SegmentsRef<'_>, input: Input) -> Option<Unanalysed> {
+fn code_in_arguments(
+    segments: SegmentsRef<'_>,
+    carrier: Option<Carrier<'_>>,
+    input: Input,
+) -> Option<Unanalysed> {
     let found = |at: usize, seg: &SegmentRef<'_>, program: &str, why: &str| Unanalysed {
         input,
         code: "code_in_arguments",
@@ -828,12 +833,16 @@ fn code_in_arguments(segments: SegmentsRef<'_>, input: Input) -> Option<Unanalys
             program.escape_debug(),
         ),
     };
+    if let Some(Carrier {
+        segment,
+        program,
+        why,
+    }) = carrier
+    {
+        let seg = segments.get(segment)?;
+        return Some(found(segment, &seg, program, why));
+    }
     for (at, seg) in segments.iter().enumerate() {
-        for form in seg.forms().all() {
-            if let Some(code) = carried_code(&form) {
-                return Some(found(at, &seg, form.program(), code.why));
-            }
-        }
         // The words of the shell invocations its payload came from (`xargs sh -c '...'`),
         // from each word on.
         for launcher in seg.launchers() {
@@ -849,6 +858,14 @@ fn code_in_arguments(segments: SegmentsRef<'_>, input: Input) -> Option<Unanalys
     None
 }
 
+/// The first segment form found whose program runs code its words or input carry.
+#[derive(Clone, Copy)]
+struct Carrier<'a> {
+    segment: usize,
+    program: &'a str,
+    why: &'static str,
+}
+
 /// The first deny rule and the first ask rule matching anything in the field: a rule without a
 /// specifier first, then for a command the sites in order (segments, each form canonical
 /// first, then launchers and their suffixes), rules in set order within one site. One pass
@@ -858,6 +875,7 @@ fn first_hits<'a>(
     field: &'a Field<'a>,
     home: Option<&str>,
     input: Input,
+    carrier: &mut Option<Carrier<'a>>,
 ) -> (Option<Hit<'a>>, Option<Hit<'a>>) {
     let hit = |rule: usize, entry: &'a RuleEntry, site: SiteRef<'a>| Hit {
         rule,
@@ -947,8 +965,16 @@ fn first_hits<'a>(
             if let Some((index, entry)) = found_deny {
                 return (Some(hit(index, entry, site())), ask);
             }
+            let code = carried_code(&form);
+            if let (Some(code), None) = (code, &carrier) {
+                *carrier = Some(Carrier {
+                    segment: at,
+                    program: form.program(),
+                    why: code.why,
+                });
+            }
             // A payload the program runs (`find . -exec rm -rf {} +`): its words as a command.
-            if let Some((start, end)) = carried_code(&form).and_then(|code| code.payload) {
+            if let Some((start, end)) = code.and_then(|code| code.payload) {
                 let payload = form.words().skip(start).take(end.saturating_sub(start));
                 let Some(first) = payload.clone().next() else {
                     continue;
