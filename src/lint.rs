@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use seal_policy::rules::{lint, RuleLimits, RuleSet};
+use seal_policy::rules::{closest_list, lint, RuleLimits, RuleSet};
 use seal_render::{escape, Context};
 
 use crate::builder::BuildError;
@@ -71,36 +71,6 @@ pub fn lint_rules(json: &str) -> Result<Vec<RuleFinding>, BuildError> {
         });
     }
     Ok(findings)
-}
-
-/// The rule list `key` was likely meant to be: the same letters in another case, or at most
-/// two edits away.
-fn closest_list(key: &str) -> Option<&'static str> {
-    ["allow", "ask", "deny"]
-        .into_iter()
-        .find(|list| key.eq_ignore_ascii_case(list) || edits(key, list) <= 2)
-}
-
-/// Levenshtein distance, for short keys (longer ones are never close: `usize::MAX`).
-fn edits(a: &str, b: &str) -> usize {
-    if a.len() > 32 {
-        return usize::MAX;
-    }
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut next = Vec::with_capacity(row.len());
-        next.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let cost = |at: usize, add: usize| row.get(at).map_or(usize::MAX, |d| d + add);
-            let diagonal = cost(j, usize::from(ca != *cb));
-            let up = cost(j + 1, 1);
-            let left = next.last().map_or(usize::MAX, |d| d + 1);
-            next.push(diagonal.min(up).min(left));
-        }
-        row = next;
-    }
-    row.last().copied().unwrap_or(usize::MAX)
 }
 
 impl fmt::Display for RuleFinding {

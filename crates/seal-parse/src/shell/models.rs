@@ -153,10 +153,11 @@ where
             if !is_global(entry.globals, word) {
                 return None;
             }
-            if read_option(entry.globals, word, &mut |_| {}) {
+            let takes_value = read_option(entry.globals, word, &mut |_| {});
+            if takes_value {
                 words.next();
             }
-            out.values |= takes_any_value(entry.globals, word);
+            out.values |= takes_value || takes_any_value(entry.globals, word);
         }
         let Some(first) = words.next() else {
             return Some(out);

@@ -54,7 +54,7 @@ pub use domain::{url_host, DomainPattern, DomainPatternError};
 pub use effect::Effect;
 pub use evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
 pub use limits::RuleLimits;
-pub use lint::{lint, Finding, FindingKind};
+pub use lint::{closest_list, lint, Finding, FindingKind};
 pub use listener::RulesListener;
 pub use load::{LoadError, LoadErrorKind};
 pub use path::{canonical_path, CanonicalPath, PathPattern, PathPatternError};

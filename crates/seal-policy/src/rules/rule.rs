@@ -8,7 +8,8 @@ use super::path::PathPattern;
 use super::wildcard::chars_match;
 
 /// The tools whose specifier is a path pattern ([`PathPattern`]).
-/// The same tools as the chain's subject table (`seal_policy::chain::SUBJECT_TABLE`).
+/// With [`SEARCH_TOOLS`], the path tools of the chain's subject table
+/// (`seal_policy::chain::SUBJECT_TABLE`).
 pub const PATH_TOOLS: &[&str] = &["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /// The search tools: their field is the path searched (`path`, the working directory when
