@@ -34,6 +34,21 @@ fn real(rules: &[GenRule], command: &str) -> Option<Effect> {
     set.evaluate("Bash", Subject::Command(command)).effect()
 }
 
+/// The engine with the rules after 64 rules of another tool, so that none of them is among
+/// the first 64 the engine indexes by tool, effect and program: the path without the index.
+fn real_unindexed(rules: &[GenRule], command: &str) -> Option<Effect> {
+    let mut set = RuleSet::default();
+    for at in 0..64 {
+        set.push(Effect::Allow, &format!("Read(pad{at}.txt)"))
+            .unwrap();
+    }
+    for rule in rules {
+        set.push(rule.effect, &format!("Bash({})", rule.spec))
+            .unwrap();
+    }
+    set.evaluate("Bash", Subject::Command(command)).effect()
+}
+
 /// The classic bypass: rules matched as prefixes of the whole command string.
 fn whole_string_prefix(rules: &[GenRule], command: &str) -> Option<Effect> {
     let fires = |rule: &GenRule| {
@@ -433,6 +448,11 @@ fn i11_holds_for_the_engine() {
 #[test]
 fn the_engine_agrees_with_the_reference_evaluator() {
     run(agrees, real, 2048).unwrap();
+}
+
+#[test]
+fn the_engine_without_its_index_agrees_with_the_reference_evaluator() {
+    run(agrees, real_unindexed, 1024).unwrap();
 }
 
 #[test]

@@ -44,7 +44,7 @@ pub use buffer::{LauncherRef, SegmentBuffer, SegmentRef, SegmentsRef};
 pub use code::{carried_code, carried_code_in, CarriedCode};
 pub use forms::{Form, NormalizedForms, Words};
 pub use limits::ShellLimits;
-pub use models::{model, ModelOption, Modelled, MAX_OPERANDS, MAX_OPTIONS};
+pub use models::{model, model_names, ModelOption, Modelled, MAX_OPERANDS, MAX_OPTIONS};
 pub use quote::quote_word;
 pub use reason::{Reason, Unanalysable};
 pub use segment::{

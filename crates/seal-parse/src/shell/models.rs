@@ -113,6 +113,17 @@ fn same(a: ModelOption<'_>, b: ModelOption<'_>) -> bool {
     }
 }
 
+/// The names under which `program` (a name as written, e.g. `git`) is modelled: every name of
+/// its model, the given one included, or none when it has no model. A form is read by the
+/// model only when its program is one of these names.
+#[must_use]
+pub fn model_names(program: &str) -> &'static [&'static str] {
+    PROGRAMS
+        .iter()
+        .find(|entry| entry.names.contains(&program))
+        .map_or(&[], |entry| entry.names)
+}
+
 /// Reads `words` (a form: program first) with the program's model, if the program has one.
 /// The program is compared as written (a form's basename is already reduced).
 pub fn model<'a, I>(words: I) -> Option<Modelled<'a>>

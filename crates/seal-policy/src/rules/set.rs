@@ -107,6 +107,137 @@ pub struct RuleSet {
     /// Members of a rule file's `permissions` that no rule came from (see
     /// [`RuleSet::ignored_members`]).
     ignored: Vec<(String, Location)>,
+    /// Which of the first [`MASKED`] rules name a tool and may match a program.
+    index: RuleIndex,
+}
+
+/// Most tool names [`RuleIndex`] keeps the rules of.
+const MAX_INDEXED_TOOLS: usize = 16;
+
+/// Bit masks over the first [`MASKED`] rules, kept up to date as rules are added, so that an
+/// evaluation selects the rules that can apply with bit operations. Each mask is exactly what
+/// testing the rules one by one gives: the index only skips tests that cannot succeed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct RuleIndex {
+    /// Tool names some rule names literally (at most [`MAX_INDEXED_TOOLS`]), each with the
+    /// rules naming it ([`Rule::names`]); another tool name is worked out rule by rule.
+    tools: Vec<(Box<str>, u64)>,
+    /// Program names, sorted by length then bytes (see [`by_length`]), each with the command rules that can match only a form whose
+    /// program is that name: a pattern without `*` compares its first word with the form's
+    /// program exactly, and a rule read by a model matches only a form its model reads.
+    programs: Vec<(Box<str>, u64)>,
+    /// Command rules that may match a form of any program (a `*` in the pattern, or no word).
+    any_program: u64,
+    /// The rules of each effect, in the order of [`Effect::ALL`].
+    effects: [u64; 3],
+}
+
+/// Orders names by length first, so that a search compares bytes only of names as long as
+/// the one it looks for.
+fn by_length(name: &str, program: &str) -> std::cmp::Ordering {
+    name.len()
+        .cmp(&program.len())
+        .then_with(|| name.as_bytes().cmp(program.as_bytes()))
+}
+
+/// The position of `effect` in [`Effect::ALL`].
+fn effect_slot(effect: Effect) -> usize {
+    match effect {
+        Effect::Allow => 0,
+        Effect::Ask => 1,
+        Effect::Deny => 2,
+    }
+}
+
+/// The set bits of a mask, lowest first.
+#[derive(Clone, Copy)]
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let at = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        usize::try_from(at).ok()
+    }
+}
+
+impl RuleIndex {
+    /// Records rule `index` (below [`MASKED`]), after `rules` (which ends with it).
+    fn add(&mut self, rules: &[RuleEntry], index: usize) {
+        let (Some(entry), true) = (rules.get(index), index < MASKED) else {
+            return;
+        };
+        let bit = 1u64 << index;
+        if let Some(mask) = self.effects.get_mut(effect_slot(entry.effect)) {
+            *mask |= bit;
+        }
+        for (tool, mask) in &mut self.tools {
+            if entry.rule.names(entry.effect, tool) {
+                *mask |= bit;
+            }
+        }
+        if let super::ToolPattern::Exact(name) = entry.rule.tool() {
+            let known = self.tools.iter().any(|(tool, _)| **tool == **name);
+            if !known && self.tools.len() < MAX_INDEXED_TOOLS {
+                let mut mask = 0;
+                for (at, e) in rules.iter().enumerate().take(MASKED) {
+                    if e.rule.names(e.effect, name) {
+                        mask |= 1 << at;
+                    }
+                }
+                self.tools.push((name.as_str().into(), mask));
+            }
+        }
+        let Specifier::Command(pattern) = entry.rule.specifier() else {
+            return;
+        };
+        let first = pattern.words().first().filter(|_| !pattern.has_wildcard());
+        let Some(first) = first else {
+            self.any_program |= bit;
+            return;
+        };
+        let modelled = entry
+            .model
+            .as_ref()
+            .map_or(&[][..], |_| seal_parse::shell::model_names(first));
+        for program in std::iter::once(first.as_str()).chain(modelled.iter().copied()) {
+            match self
+                .programs
+                .binary_search_by(|(name, _)| by_length(name, program))
+            {
+                Ok(at) => {
+                    if let Some((_, mask)) = self.programs.get_mut(at) {
+                        *mask |= bit;
+                    }
+                }
+                Err(at) => self.programs.insert(at, (program.into(), bit)),
+            }
+        }
+    }
+
+    /// The rules naming `tool`, if the index keeps that name.
+    fn tool(&self, tool: &str) -> Option<u64> {
+        self.tools
+            .iter()
+            .find(|(name, _)| **name == *tool)
+            .map(|(_, mask)| *mask)
+    }
+
+    /// The command rules that may match a form whose program is `program`.
+    fn candidates(&self, program: &str) -> u64 {
+        let named = self
+            .programs
+            .binary_search_by(|(name, _)| by_length(name, program))
+            .ok()
+            .and_then(|at| self.programs.get(at))
+            .map_or(0, |(_, mask)| *mask);
+        named | self.any_program
+    }
 }
 
 impl Default for RuleSet {
@@ -129,6 +260,7 @@ impl RuleSet {
             uninterpreted: false,
             read_guarded: false,
             ignored: Vec::new(),
+            index: RuleIndex::default(),
         }
     }
 
@@ -240,6 +372,7 @@ impl RuleSet {
             reason: Arc::from(reason),
             model,
         });
+        self.index.add(&self.rules, self.rules.len() - 1);
         Ok(())
     }
 
@@ -587,16 +720,20 @@ impl RuleSet {
 
 impl RuleSet {
     fn applicable<'a>(&'a self, tool: &'a str) -> Applicable<'a> {
-        let mut named = 0u64;
-        for (index, entry) in self.rules.iter().enumerate().take(MASKED) {
-            if entry.rule.names(entry.effect, tool) {
-                named |= 1 << index;
+        let named = self.index.tool(tool).unwrap_or_else(|| {
+            let mut named = 0u64;
+            for (index, entry) in self.rules.iter().enumerate().take(MASKED) {
+                if entry.rule.names(entry.effect, tool) {
+                    named |= 1 << index;
+                }
             }
-        }
+            named
+        });
         Applicable {
             entries: &self.rules,
             tool,
             named,
+            index: &self.index,
         }
     }
 }
@@ -625,6 +762,7 @@ struct Applicable<'a> {
     tool: &'a str,
     /// Bit `i`: rule `i` (for `i` below [`MASKED`]) names the tool.
     named: u64,
+    index: &'a RuleIndex,
 }
 
 impl<'a> Applicable<'a> {
@@ -637,18 +775,48 @@ impl<'a> Applicable<'a> {
     }
 
     fn iter(self) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
-        self.entries
-            .iter()
-            .enumerate()
-            .filter(move |(index, entry)| self.names(*index, entry))
+        self.among(u64::MAX)
     }
 
-    /// The rules of one effect (the effect is compared first: it is the cheaper test).
-    fn of(self, effect: Effect) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
-        self.entries
+    /// The rules that name the tool among `only` (bit `i` for rule `i` below [`MASKED`];
+    /// every rule from [`MASKED`] on is looked at), in set order.
+    fn among(self, only: u64) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
+        let head = Bits(self.named & only)
+            .filter_map(move |index| self.entries.get(index).map(|entry| (index, entry)));
+        let tail = self
+            .entries
             .iter()
             .enumerate()
-            .filter(move |(index, entry)| entry.effect == effect && self.names(*index, entry))
+            .skip(MASKED)
+            .filter(move |(index, entry)| self.names(*index, entry));
+        head.chain(tail)
+    }
+
+    /// The rules that name the tool and may match a form whose program is `program`: bit `i`
+    /// for rule `i` below [`MASKED`] (see [`Applicable::among`]).
+    fn candidates(self, program: &str) -> u64 {
+        self.named & self.index.candidates(program)
+    }
+
+    /// The rules of one effect.
+    fn of(self, effect: Effect) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
+        self.of_among(effect, u64::MAX)
+    }
+
+    /// The rules of one effect among `only` (as for [`Applicable::among`]).
+    fn of_among(
+        self,
+        effect: Effect,
+        only: u64,
+    ) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
+        let mask = self
+            .index
+            .effects
+            .get(effect_slot(effect))
+            .copied()
+            .unwrap_or(0);
+        self.among(mask & only)
+            .filter(move |(_, entry)| entry.effect == effect)
     }
 }
 
@@ -897,17 +1065,18 @@ fn first_hits<'a>(
     let any = |effect: Effect| {
         rules
             .of(effect)
-            .find(|(_, e)| *e.rule.specifier() == Specifier::Any)
+            .find(|(_, e)| matches!(e.rule.specifier(), Specifier::Any))
             .map(|(index, entry)| hit(index, entry, SiteRef::Tool))
     };
     let (deny, mut ask) = (any(Effect::Deny), any(Effect::Ask));
     if deny.is_some() {
         return (deny, ask);
     }
-    // At one site: the first deny rule and (while none was found) the first ask rule matching.
-    let at_site = |ask_found: bool, matches: &dyn Fn(&RuleEntry) -> bool| {
+    // At one site: the first deny rule and (while none was found) the first ask rule matching,
+    // among `only` (see `Applicable::candidates`).
+    let at_site = |ask_found: bool, only: u64, matches: &dyn Fn(&RuleEntry) -> bool| {
         let (mut deny, mut ask) = (None, None);
-        for (index, entry) in rules.iter() {
+        for (index, entry) in rules.among(only) {
             let wanted = match entry.effect {
                 Effect::Deny => deny.is_none(),
                 Effect::Ask => !ask_found && ask.is_none(),
@@ -928,7 +1097,7 @@ fn first_hits<'a>(
     // first segment (`CommandPattern::is_plain`): only the others are read on the text then.
     let analysable = segments.is_some();
     let whole = |ask: Option<Hit<'a>>| {
-        let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+        let (found_deny, found_ask) = at_site(ask.is_some(), u64::MAX, &|e: &RuleEntry| {
             matches!(e.rule.specifier(), Specifier::Command(p)
                 if !(analysable && p.is_plain()) && p.matches_text(text))
         });
@@ -955,7 +1124,8 @@ fn first_hits<'a>(
             } else {
                 None
             };
-            let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+            let only = rules.candidates(form.program());
+            let (found_deny, found_ask) = at_site(ask.is_some(), only, &|e: &RuleEntry| {
                 command_matches(e, &form)
                     || matches!((&e.model, &modelled), (Some(rule), Some(command)) if rule.matches(command))
             });
@@ -981,7 +1151,7 @@ fn first_hits<'a>(
                 };
                 let base = first.rsplit('/').next().unwrap_or(first);
                 let based = std::iter::once(base).chain(payload.clone().skip(1));
-                let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+                let (found_deny, found_ask) = at_site(ask.is_some(), u64::MAX, &|e: &RuleEntry| {
                     command_matches_words(e, payload.clone())
                         || command_matches_words(e, based.clone())
                 });
@@ -1018,7 +1188,8 @@ fn first_hits<'a>(
                     rest: suffix.clone(),
                 };
                 let form = std::iter::once(program).chain(suffix.clone());
-                let (found_deny, found_ask) = at_site(ask.is_some(), &|e: &RuleEntry| {
+                let only = rules.candidates(program);
+                let (found_deny, found_ask) = at_site(ask.is_some(), only, &|e: &RuleEntry| {
                     command_matches_words(e, form.clone())
                 });
                 if let Some((index, entry)) = found_ask {
@@ -1050,7 +1221,9 @@ fn first_hit<'a>(
         input,
     };
     // Rules without a specifier match every call of the tool, whatever its field.
-    if let Some((index, entry)) = of_effect().find(|(_, e)| *e.rule.specifier() == Specifier::Any) {
+    if let Some((index, entry)) =
+        of_effect().find(|(_, e)| matches!(e.rule.specifier(), Specifier::Any))
+    {
         return Some(hit(index, entry, SiteRef::Tool));
     }
     match field {
@@ -1125,7 +1298,7 @@ fn allow_cover<'a>(
         site,
         input,
     };
-    let any = allows().find(|(_, e)| *e.rule.specifier() == Specifier::Any);
+    let any = allows().find(|(_, e)| matches!(e.rule.specifier(), Specifier::Any));
     let mut keeping = true;
     let mut give = |found: Hit<'a>| {
         if keeping {
@@ -1159,7 +1332,11 @@ fn allow_cover<'a>(
                     kind: FormKind::Canonical,
                     form: canonical,
                 };
-                match allows().find(|(_, e)| command_matches(e, &canonical)) {
+                let only = rules.candidates(canonical.program());
+                match rules
+                    .of_among(Effect::Allow, only)
+                    .find(|(_, e)| command_matches(e, &canonical))
+                {
                     Some((index, entry)) => give(hit(index, entry, site)),
                     None if default.allows_segment(&seg) => {
                         by_default = true;
@@ -1176,7 +1353,11 @@ fn allow_cover<'a>(
                         program,
                         rest: words,
                     };
-                    match allows().find(|(_, e)| command_matches_words(e, launcher.words())) {
+                    let only = rules.candidates(program);
+                    match rules
+                        .of_among(Effect::Allow, only)
+                        .find(|(_, e)| command_matches_words(e, launcher.words()))
+                    {
                         Some((index, entry)) => give(hit(index, entry, site)),
                         None => return Some(Err(Some(site))),
                     }
