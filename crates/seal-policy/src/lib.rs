@@ -10,6 +10,7 @@
 pub mod approval;
 pub mod chain;
 pub mod delegation;
+pub mod destructive;
 pub mod escalation;
 pub mod preset;
 pub mod rules;

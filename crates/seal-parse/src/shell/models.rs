@@ -630,6 +630,11 @@ const GIT_SUBCOMMANDS: &[Sub] = &[
         ],
     ),
     sub("filter-branch", &[FORCE]),
+    Sub {
+        name: "reflog",
+        options: &[],
+        subcommands: &["expire", "delete", "show", "exists"],
+    },
     sub(
         "gc",
         &[

@@ -1,0 +1,269 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! The destructive-command guard on the forms of issue 13 and their harmless neighbours, in
+//! the context of spec/destructive-guard.md (workspace `/home/dev/project`, home `/home/dev`).
+
+use seal_policy::destructive::{DestructiveGuard, PATTERNS};
+
+fn guard() -> DestructiveGuard {
+    DestructiveGuard::new()
+        .with_workspace_root("/home/dev/project")
+        .with_home_dir("/home/dev")
+}
+
+/// Commands the guard refuses, with the pattern that fires.
+const REFUSED: &[(&str, &str)] = &[
+    ("rm -rf /", "rm-outside-workspace"),
+    ("rm -fr ~", "rm-outside-workspace"),
+    ("rm -r -f ~/", "rm-outside-workspace"),
+    ("rm --recursive --force /etc", "rm-outside-workspace"),
+    ("rm --recur --forc /etc", "rm-outside-workspace"),
+    ("rm -r -v -f /", "rm-outside-workspace"),
+    ("rm a b c d e f g h i j -rf /", "rm-outside-workspace"),
+    ("rm -rf .", "rm-outside-workspace"),
+    ("rm -rf ..", "rm-outside-workspace"),
+    ("rm -rf ../other", "rm-outside-workspace"),
+    ("rm -rf /tmp", "rm-outside-workspace"),
+    ("rm -rf /*", "rm-outside-workspace"),
+    ("rm -rf .*", "rm-outside-workspace"),
+    ("rm -rf -- /", "rm-outside-workspace"),
+    ("sudo rm -rf /var/lib", "rm-outside-workspace"),
+    ("/bin/rm -rf /usr", "rm-outside-workspace"),
+    ("RM -rf /", "rm-outside-workspace"),
+    ("Rm -Rf ~", "rm-outside-workspace"),
+    (
+        "env X=1 nice -n 5 timeout 9 rm -rf /opt",
+        "rm-outside-workspace",
+    ),
+    ("echo x | xargs rm -rf /", "rm-outside-workspace"),
+    ("bash -c 'rm -rf ~'", "rm-outside-workspace"),
+    ("rm /etc/passwd", "rm-system-path"),
+    ("find / -delete", "find-delete-outside-workspace"),
+    (
+        "find ~ -name '*.txt' -delete",
+        "find-delete-outside-workspace",
+    ),
+    (
+        "find -L /etc -type f -delete",
+        "find-delete-outside-workspace",
+    ),
+    ("find ~ -exec rm -rf {} +", "rm-outside-workspace"),
+    ("find /var -execdir rm -f {} \\;", "rm-outside-workspace"),
+    ("watch -n1 rm -rf ~", "rm-outside-workspace"),
+    ("watch 'rm -rf /'", "rm-outside-workspace"),
+    ("parallel rm -rf ::: /a /b", "rm-outside-workspace"),
+    ("git reset --hard", "git-reset-hard"),
+    ("git -C repo reset --hard", "git-reset-hard"),
+    ("git -Crepo reset --ha", "git-reset-hard"),
+    (
+        "git --git-dir=.git --work-tree=. reset --hard HEAD~1",
+        "git-reset-hard",
+    ),
+    ("git --no-pager -c k=v reset --hard", "git-reset-hard"),
+    ("git -- reset --hard", "git-reset-hard"),
+    ("GIT reset --hard", "git-reset-hard"),
+    ("git checkout -qf main", "git-checkout-force"),
+    ("git checkout --forc main", "git-checkout-force"),
+    ("git checkout HEAD file.txt", "git-checkout-tree-paths"),
+    ("git checkout main a.txt b.txt", "git-checkout-tree-paths"),
+    ("git checkout -- a.txt", "git-checkout-paths"),
+    ("git checkout .", "git-checkout-everything"),
+    (
+        "git checkout -B main origin/main",
+        "git-checkout-force-create",
+    ),
+    ("git switch -f main", "git-switch-force"),
+    ("git switch --discard-changes main", "git-switch-force"),
+    ("git restore .", "git-restore-worktree"),
+    (
+        "git restore --staged --worktree a.txt",
+        "git-restore-staged-worktree",
+    ),
+    ("git clean -fdx", "git-clean-force"),
+    ("git clean -xdf", "git-clean-force"),
+    ("git clean --force", "git-clean-force"),
+    ("git branch -D x", "git-branch-force-delete"),
+    ("git branch -Dv x", "git-branch-force-delete"),
+    ("git branch --del --forc x", "git-branch-force-delete"),
+    ("git branch -M old main", "git-branch-force-overwrite"),
+    ("git tag -d v1", "git-tag-delete"),
+    ("git push --force origin main", "git-push-force"),
+    ("git push origin main --force", "git-push-force"),
+    ("git push -f", "git-push-force"),
+    ("git push --forc origin main", "git-push-force"),
+    ("git push --force-with-lease", "git-push-force"),
+    ("git push --mir origin", "git-push-force"),
+    ("git push origin --delete old", "git-push-force"),
+    ("git push origin :old-branch", "git-push-refspec"),
+    ("git push origin +refs/heads/main", "git-push-refspec"),
+    ("git stash drop", "git-stash-drop"),
+    ("git stash clear", "git-stash-clear"),
+    (
+        "git worktree remove --forc /tmp/wt",
+        "git-worktree-force-remove",
+    ),
+    ("git worktree remove -f wt", "git-worktree-force-remove"),
+    (
+        "git filter-branch --tree-filter 'rm x' HEAD",
+        "git-filter-branch",
+    ),
+    ("git reflog expire --expire=now --all", "git-reflog-expire"),
+    ("git reflog delete 'HEAD@{1}'", "git-reflog-delete"),
+    (
+        "git filter-repo --path secrets --invert-paths",
+        "git-filter-repo",
+    ),
+    ("git update-ref -d refs/heads/x", "git-update-ref-delete"),
+    ("git gc --prune=now", "git-gc-prune-now"),
+    ("git gc --pru=now", "git-gc-prune-now"),
+    ("dd if=/dev/zero of=/dev/sda bs=1M", "dd-device"),
+    ("sudo dd if=x.img of=/dev/nvme0n1", "dd-device"),
+    ("mkfs.ext4 /dev/sdb1", "filesystem-create"),
+    ("mkfs -t ext4 /dev/sdb1", "filesystem-create"),
+    ("wipefs -a /dev/sda", "device-wipe"),
+    ("shred -u secrets.txt", "device-wipe"),
+    ("fdisk /dev/sda", "partition-table"),
+    ("chmod -R 777 /", "permissions-recursive-outside-workspace"),
+    (
+        "chmod --recursive 000 ~",
+        "permissions-recursive-outside-workspace",
+    ),
+    (
+        "chown -R nobody /home",
+        "permissions-recursive-outside-workspace",
+    ),
+    ("chmod 777 /etc/passwd", "permissions-system-path"),
+    (":(){ :|:& };:", "fork-bomb"),
+    ("bomb() { bomb | bomb & }; bomb", "fork-bomb"),
+    ("f(){ f & f; }; f", "fork-bomb"),
+    ("cat img > /dev/sda", "device-redirect"),
+    ("echo x >/dev/nvme0n1", "device-redirect"),
+];
+
+/// Commands the guard lets through (the rules still decide them).
+const PASSED: &[&str] = &[
+    "rm -rf build",
+    "rm -rf ./node_modules target",
+    "rm -rf /tmp/cache-1",
+    "rm -rf /home/dev/project/dist",
+    "rm -rf *",
+    "rm -f a.txt",
+    "rm a.txt",
+    "rm -i ~/notes.txt",
+    "rm ~/notes.txt",
+    "find . -name '*.o' -delete",
+    "find build -type f -delete",
+    "find /tmp/x -delete",
+    "find . -exec rm -f {} +",
+    "find . -name delete",
+    "git status",
+    "git -C sub status",
+    "git reset --soft HEAD~1",
+    "git reset HEAD a.txt",
+    "git checkout main",
+    "git checkout -b new-branch",
+    "git checkout -b new origin/main",
+    "git switch -c x",
+    "git restore --staged a.txt",
+    "git clean -n",
+    "git clean -fn",
+    "git branch -d merged",
+    "git push origin main",
+    "git push -u origin feature",
+    "git tag v1.0",
+    "git stash",
+    "git stash pop",
+    "git worktree remove wt",
+    "git gc",
+    "git gc --prune=2.weeks.ago",
+    "git log --grep=force",
+    "git diff -- -f",
+    "git -- log",
+    "git commit -m 'rm -rf cleanup'",
+    "echo 'rm -rf /'",
+    "echo \"x > /dev/sda\"",
+    "grep -r 'reset --hard' docs",
+    "dd if=/dev/zero of=disk.img bs=1M count=10",
+    "dd if=x of=/dev/null",
+    "echo hi > /dev/null",
+    "cmd 2>/dev/stderr",
+    "chmod +x script.sh",
+    "chmod -R u+w build",
+    "chmod 600 ~/.ssh/id_rsa",
+    "fdisk -l",
+    "cat -- -f",
+    "ls -la /",
+    "f() { echo hi; }; f",
+];
+
+#[test]
+fn refuses_destructive_commands_naming_the_pattern() {
+    let guard = guard();
+    let mut wrong = Vec::new();
+    for (command, pattern) in REFUSED {
+        match guard.check_command(command) {
+            Some(found) if found.pattern.id == *pattern => {
+                let text = found.to_string();
+                assert!(text.contains(pattern), "{text}");
+            }
+            other => wrong.push(format!(
+                "{command}: expected {pattern}, got {:?}",
+                other.map(|f| f.pattern.id)
+            )),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn lets_everyday_commands_through() {
+    let guard = guard();
+    let refused: Vec<String> = PASSED
+        .iter()
+        .filter_map(|command| {
+            guard
+                .check_command(command)
+                .map(|f| format!("{command}: {f}"))
+        })
+        .collect();
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+}
+
+#[test]
+fn refusals_name_the_path() {
+    let found = guard().check_command("rm -rf ~/.ssh").unwrap();
+    assert_eq!(found.path.as_deref(), Some("/home/dev/.ssh"));
+    assert_eq!(found.place, Some("a path outside the workspace"));
+    assert!(found
+        .to_string()
+        .contains("`/home/dev/.ssh` is a path outside the workspace"));
+    let found = guard().check_command("dd of=/dev/sda").unwrap();
+    assert_eq!(found.path.as_deref(), Some("/dev/sda"));
+}
+
+#[test]
+fn without_a_workspace_absolute_paths_are_outside() {
+    let guard = DestructiveGuard::new();
+    assert!(guard.check_command("rm -rf build").is_none());
+    assert!(guard
+        .check_command("rm -rf /home/dev/project/build")
+        .is_some());
+    assert!(guard.check_command("rm -rf ~").is_some());
+    assert!(guard.check_command("rm -rf /tmp/x").is_none());
+    let guard = guard.with_temp_dir("/scratch");
+    assert!(guard.check_command("rm -rf /scratch/x").is_none());
+}
+
+#[test]
+fn every_pattern_fires_on_some_example() {
+    let guard = guard();
+    let fired: std::collections::BTreeSet<&str> = REFUSED
+        .iter()
+        .filter_map(|(command, _)| guard.check_command(command).map(|f| f.pattern.id))
+        .collect();
+    let silent: Vec<&str> = PATTERNS
+        .iter()
+        .map(|p| p.id)
+        .filter(|id| !fired.contains(id))
+        .collect();
+    assert!(silent.is_empty(), "{silent:?}");
+}
