@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use seal_parse::frame::{HarnessRewrite, ScanConfig};
 use seal_parse::json::{canonicalize, JsonLimits};
 use seal_policy::approval::is_id;
+use seal_policy::destructive::DestructiveGuard;
 use seal_policy::chain::{Chain, ChainError, Decision, Scope as CoreScope};
 use seal_policy::escalation::EscalationLimits;
 use seal_policy::preset::{Executor, Knobs, PermissionState, PresetConfig, PresetTable, Settings};
@@ -36,6 +37,14 @@ pub const NO_RULES: &str = r#"{"permissions": {}}"#;
 
 /// The name of the rules listener in traces.
 pub const RULES_LISTENER_NAME: &str = "rules";
+
+/// The name of the destructive-command guard's global guard
+/// ([`SealBuilder::destructive_guard`]).
+pub const DESTRUCTIVE_GUARD_NAME: &str = "destructive-guard";
+
+/// The name of the destructive-command guard's first listener
+/// ([`SealBuilder::destructive_guard`]).
+pub const DESTRUCTIVE_LISTENER_NAME: &str = "destructive-commands";
 
 /// The presets a seal knows, as (name, sandbox mode, approval policy).
 pub const PRESETS: &[(&str, SandboxMode, ApprovalPolicy)] = &[
@@ -104,6 +113,7 @@ pub struct SealBuilder {
     undated_until: Option<UnixTime>,
     rules_json: Option<String>,
     workspace_root: Option<String>,
+    destructive: Option<DestructiveGuard>,
     stages: Vec<Stage>,
     fallback: Fallback,
     preset: String,
@@ -288,6 +298,7 @@ impl SealBuilder {
             undated_until: None,
             rules_json: None,
             workspace_root: None,
+            destructive: None,
             stages: Vec::new(),
             fallback: Fallback::Ask,
             preset: "auto".to_owned(),
@@ -359,6 +370,29 @@ impl SealBuilder {
     /// relative to it (without a root, path rules never allow an absolute path).
     pub fn workspace_root(mut self, root: &str) -> SealBuilder {
         self.workspace_root = Some(root.to_owned());
+        self
+    }
+
+    /// Turns on the destructive-command guard
+    /// ([`seal_policy::destructive::DestructiveGuard`]): shell commands that delete outside
+    /// the workspace, destroy git history or uncommitted work, write to devices or file
+    /// systems, change permissions of system paths en masse, or fork without end are denied,
+    /// with the pattern and path named, before any rule is read (so no approval lets them
+    /// through) and again as a global guard. A guard without a workspace root takes the
+    /// builder's [`workspace_root`](SealBuilder::workspace_root).
+    ///
+    /// ```
+    /// use seal::destructive::DestructiveGuard;
+    ///
+    /// let seal = seal::Seal::builder()
+    ///     .rules_json(r#"{"permissions": {"allow": ["Bash(rm:*)", "Bash(git:*)"]}}"#)
+    ///     .workspace_root("/home/dev/project")
+    ///     .destructive_guard(DestructiveGuard::new().with_home_dir("/home/dev"))
+    ///     .build()?;
+    /// # Ok::<(), seal::BuildError>(())
+    /// ```
+    pub fn destructive_guard(mut self, guard: DestructiveGuard) -> SealBuilder {
+        self.destructive = Some(guard);
         self
     }
 
@@ -559,6 +593,21 @@ impl SealBuilder {
                 Place::GlobalGuard => order.add_global_guard(&name),
                 Place::ScopedGuard => order.add_scoped_guard(&name, &scope),
             }
+        }
+        if let Some(guard) = self.destructive {
+            let guard = match (&self.workspace_root, guard.workspace_root()) {
+                (Some(root), None) => guard.with_workspace_root(root),
+                _ => guard,
+            };
+            let everywhere = seal_policy::chain::Scope::everywhere();
+            chain
+                .prepend(DESTRUCTIVE_LISTENER_NAME, everywhere.clone(), guard.clone())
+                .map_err(|error| stage_error(DESTRUCTIVE_LISTENER_NAME, &error))?;
+            chain
+                .add_global_guard(DESTRUCTIVE_GUARD_NAME, guard)
+                .map_err(|error| stage_error(DESTRUCTIVE_GUARD_NAME, &error))?;
+            order.prepend_listener(DESTRUCTIVE_LISTENER_NAME, &everywhere);
+            order.add_global_guard(DESTRUCTIVE_GUARD_NAME);
         }
         if !order.agrees_with(&chain) {
             return Err(BuildError::PolicyDigest {

@@ -85,6 +85,14 @@ mod session;
 pub mod testing;
 mod trust;
 
+/// The destructive-command guard ([`SealBuilder::destructive_guard`]): its type, findings and
+/// pattern table.
+pub mod destructive {
+    pub use seal_policy::destructive::{
+        DestructiveGuard, Finding, Operands, Pattern, Reach, DEVICE_REDIRECT, FORK_BOMB,
+        MAX_PAYLOAD_DEPTH, PATTERNS, SAFE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
+    };
+}
 pub use seal_parse as parse;
 pub use seal_render as render;
 
@@ -101,7 +109,7 @@ pub use seal_verify::{DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS, ISSUED_
 pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{
     BuildError, Fallback, SealBuilder, MAX_ANSWERERS, MAX_STAGES, NO_RULES, PRESETS,
-    RULES_LISTENER_NAME,
+    DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME, RULES_LISTENER_NAME,
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{
