@@ -46,7 +46,10 @@ fn denies_destructive_commands_the_rules_allow_or_ask_about() {
     let (answer, reason) = decide(&guarded, "rm -rf ~/");
     assert_eq!(answer, "deny");
     assert!(reason.contains("rm-outside-workspace"), "{reason}");
-    assert!(reason.contains("`/home/dev` is the home directory"), "{reason}");
+    assert!(
+        reason.contains("`/home/dev` is the home directory"),
+        "{reason}"
+    );
     // An ask rule would have let a human approve it; the guard decides first.
     let (answer, reason) = decide(&guarded, "git push --force origin main");
     assert_eq!(answer, "deny");

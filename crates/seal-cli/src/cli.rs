@@ -365,6 +365,15 @@ impl DefaultDecision {
     }
 }
 
+/// A stage turned on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Toggle {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
 /// `seal policy ...`.
 #[derive(Debug, Subcommand)]
 pub enum PolicyCommand {
@@ -388,6 +397,11 @@ pub struct PolicyCheckArgs {
     /// The end of the chain: what no rule decides gets this.
     #[arg(long = "default", value_enum, default_value = "ask")]
     pub default: DefaultDecision,
+    /// The destructive-command guard: denies deletions outside the workspace, git history and
+    /// worktree destruction, device and file-system writes, mass permission changes and fork
+    /// bombs before any rule (spec/destructive-guard.md).
+    #[arg(long = "destructive-guard", value_enum, default_value = "on")]
+    pub destructive_guard: Toggle,
     /// Workspace root (default: the call's `cwd`).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
@@ -497,6 +511,16 @@ pub struct ToolHookArgs {
         default_value = "ask"
     )]
     pub default: DefaultDecision,
+    /// The destructive-command guard: denies deletions outside the workspace (the call's
+    /// `cwd`), git history and worktree destruction, device and file-system writes, mass
+    /// permission changes and fork bombs before any rule (spec/destructive-guard.md).
+    #[arg(
+        long = "destructive-guard",
+        value_enum,
+        env = "SEAL_DESTRUCTIVE_GUARD",
+        default_value = "on"
+    )]
+    pub destructive_guard: Toggle,
     /// When the hook answers by itself.
     #[command(flatten)]
     pub deadline: DeadlineFlag,

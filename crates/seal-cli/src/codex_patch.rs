@@ -12,7 +12,7 @@ use seal_render::{escape, Context};
 
 use crate::failure::Failure;
 use crate::json_out::J;
-use crate::policy::{decide, Answer, CallInput, Decided, Explain};
+use crate::policy::{decide, Answer, CallInput, Decided, Explain, Mode};
 
 /// The tool name Codex gives its patch tool in hook payloads.
 pub const TOOL: &str = "apply_patch";
@@ -35,10 +35,18 @@ pub const PATH_TOOL: &str = "Edit";
 /// answers it as a deny); else allow.
 pub fn decide_patch(
     rules: &str,
-    fallback: Fallback,
+    mode: Mode,
     call: &CallInput<'_>,
 ) -> Result<(Answer, String), Failure> {
-    let by_name = decide(rules, Fallback::Allow, call, Explain::WhenNoRuleDecided)?;
+    let by_name = decide(
+        rules,
+        Mode {
+            fallback: Fallback::Allow,
+            ..mode
+        },
+        call,
+        Explain::WhenNoRuleDecided,
+    )?;
     let mut ask: Option<String> = None;
     match by_name.answer {
         Answer::Deny => return Ok((Answer::Deny, format!("seal: {}", explained(&by_name)))),
@@ -48,7 +56,7 @@ pub fn decide_patch(
     let path_fallback = if by_name.answer == Answer::Allow && by_name.matched.is_some() {
         Fallback::Allow
     } else {
-        fallback
+        mode.fallback
     };
     let text = match patch_text(call.input) {
         Ok(text) => text,
@@ -67,7 +75,11 @@ pub fn decide_patch(
         }
     };
     for touched in patch.paths() {
-        let decided = decide_path(rules, path_fallback, call, touched)?;
+        let mode = Mode {
+            fallback: path_fallback,
+            ..mode
+        };
+        let decided = decide_path(rules, mode, call, touched)?;
         let what = format!(
             "`{}` ({}, patch line {})",
             inline(touched.path),
@@ -142,7 +154,7 @@ fn patch_text<'a>(input: &'a Value<'a>) -> Result<&'a str, String> {
 
 fn decide_path(
     rules: &str,
-    fallback: Fallback,
+    mode: Mode,
     call: &CallInput<'_>,
     touched: &TouchedPath<'_>,
 ) -> Result<Decided, Failure> {
@@ -160,7 +172,7 @@ fn decide_path(
         agent: call.agent,
         cwd: call.cwd,
     };
-    decide(rules, fallback, &edit, Explain::WhenNoRuleDecided)
+    decide(rules, mode, &edit, Explain::WhenNoRuleDecided)
 }
 
 /// The reason of a deny or an ask with the rule that matched, or what the rules saw.

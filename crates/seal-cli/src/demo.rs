@@ -10,7 +10,7 @@ use seal_verify::{FrameSigner, HmacKey, HmacSecret, SigningKey, TagLength};
 
 use crate::failure::{Exit, Failure};
 use crate::manifest::{spawn_code, spawn_exit};
-use crate::policy::{decide, CallInput, Decided, Explain};
+use crate::policy::{decide, CallInput, Decided, Explain, Mode};
 
 /// The demo's fixed time: 2026-01-01T00:00:00Z.
 pub const DEMO_TIME: UnixTime = UnixTime(1_767_225_600);
@@ -240,7 +240,12 @@ fn decide_bash(command: &str) -> Result<Decided, Failure> {
         agent: "demo-agent",
         cwd: Some("/demo/workspace"),
     };
-    decide(DEMO_RULES, Fallback::Ask, &call, Explain::Always)
+    decide(
+        DEMO_RULES,
+        Mode::guarded(Fallback::Ask),
+        &call,
+        Explain::Always,
+    )
 }
 
 fn manifest(out: &mut Out) -> Result<(), Failure> {

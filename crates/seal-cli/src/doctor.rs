@@ -67,6 +67,25 @@ fn hook_checks(checks: &mut Vec<(Level, String)>) {
         Level::Ok,
         format!("hooks fail closed; deadline {seconds} s (under the hook timeout); {limit}"),
     ));
+    let guard = std::env::var("SEAL_DESTRUCTIVE_GUARD").ok();
+    let patterns = seal::destructive::PATTERNS.len() + 2;
+    checks.push(match guard.as_deref().filter(|text| !text.is_empty()) {
+        None | Some("on") => (
+            Level::Ok,
+            format!("destructive-command guard on ({patterns} patterns; `~` is HOME, the workspace each call's cwd)"),
+        ),
+        Some("off") => (
+            Level::Warn,
+            "destructive-command guard off (SEAL_DESTRUCTIVE_GUARD=off): deletions outside the workspace, git history destruction and device writes are left to the rules".into(),
+        ),
+        Some(other) => (
+            Level::Error,
+            format!(
+                "SEAL_DESTRUCTIVE_GUARD={} is not `on` or `off`: every tool hook would give its failure answer (deny)",
+                quoted(other)
+            ),
+        ),
+    });
 }
 
 /// The replay state the hooks would use: its file, how many ids it holds live, its size, and

@@ -13,7 +13,7 @@ use clap::Parser;
 use seal_render::{escape, render_alarm, Context};
 use seal_verify::ALARM_ELEMENT;
 
-use crate::cli::{Cli, Command, HookCommand, HookEvent, PromptHookArgs, ToolHookArgs};
+use crate::cli::{Cli, Command, HookCommand, HookEvent, PromptHookArgs, Toggle, ToolHookArgs};
 use crate::failure::{Exit, Failure};
 use crate::fault;
 use crate::io::{now, read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
@@ -21,7 +21,7 @@ use crate::json_in;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
-use crate::policy::{decide, read_rules, Answer, CallInput, Explain};
+use crate::policy::{decide, read_rules, Answer, CallInput, Explain, Mode};
 use crate::state;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
 
@@ -295,7 +295,11 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
     fault::point("input");
     fault::point("decide");
-    decide_input(harness, &rules, flags.default.fallback(), bytes)
+    let mode = Mode {
+        fallback: flags.default.fallback(),
+        destructive_guard: flags.destructive_guard == Toggle::On,
+    };
+    decide_input(harness, &rules, mode, bytes)
 }
 
 /// Decides a `PreToolUse` hook input (`bytes`) with the rules text `rules`. The payload is read
@@ -304,7 +308,7 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
 pub fn decide_input(
     harness: Harness,
     rules: &str,
-    fallback: seal::Fallback,
+    mode: Mode,
     bytes: Vec<u8>,
 ) -> Result<(Answer, String), Failure> {
     let text = utf8(bytes, "hook input")?;
@@ -317,9 +321,9 @@ pub fn decide_input(
     let call = CallInput::from_object(&object, agent, "hook input")?;
     if harness == Harness::Codex && call.tool == crate::codex_patch::TOOL {
         // Every path the patch touches is decided as an `Edit` (spec/apply-patch.md).
-        return crate::codex_patch::decide_patch(rules, fallback, &call);
+        return crate::codex_patch::decide_patch(rules, mode, &call);
     }
-    let decided = decide(rules, fallback, &call, Explain::WhenNoRuleDecided)?;
+    let decided = decide(rules, mode, &call, Explain::WhenNoRuleDecided)?;
     let matched = decided
         .matched
         .as_deref()
@@ -361,7 +365,7 @@ mod tests {
         let decided = decide_input(
             Harness::ClaudeCode,
             RULES,
-            seal::Fallback::Ask,
+            Mode::guarded(seal::Fallback::Ask),
             input.to_vec(),
         );
         answer(Harness::ClaudeCode, decided).to_text()

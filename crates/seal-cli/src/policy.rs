@@ -2,6 +2,7 @@
 //! file given to the facade's [`Seal`], one tool call frozen and prepared, the decision with its
 //! trace and, for an ask, the facade's approval card; and `policy lint` (the facade's lint).
 
+use seal::destructive::DestructiveGuard;
 use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Trace};
 use seal_parse::json::{JsonLimits, Object, Value};
 use seal_policy::chain::ToolCall;
@@ -9,7 +10,7 @@ use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener};
 use seal_record::SealedCall;
 use seal_render::{escape, Context};
 
-use crate::cli::{PolicyCheckArgs, PolicyLintArgs};
+use crate::cli::{PolicyCheckArgs, PolicyLintArgs, Toggle};
 use crate::failure::{quoted, Exit, Failure};
 use crate::io::{read_file, read_stdin, utf8, MAX_FILE_BYTES, MAX_STDIN_BYTES};
 use crate::json_in;
@@ -135,16 +136,48 @@ pub enum Explain {
     WhenNoRuleDecided,
 }
 
-/// Decides `call` with the rules `rules` (a rules file's text) and `fallback`, through the
+/// How the binary decides a call: the end of the chain, and whether the destructive-command
+/// guard runs first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// What no rule decides gets this.
+    pub fallback: Fallback,
+    /// Whether the destructive-command guard runs (spec/destructive-guard.md), reading `~` as
+    /// `HOME`.
+    pub destructive_guard: bool,
+}
+
+impl Mode {
+    /// `fallback`, with the destructive-command guard on.
+    pub fn guarded(fallback: Fallback) -> Mode {
+        Mode {
+            fallback,
+            destructive_guard: true,
+        }
+    }
+}
+
+/// Decides `call` with the rules `rules` (a rules file's text) and `mode`, through the
 /// facade: [`Seal::call_foreign`] freezes the client's arguments exactly (lossless profile),
 /// [`Seal::prepare`] runs the waterfall and the guards.
 pub fn decide(
     rules: &str,
-    fallback: Fallback,
+    mode: Mode,
     call: &CallInput<'_>,
     explain: Explain,
 ) -> Result<Decided, Failure> {
+    let fallback = mode.fallback;
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
+    if mode.destructive_guard {
+        let mut guard = DestructiveGuard::new();
+        if let Some(home) = std::env::var("HOME")
+            .ok()
+            .filter(|home| home.starts_with('/'))
+        {
+            guard = guard.with_home_dir(&home);
+        }
+        builder = builder.destructive_guard(guard);
+    }
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         builder = builder.workspace_root(cwd);
     }
@@ -335,14 +368,17 @@ fn matched(trace: &Trace) -> Option<String> {
 /// Runs `seal policy check`.
 pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
     let rules = read_rules(&args.rules)?;
-    let fallback = args.default.fallback();
+    let mode = Mode {
+        fallback: args.default.fallback(),
+        destructive_guard: args.destructive_guard == Toggle::On,
+    };
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::foreign_object(&bytes, "tool call")?;
     let mut call = CallInput::from_object(&object, "seal-cli", "tool call")?;
     if let Some(cwd) = &args.cwd {
         call.cwd = Some(cwd);
     }
-    let decided = decide(&rules, fallback, &call, Explain::Always)?;
+    let decided = decide(&rules, mode, &call, Explain::Always)?;
     if args.json {
         outln!("{}", decided_json(&decided).to_text());
     } else {

@@ -73,10 +73,32 @@ fn policy_check_text_and_json() {
         false,
     );
     let ask = call(
-        r#"{"tool_name":"Bash","tool_input":{"command":"git push --force origin main"}}"#,
+        r#"{"tool_name":"Bash","tool_input":{"command":"git push origin main"}}"#,
         false,
     );
     assert_eq!((allow.code, deny.code, ask.code), (0, 11, 12));
+    // The destructive-command guard denies before the ask rule; turned off, the rule asks.
+    let force = r#"{"tool_name":"Bash","tool_input":{"command":"git push --force origin main"}}"#;
+    let guarded = call(force, false);
+    assert_eq!(guarded.code, 11);
+    assert!(
+        guarded.stdout.contains("git-push-force"),
+        "{}",
+        guarded.stdout
+    );
+    let unguarded = seal(
+        &[
+            "policy",
+            "check",
+            "--rules",
+            &rules,
+            "--destructive-guard",
+            "off",
+        ],
+        force.as_bytes(),
+        &[],
+    );
+    assert_eq!(unguarded.code, 12);
     let json = call(
         r#"{"tool_name":"Read","tool_input":{"file_path":".env"}}"#,
         true,

@@ -120,7 +120,9 @@ const REFUSED: &[(&str, &str)] = &[
     ("mkfs.ext4 /dev/sdb1", "filesystem-create"),
     ("mkfs -t ext4 /dev/sdb1", "filesystem-create"),
     ("wipefs -a /dev/sda", "device-wipe"),
-    ("shred -u secrets.txt", "device-wipe"),
+    ("shred -u ~/secrets.txt", "file-shred"),
+    ("shred /dev/sda", "file-shred"),
+    ("mkswap /dev/sdc2", "filesystem-create"),
     ("fdisk /dev/sda", "partition-table"),
     ("chmod -R 777 /", "permissions-recursive-outside-workspace"),
     (
@@ -190,6 +192,8 @@ const PASSED: &[&str] = &[
     "chmod -R u+w build",
     "chmod 600 ~/.ssh/id_rsa",
     "fdisk -l",
+    "mkfs.ext4 -F /tmp/disk.img",
+    "shred -u secrets.txt",
     "cat -- -f",
     "ls -la /",
     "f() { echo hi; }; f",
@@ -266,4 +270,89 @@ fn every_pattern_fires_on_some_example() {
         .filter(|id| !fired.contains(id))
         .collect();
     assert!(silent.is_empty(), "{silent:?}");
+}
+
+const SPEC: &str = include_str!("../../../spec/destructive-guard.md");
+
+/// The rows of the spec's examples table (section 6): command and finding (`pass` or an id).
+fn spec_rows() -> Vec<(String, String)> {
+    let section = SPEC.split("## 6. Examples").nth(1).expect("section 6");
+    section
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            let unquote = |cell: &str| cell.trim().trim_matches('`').replace("\\|", "|");
+            (unquote(cells[0]), unquote(cells[1]))
+        })
+        .collect()
+}
+
+#[test]
+fn spec_examples() {
+    let rows = spec_rows();
+    assert!(rows.len() >= 40, "{}", rows.len());
+    let guard = guard();
+    let wrong: Vec<String> = rows
+        .iter()
+        .filter_map(|(command, expected)| {
+            let got = guard
+                .check_command(command)
+                .map_or("pass", |found| found.pattern.id);
+            (got != expected).then(|| format!("{command}: spec says {expected}, guard gives {got}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The spec's pattern table, rendered from [`PATTERNS`].
+fn pattern_table() -> String {
+    let code = |words: &[&str]| {
+        words
+            .iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::from(
+        "| Pattern | Programs | Subcommand | Any | All | None | Operands | Refuses |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for p in PATTERNS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | `{:?}` | {} |\n",
+            p.id,
+            code(p.programs),
+            p.subcommand.join(" "),
+            code(p.any_option),
+            code(p.all_options),
+            code(p.no_option),
+            p.operands,
+            p.what.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_spec_lists_every_pattern_as_the_table_holds_it() {
+    let begin = "<!-- patterns:begin -->\n";
+    let end = "<!-- patterns:end -->";
+    let start = SPEC.find(begin).expect("begin marker") + begin.len();
+    let stop = SPEC.find(end).expect("end marker");
+    let table = pattern_table();
+    if std::env::var_os("SEAL_REGENERATE").is_some() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/destructive-guard.md"
+        );
+        let text = format!("{}{table}{}", &SPEC[..start], &SPEC[stop..]);
+        std::fs::write(path, text).unwrap();
+        return;
+    }
+    assert_eq!(
+        &SPEC[start..stop],
+        table,
+        "spec/destructive-guard.md section 3 differs from PATTERNS (SEAL_REGENERATE=1 rewrites it)"
+    );
 }

@@ -293,18 +293,29 @@ pub const PATTERNS: &[Pattern] = &[
         operands: Operands::Device("of"),
         ..row("dd-device", &["dd"], "a write to a device")
     },
-    row(
-        "filesystem-create",
-        &[
-            "mkfs", "mkfs.", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "newfs",
-        ],
-        "a file system created over a device",
-    ),
+    Pattern {
+        operands: Operands::Path(Reach::Outside),
+        ..row(
+            "filesystem-create",
+            &[
+                "mkfs", "mkfs.", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "newfs",
+            ],
+            "a file system created over a device or a file outside the workspace",
+        )
+    },
     row(
         "device-wipe",
-        &["wipefs", "shred", "blkdiscard"],
-        "a device or file wiped",
+        &["wipefs", "blkdiscard"],
+        "a device's signatures or blocks wiped",
     ),
+    Pattern {
+        operands: Operands::Path(Reach::Outside),
+        ..row(
+            "file-shred",
+            &["shred"],
+            "a device or a file outside the workspace overwritten",
+        )
+    },
     Pattern {
         no_option: &["-l", "--list", "-s", "--show-size"],
         ..row(
