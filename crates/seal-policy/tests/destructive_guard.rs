@@ -1,5 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-//! The destructive-command guard on the forms of issue 13 and their harmless neighbours, in
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+//! The destructive-command guard on destructive forms and their harmless neighbours, in
 //! the context of spec/destructive-guard.md (workspace `/home/dev/project`, home `/home/dev`).
 
 use seal_policy::destructive::{DestructiveGuard, PATTERNS};
