@@ -490,14 +490,24 @@ fn claude_code_default_mode() {
 fn the_destructive_guard_denies_before_an_ask_rule_unless_turned_off() {
     let rules = fixture("rules.json");
     let input = br#"{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"/home/dev/project","tool_name":"Bash","tool_input":{"command":"git -C . push --forc origin main"}}"#;
-    let args = ["hook", "claude-code", "pre-tool-use", "--rules", rules.as_str()];
+    let args = [
+        "hook",
+        "claude-code",
+        "pre-tool-use",
+        "--rules",
+        rules.as_str(),
+    ];
     let guarded = seal(&args, input, &[]);
     assert_eq!(decision(&guarded), "deny");
     let reason = guarded.json()["hookSpecificOutput"]["permissionDecisionReason"].to_string();
     assert!(reason.contains("git-push-force"), "{reason}");
     let off = seal(&args, input, &[("SEAL_DESTRUCTIVE_GUARD", "off")]);
     assert_eq!(decision(&off), "ask");
-    let flag: Vec<&str> = args.iter().copied().chain(["--destructive-guard", "off"]).collect();
+    let flag: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--destructive-guard", "off"])
+        .collect();
     assert_eq!(decision(&seal(&flag, input, &[])), "ask");
     // A value that is neither on nor off fails closed.
     let bad = seal(&args, input, &[("SEAL_DESTRUCTIVE_GUARD", "maybe")]);

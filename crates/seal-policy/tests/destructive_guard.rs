@@ -142,7 +142,11 @@ const REFUSED: &[(&str, &str)] = &[
     (":(){ :|:& };:", "fork-bomb"),
     ("bomb() { bomb | bomb & }; bomb", "fork-bomb"),
     ("f(){ f & f; }; f", "fork-bomb"),
+    ("bash -c ':(){ :|:& };:'", "fork-bomb"),
     ("cat img > /dev/sda", "device-redirect"),
+    ("cp /dev/zero /dev/sdb", "device-copy"),
+    ("git branch -f main HEAD~3", "git-branch-force-overwrite"),
+    ("git reset --merge ORIG_HEAD", "git-reset-hard"),
     ("echo x >/dev/nvme0n1", "device-redirect"),
 ];
 
@@ -202,6 +206,8 @@ const PASSED: &[&str] = &[
     "cat -- -f",
     "ls -la /",
     "f() { echo hi; }; f",
+    "git push --dry-run --force origin main",
+    "cp /dev/urandom key.bin",
 ];
 
 #[test]

@@ -81,8 +81,31 @@ where
                     return found(at, "takes configuration that can name a program to run");
                 }
             }
-            None
+            // Options of fetch, clone, push, archive and rebase that name a program to run.
+            args()
+                .find(|(_, word)| {
+                    ["--upload-pack", "--receive-pack", "--exec"]
+                        .iter()
+                        .any(|option| word.starts_with(option))
+                })
+                .and_then(|(at, _)| found(at, "names a program for git to run"))
         }
+        "tar" | "gtar" | "bsdtar" => args()
+            .find(|(_, word)| {
+                [
+                    "--checkpoint-action",
+                    "--use-compress-program",
+                    "--to-command",
+                    "--info-script",
+                    "--new-volume-script",
+                    "--rsh-command",
+                ]
+                .iter()
+                .any(|option| word.starts_with(option))
+                    || *word == "-I"
+                    || *word == "-F"
+            })
+            .and_then(|(at, _)| found(at, "names a program for tar to run")),
         _ => interpreter(program, args()),
     }
 }

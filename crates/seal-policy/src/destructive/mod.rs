@@ -35,7 +35,7 @@ use seal_parse::shell::{model, model_names, segment, ModelOption, ShellLimits};
 use crate::chain::{Because, Check, Decision, Guard, Listener, Next, Ruling, StageError, ToolCall};
 
 pub use places::{SYSTEM_DIRS, TEMP_DIRS};
-pub use table::{Operands, Pattern, Reach, PATTERNS, SAFE_DEVICES};
+pub use table::{Operands, Pattern, Reach, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES};
 
 use places::{normalize, Context, Place};
 
@@ -313,6 +313,15 @@ impl DestructiveGuard {
                         .map(|(path, what)| found(Some(path), Some(what)))
                 })
             }
+            Operands::DevicePath => reading.paths.iter().find_map(|word| {
+                let device = normalize(word);
+                let written = word.starts_with("/dev/")
+                    && !SAFE_DEVICES.contains(&device.as_str())
+                    && !SOURCE_DEVICES.contains(&device.as_str())
+                    && !device.starts_with("/dev/fd/")
+                    && !device.starts_with("/dev/pts/");
+                written.then(|| found(Some(device), Some("a device")))
+            }),
             Operands::Device(key) => operands.iter().find_map(|word| {
                 let value = word.strip_prefix(key)?.strip_prefix('=')?;
                 let device = normalize(value);
@@ -536,7 +545,7 @@ impl<'a> FindWords<'a> {
     }
 }
 
-/// A fork bomb in the text: a function (`name()` then `{` or `(`) whose body runs its own name
+/// A fork bomb in the text, quoted or not (a `bash -c '...'` payload is quoted too): a function (`name()` then `{` or `(`) whose body runs its own name
 /// twice with a pipe or `&` between, or once in the background, as `:(){ :|:& };:` does.
 fn fork_bomb(text: &str) -> Option<Finding> {
     let bytes = text.as_bytes();

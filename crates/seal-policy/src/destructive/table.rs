@@ -31,6 +31,9 @@ pub enum Operands {
     /// A `key=value` operand (`dd of=/dev/sda`) whose value is a device: below `/dev/`, other
     /// than [`SAFE_DEVICES`].
     Device(&'static str),
+    /// A path operand below `/dev/` other than [`SAFE_DEVICES`] and the devices data is only
+    /// read from ([`SOURCE_DEVICES`]).
+    DevicePath,
     /// A starting point of `find` (`.` when none is given) within the reach.
     FindStart(Reach),
 }
@@ -44,6 +47,9 @@ pub const SAFE_DEVICES: &[&str] = &[
     "/dev/tty",
     "/dev/full",
 ];
+
+/// Devices that are read from, never written: a copy from them destroys nothing.
+pub const SOURCE_DEVICES: &[&str] = &["/dev/random", "/dev/urandom", "/dev/stdin"];
 
 /// One destructive use of a program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +118,7 @@ pub const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         subcommand: &["reset"],
-        any_option: &["--hard"],
+        any_option: &["--hard", "--merge"],
         ..row(
             "git-reset-hard",
             GIT,
@@ -205,12 +211,11 @@ pub const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         subcommand: &["branch"],
-        any_option: &["--move", "--copy"],
-        all_options: &["--force"],
+        any_option: &["--force"],
         ..row(
             "git-branch-force-overwrite",
             GIT,
-            "a branch rename or copy over an existing branch",
+            "a branch reset, renamed or copied over an existing one",
         )
     },
     Pattern {
@@ -227,6 +232,7 @@ pub const PATTERNS: &[Pattern] = &[
             "--delete",
             "--prune",
         ],
+        no_option: &["--dry-run"],
         ..row(
             "git-push-force",
             GIT,
@@ -235,6 +241,7 @@ pub const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         subcommand: &["push"],
+        no_option: &["--dry-run"],
         operands: Operands::AfterFirstStartsWith(&["+", ":"]),
         ..row(
             "git-push-refspec",
@@ -292,6 +299,14 @@ pub const PATTERNS: &[Pattern] = &[
     Pattern {
         operands: Operands::Device("of"),
         ..row("dd-device", &["dd"], "a write to a device")
+    },
+    Pattern {
+        operands: Operands::DevicePath,
+        ..row(
+            "device-copy",
+            &["cp", "mv", "tee", "install", "rsync", "cat"],
+            "a copy onto a device",
+        )
     },
     Pattern {
         operands: Operands::Path(Reach::Outside),

@@ -64,3 +64,9 @@ pub use rule::{
     SEARCH_TOOLS, WEB_TOOL,
 };
 pub use set::{Location, RuleEntry, RuleSet, Subject};
+
+/// The recommended rule file (`seal policy recommended`): broad allows of everyday commands,
+/// asks before publishing, pushing, fetching from the network and running containers, and
+/// denies of cloud, cluster and container deletions, meant to run with the
+/// [destructive-command guard](crate::destructive) on (spec/recommended-rules.md).
+pub const RECOMMENDED_RULES: &str = include_str!("recommended.json");
