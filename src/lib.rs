@@ -94,6 +94,7 @@ pub mod destructive {
     };
 }
 pub use seal_parse as parse;
+pub use seal_policy::rules::RECOMMENDED_RULES;
 pub use seal_render as render;
 
 pub use seal_policy::approval::ApprovalPolicy;

@@ -381,6 +381,9 @@ pub enum PolicyCommand {
     Check(PolicyCheckArgs),
     /// Report rules that never fire or mislead.
     Lint(PolicyLintArgs),
+    /// Print the recommended rule file (everyday allows, asks, cloud and container deletions
+    /// denied), to use with the destructive-command guard (spec/recommended-rules.md).
+    Recommended,
 }
 
 /// `seal policy check`.

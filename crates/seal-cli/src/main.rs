@@ -90,6 +90,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Manifest(ManifestCommand::Verify(args)) => manifest::run_verify(&args),
         Command::Policy(PolicyCommand::Check(args)) => policy::run_check(&args),
         Command::Policy(PolicyCommand::Lint(args)) => policy::run_lint(&args),
+        Command::Policy(PolicyCommand::Recommended) => policy::run_recommended(),
         Command::Doctor(args) => doctor::run(&args),
         Command::Demo => demo::run(),
         Command::Completions(args) => {

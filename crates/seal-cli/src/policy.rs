@@ -365,6 +365,12 @@ fn matched(trace: &Trace) -> Option<String> {
         })
 }
 
+/// Runs `seal policy recommended`: prints the recommended rule file.
+pub fn run_recommended() -> Result<u8, Failure> {
+    out!("{}", seal::RECOMMENDED_RULES);
+    Ok(0)
+}
+
 /// Runs `seal policy check`.
 pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
     let rules = read_rules(&args.rules)?;

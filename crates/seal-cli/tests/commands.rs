@@ -417,3 +417,26 @@ fn doctor_and_lint_name_uninterpreted_rules() {
     );
     assert_eq!(check.code, 0, "{}", check.snapshot());
 }
+
+#[test]
+fn policy_recommended_prints_a_rule_file_that_loads_and_guards() {
+    let printed = seal(&["policy", "recommended"], b"", &[]);
+    assert_eq!(printed.code, 0);
+    let dir = support::TempDir::new("recommended");
+    let path = dir.file("recommended.json");
+    std::fs::write(&path, &printed.stdout).unwrap();
+    let path = path.as_str();
+    let check = |command: &str| {
+        let input = format!(
+            r#"{{"tool_name":"Bash","cwd":"/home/dev/project","tool_input":{{"command":{command:?}}}}}"#
+        );
+        seal(&["policy", "check", "--rules", path], input.as_bytes(), &[]).code
+    };
+    assert_eq!(check("git status && cargo test"), 0);
+    assert_eq!(check("rm -rf build"), 0);
+    assert_eq!(check("git push origin main"), 12);
+    assert_eq!(check("kubectl delete ns prod"), 11);
+    assert_eq!(check("rm -rf ~"), 11);
+    let lint = seal(&["policy", "lint", "--rules", path], b"", &[]);
+    assert_eq!(lint.code, 0, "{}", lint.stdout);
+}
