@@ -286,12 +286,6 @@ impl DestructiveGuard {
             Operands::OneOf(wanted) => (reading.truncated
                 || operands.iter().any(|word| wanted.contains(word)))
             .then(|| found(None, None)),
-            Operands::AfterFirstStartsWith(prefixes) => (reading.truncated
-                || operands
-                    .iter()
-                    .skip(1)
-                    .any(|word| prefixes.iter().any(|prefix| word.starts_with(prefix))))
-            .then(|| found(None, None)),
             Operands::AfterDashDash => {
                 let after = reading.subcommand_at.unwrap_or(0);
                 let dash = words
