@@ -272,18 +272,22 @@ proptest! {
     }
 }
 
-#[test]
-fn eight_lanes_racing_on_200_ids_get_one_fresh_claim_each() {
-    const LANES: usize = 8;
-    const IDS: usize = 200;
-    let url = server();
-    let options = options("race");
+/// Lanes racing in [`race`].
+const LANES: usize = 8;
+
+/// Ids every lane claims in [`race`], in the same order.
+const IDS: usize = 200;
+
+/// Releases `LANES` threads at once, each claiming the same `IDS` ids in order through a store
+/// of its own from `open`; returns how many lanes found each id fresh.
+fn race<S: ReplayStore>(open: impl Fn() -> S + Send + Sync + 'static) -> Vec<usize> {
+    let open = Arc::new(open);
     let start = Arc::new(Barrier::new(LANES));
     let lanes: Vec<_> = (0..LANES)
         .map(|_| {
-            let (url, options, start) = (url.clone(), options.clone(), Arc::clone(&start));
+            let (open, start) = (Arc::clone(&open), Arc::clone(&start));
             std::thread::spawn(move || {
-                let store = RedisReplayStore::open(&url, &options).unwrap();
+                let store = open();
                 start.wait();
                 (0..IDS)
                     .map(|n| {
@@ -296,7 +300,7 @@ fn eight_lanes_racing_on_200_ids_get_one_fresh_claim_each() {
             })
         })
         .collect();
-    let mut fresh = [0usize; IDS];
+    let mut fresh = vec![0usize; IDS];
     for lane in lanes {
         for (n, outcome) in lane.join().unwrap().into_iter().enumerate() {
             if outcome == ClaimOutcome::Fresh {
@@ -304,7 +308,51 @@ fn eight_lanes_racing_on_200_ids_get_one_fresh_claim_each() {
             }
         }
     }
+    fresh
+}
+
+#[test]
+fn eight_lanes_racing_on_200_ids_get_one_fresh_claim_each() {
+    let (url, options) = (server(), options("race"));
+    let fresh = race(move || RedisReplayStore::open(&url, &options).unwrap());
     assert!(fresh.iter().all(|count| *count == 1), "{fresh:?}");
+}
+
+/// The broken store of the negative control: `GET`, a pause, then `SET` without `NX`.
+struct CheckThenSet {
+    connection: std::sync::Mutex<redis::Connection>,
+    prefix: String,
+}
+
+impl ReplayStore for CheckThenSet {
+    fn claim(&self, claim: &Claim<'_>) -> Result<ClaimOutcome, ClaimError> {
+        let mut connection = self.connection.lock().unwrap();
+        let key = claim_key(&self.prefix, &claim.scope, claim.id);
+        let seen: Option<String> = redis::cmd("GET").arg(&key).query(&mut *connection).unwrap();
+        if seen.is_some() {
+            return Ok(ClaimOutcome::Replayed);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        redis::cmd("SET")
+            .arg(&key)
+            .arg(1)
+            .arg("PX")
+            .arg(901_000)
+            .query::<()>(&mut *connection)
+            .unwrap();
+        Ok(ClaimOutcome::Fresh)
+    }
+}
+
+#[test]
+fn the_race_catches_a_store_that_checks_then_sets() {
+    let (url, prefix) = (server(), options("race-broken").key_prefix);
+    let fresh = race(move || CheckThenSet {
+        connection: std::sync::Mutex::new(raw(&url)),
+        prefix: prefix.clone(),
+    });
+    let twice = fresh.iter().filter(|count| **count > 1).count();
+    assert!(twice > 0, "{fresh:?}");
 }
 
 #[test]
