@@ -6,7 +6,8 @@ use super::{DestructiveGuard, DEVICE_REDIRECT, FORK_BOMB, PATTERNS};
 /// Checks the guard on `data` read as a command (invalid UTF-8 replaced), with and without a
 /// workspace: no panic; the same answer twice; a finding names a pattern of the table or a
 /// text pattern, a form that is not empty, and a path exactly when it says what the path is;
-/// a command the guard refuses is refused in a `bash -c` payload and after `sudo` too.
+/// a plain command the guard refuses is refused in a `bash -c` payload and after `sudo` too
+/// (where those can be segmented).
 ///
 /// # Errors
 ///
@@ -42,7 +43,9 @@ pub fn destructive_guard(data: &[u8]) -> Result<(), String> {
             .all(|b| b.is_ascii_alphanumeric() || b" -_./~=+:".contains(&b));
         if plain && !text.trim().is_empty() {
             for wrapped in [format!("sudo {text}"), format!("bash -c '{text}'")] {
-                if guard.check_command(&wrapped).is_none() {
+                // A wrapped command that cannot be segmented is the rules' to ask about.
+                let segments = seal_parse::shell::segment(&wrapped, &Default::default());
+                if segments.is_ok() && guard.check_command(&wrapped).is_none() {
                     return Err(format!("{text:?} is refused but not {wrapped:?}"));
                 }
             }
