@@ -37,10 +37,11 @@ pub fn destructive_guard(data: &[u8]) -> Result<(), String> {
             return Err(format!("finding without its form or place: {found:?}"));
         }
         let _ = found.to_string();
-        // A plain word command (no quotes, no operators) keeps its meaning behind `sudo`.
+        // A plain word command (no quotes, no operators, no `=`, which `sudo` reads as an
+        // environment assignment) keeps its meaning behind `sudo`.
         let plain = text
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b" -_./~=+:".contains(&b));
+            .all(|b| b.is_ascii_alphanumeric() || b" -_./~+:".contains(&b));
         if plain && !text.trim().is_empty() {
             for wrapped in [format!("sudo {text}"), format!("bash -c '{text}'")] {
                 // A wrapped command that cannot be segmented is the rules' to ask about.
