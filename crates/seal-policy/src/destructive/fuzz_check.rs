@@ -38,11 +38,14 @@ pub fn destructive_guard(data: &[u8]) -> Result<(), String> {
         }
         let _ = found.to_string();
         // A plain word command (no quotes, no operators, no `=`, which `sudo` reads as an
-        // environment assignment) keeps its meaning behind `sudo`.
+        // environment assignment) whose first word is a program keeps its meaning behind
+        // `sudo`.
         let plain = text
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b" -_./~+:".contains(&b));
-        if plain && !text.trim().is_empty() {
+        // A first word starting with `-` would be an option of `sudo`.
+        let program_first = !text.trim_start().starts_with(['-', '+']);
+        if plain && program_first && !text.trim().is_empty() {
             for wrapped in [format!("sudo {text}"), format!("bash -c '{text}'")] {
                 // A wrapped command that cannot be segmented is the rules' to ask about.
                 let segments = seal_parse::shell::segment(&wrapped, &Default::default());
