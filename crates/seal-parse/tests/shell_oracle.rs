@@ -66,7 +66,8 @@ const TOKENS: &[(&str, &str)] = &[
 
 /// A token as one piece.
 fn token() -> impl Strategy<Value = (Style, String)> {
-    proptest::sample::select(TOKENS).prop_map(|(written, value)| (Style::Token(written), value.to_owned()))
+    proptest::sample::select(TOKENS)
+        .prop_map(|(written, value)| (Style::Token(written), value.to_owned()))
 }
 
 /// One word: pieces in any style (tokens among them), a token alone, or a lone `{}`.
@@ -324,7 +325,12 @@ fn refused_braces_are_refused_with_a_reason() {
         );
         // The offset names a brace of the refused word, not some other place.
         let brace = refused.find(['{', '}']).unwrap() + start;
-        prop_assert!(error.offset >= start && error.offset <= brace, "{:?}: {}", text, error);
+        prop_assert!(
+            error.offset >= start && error.offset <= brace,
+            "{:?}: {}",
+            text,
+            error
+        );
         prop_assert!(!error.reason.code().is_empty());
         Ok(())
     });

@@ -36,6 +36,7 @@ mod command;
 mod domain;
 mod effect;
 mod evaluation;
+mod explain;
 pub mod fuzz_check;
 mod limits;
 mod lint;
@@ -53,6 +54,10 @@ pub use command::CommandPattern;
 pub use domain::{url_host, DomainPattern, DomainPatternError};
 pub use effect::Effect;
 pub use evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
+pub use explain::{
+    CarriedReading, Explanation, FormExplanation, LauncherExplanation, MatchedBy, ModelReading,
+    RuleMatch, SegmentExplanation,
+};
 pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, Finding, FindingKind};
 pub use listener::RulesListener;
