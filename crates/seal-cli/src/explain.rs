@@ -103,11 +103,11 @@ fn model_text(model: &ModelReading) -> String {
 }
 
 /// The guard's finding on form `position` of segment `segment`, if it read that form.
-fn guard_on<'a>(
-    guard: Option<&'a GuardExplanation>,
+fn guard_on(
+    guard: Option<&GuardExplanation>,
     segment: usize,
     position: usize,
-) -> Option<Option<&'a Finding>> {
+) -> Option<Option<&Finding>> {
     guard.map(|guard| {
         guard
             .forms

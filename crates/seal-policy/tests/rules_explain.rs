@@ -88,6 +88,9 @@ fn read_off_without_models(explained: &Explanation, any_allow: bool) -> Option<E
 
 type ReadOff = fn(&Explanation, bool) -> Option<Effect>;
 
+/// Rules (effect and text) and a command.
+type Case = (Vec<(Effect, String)>, String);
+
 fn set_of(rules: &[(Effect, String)]) -> RuleSet {
     let mut set = RuleSet::default();
     for (effect, text) in rules {
@@ -96,7 +99,7 @@ fn set_of(rules: &[(Effect, String)]) -> RuleSet {
     set
 }
 
-fn agrees(read: ReadOff) -> impl Fn((Vec<(Effect, String)>, String)) -> Result<(), TestCaseError> {
+fn agrees(read: ReadOff) -> impl Fn(Case) -> Result<(), TestCaseError> {
     move |(rules, command)| {
         let set = set_of(&rules);
         let evaluation = set.evaluate("Bash", Subject::Command(&command));
