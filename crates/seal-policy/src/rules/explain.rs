@@ -171,9 +171,11 @@ impl RuleSet {
     /// assert_eq!(explained.evaluation.effect(), Some(Effect::Deny));
     /// let forms = &explained.segments[0].forms;
     /// assert_eq!(forms[0].kind, FormKind::Canonical);
-    /// let normalized = forms.iter().find(|f| f.kind == FormKind::Normalized).unwrap();
-    /// assert_eq!(normalized.model.as_ref().unwrap().options, ["--hard"]);
-    /// assert!(normalized.matches.iter().any(|m| m.by == MatchedBy::Model));
+    /// // `git -C . reset --ha`, which is also the normalized form.
+    /// let git = forms.iter().find(|f| f.kind == FormKind::WrapperStripped).unwrap();
+    /// assert_eq!(git.also, [FormKind::Normalized]);
+    /// assert_eq!(git.model.as_ref().unwrap().options, ["--hard"]);
+    /// assert!(git.matches.iter().any(|m| m.by == MatchedBy::Model));
     /// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
     /// ```
     #[must_use]
