@@ -22,7 +22,7 @@ pub use seal_policy::destructive::{GuardExplanation, GuardForm};
 pub use seal_policy::rules::{
     AskCause, CarriedReading, Effect, Evaluation, Explanation, FormExplanation, FormKind, Input,
     LauncherExplanation, Match, MatchedBy, ModelReading, RuleMatch, SegmentExplanation, Site,
-    Unanalysed,
+    Unanalysed, COMMAND_TOOL,
 };
 
 use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, Subject};

@@ -5,6 +5,7 @@
 use seal::destructive::{DestructiveGuard, Finding};
 use seal::explain::{
     explain_rules, Explanation, FormExplanation, GuardExplanation, ModelReading, RuleMatch,
+    COMMAND_TOOL,
 };
 use seal_parse::json::Value;
 use seal_render::{escape, Context};
@@ -16,27 +17,32 @@ use crate::policy::{CallInput, Mode};
 
 /// The rules' and the guard's explanation of one call.
 pub struct Explained {
-    /// The rules' explanation.
-    rules: Explanation,
+    /// The rules' explanation, for a call of the shell tool with a command.
+    rules: Option<Explanation>,
     /// The guard's, when it is on and the call has a command.
     guard: Option<GuardExplanation>,
-    /// Whether the call has a command to explain.
-    command: bool,
 }
 
 /// Explains `call` under the rules text `rules` and `mode`, as `policy check` decides it: the
 /// same fallback, workspace root and guard (its workspace the call's `cwd`, `~` as `HOME`).
 pub fn explain(rules: &str, mode: Mode, call: &CallInput<'_>) -> Result<Explained, Failure> {
+    // The shell tool's command, as the chain reads it (another field is not explained).
     let command = match call.input {
-        Value::Object(object) => json_in::optional_string(object, "command", "tool_input")
-            .ok()
-            .flatten(),
+        Value::Object(object) if call.tool == COMMAND_TOOL => {
+            json_in::optional_string(object, "command", "tool_input")
+                .ok()
+                .flatten()
+        }
         _ => None,
     };
     let root = call.cwd.filter(|cwd| cwd.starts_with('/'));
-    let explanation =
-        explain_rules(rules, mode.fallback, root, call.tool, command.unwrap_or(""))
-            .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+    let explanation = match command {
+        Some(command) => Some(
+            explain_rules(rules, mode.fallback, root, call.tool, command)
+                .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?,
+        ),
+        None => None,
+    };
     let guard = match command {
         Some(command) if mode.destructive_guard => {
             let mut guard = DestructiveGuard::new();
@@ -56,7 +62,6 @@ pub fn explain(rules: &str, mode: Mode, call: &CallInput<'_>) -> Result<Explaine
     Ok(Explained {
         rules: explanation,
         guard,
-        command: command.is_some(),
     })
 }
 
@@ -119,9 +124,12 @@ fn guard_on(
 
 /// The explanation as text lines, indented under `explain:`.
 pub fn explained_text(explained: &Explained) -> String {
-    let rules = &explained.rules;
     let guard = explained.guard.as_ref();
     let mut out = String::from("explain:\n");
+    let Some(rules) = &explained.rules else {
+        out.push_str("  no shell command: the rules read the call's other field (see `rules`)\n");
+        return out;
+    };
     let mut line = |indent: usize, text: String| {
         out.push_str(&" ".repeat(indent));
         out.push_str(&text);
@@ -129,12 +137,6 @@ pub fn explained_text(explained: &Explained) -> String {
     };
     for m in &rules.tool {
         line(2, format!("every call of the tool: {}", rule_text(m)));
-    }
-    if !explained.command {
-        line(
-            2,
-            "no command: the rules read the call's other field".into(),
-        );
     }
     if let Some(unanalysable) = &rules.unanalysable {
         line(
@@ -255,8 +257,10 @@ fn finding_json(found: Option<&Finding>) -> J {
 
 /// The explanation as JSON (spec/cli.md 5.6, `explain`).
 pub fn explained_json(explained: &Explained) -> J {
-    let rules = &explained.rules;
     let guard = explained.guard.as_ref();
+    let Some(rules) = &explained.rules else {
+        return J::Obj(vec![("command", J::Bool(false))]);
+    };
     let segments = rules
         .segments
         .iter()
@@ -342,7 +346,7 @@ pub fn explained_json(explained: &Explained) -> J {
         ])
     });
     J::Obj(vec![
-        ("command", J::Bool(explained.command)),
+        ("command", J::Bool(true)),
         (
             "tool_rules",
             J::Arr(rules.tool.iter().map(rule_json).collect()),

@@ -153,5 +153,18 @@ fn explain_off_guard_unanalysable_and_other_tools() {
         br#"{"tool_name":"Read","tool_input":{"file_path":"a.txt"}}"#,
         &[],
     );
-    assert!(read.stdout.contains("no command"), "{}", read.snapshot());
+    assert!(
+        read.stdout.contains("no shell command"),
+        "{}",
+        read.snapshot()
+    );
+    let read = seal(
+        &["policy", "check", "--rules", &rules, "--explain", "--json"],
+        br#"{"tool_name":"Read","tool_input":{"file_path":"a.txt","command":"rm -rf /"}}"#,
+        &[],
+    );
+    assert_eq!(
+        read.json()["explain"],
+        serde_json::json!({"command": false})
+    );
 }
