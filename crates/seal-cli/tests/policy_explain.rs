@@ -91,6 +91,10 @@ fn explain_json() {
     assert_eq!(segments.len(), 2);
     let forms = segments[0]["forms"].as_array().unwrap();
     assert_eq!(forms[0]["kind"], "canonical");
+    assert_eq!(
+        forms[0]["also"],
+        serde_json::json!(["env_stripped", "basename"])
+    );
     assert_eq!(forms[0]["words"][0], "sudo");
     let git = forms
         .iter()

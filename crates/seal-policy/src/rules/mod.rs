@@ -12,6 +12,10 @@
 //! wrapper-stripped, normalized) or any launcher matches; **ask** likewise; an unanalysable
 //! command is never allowed by rules: it asks, with the segmenter's reason.
 //!
+//! [`RuleSet::explain`] lists what the rules read in a command, form by form (each form's
+//! program-model reading, payload and matching rules), with the evaluation's decision, found
+//! by the same predicates the evaluation uses.
+//!
 //! Rule sets load from JSON ([`RuleSet::from_json`]) with line-precise errors and `match` /
 //! `not_match` examples checked at load; [`lint`] reports rules that can never fire or do not
 //! mean what they seem to, each with a counterexample. The normative text is the "Rules"
