@@ -91,8 +91,8 @@ mod trust;
 pub mod destructive {
     pub use seal_policy::destructive::{
         DestructiveGuard, Finding, GuardExplanation, GuardForm, Operands, Pattern, Reach,
-        DEVICE_REDIRECT, FORK_BOMB, MAX_PAYLOAD_DEPTH, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES,
-        SYSTEM_DIRS, TEMP_DIRS,
+        DEVICE_REDIRECT, FORK_BOMB, MAX_FORK_BODY_BYTES, MAX_PAYLOAD_DEPTH,
+        MAX_REDIRECT_TARGET_BYTES, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
     };
 }
 pub use seal_parse as parse;

@@ -31,6 +31,10 @@ const TARGETS: &[(&str, Check)] = &[
     ("frame_verify", seal_verify::fuzz::frame_verification),
     ("manifest_verify", seal_verify::fuzz::manifest_verification),
     ("rules_load", seal_policy::rules::fuzz_check::rules_load),
+    (
+        "destructive_guard",
+        seal_policy::destructive::fuzz_check::destructive_guard,
+    ),
 ];
 
 #[test]

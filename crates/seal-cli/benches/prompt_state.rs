@@ -6,6 +6,12 @@
 //! Run with `cargo bench -p seal-cli --bench prompt_state`. Each row cycles through 400 frames
 //! signed with distinct ids: the first pass claims them fresh, later passes are replays (the
 //! same one-transaction claim, without the insert).
+//!
+//! The group `prompt_hook_redis` does the same with the Redis replay state of
+//! `SEAL_TEST_REDIS` (for example `redis://127.0.0.1:6390/0`, a server of the bench's own: it
+//! empties that database with `FLUSHDB` before each row, then fills it through pipelines with
+//! 0, 10,000 and 1,000,000 live keys of another conversation). Without the variable the group
+//! says it was skipped and measures nothing.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -148,5 +154,93 @@ fn prompt_state(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, prompt_state);
+/// Keys written per pipeline when filling the Redis database.
+const FILL_BATCH: usize = 10_000;
+
+/// Empties the database of `url`, then writes `live` keys of the conversation `filler` that
+/// stay live for a day, `FILL_BATCH` per pipeline.
+fn fill_redis(url: &str, live: usize) {
+    let mut connection = redis::Client::open(url)
+        .unwrap()
+        .get_connection_with_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    redis::cmd("FLUSHDB").query::<()>(&mut connection).unwrap();
+    let scope = seal::ClaimScope::Conversation("filler");
+    let mut written = 0;
+    while written < live {
+        let mut pipeline = redis::pipe();
+        for n in written..live.min(written + FILL_BATCH) {
+            let key = seal_store_redis::claim_key(
+                seal_store_redis::DEFAULT_KEY_PREFIX,
+                &scope,
+                &format!("filler-{n:07}"),
+            );
+            pipeline
+                .cmd("SET")
+                .arg(key)
+                .arg(1)
+                .arg("PX")
+                .arg(86_400_000u64)
+                .ignore();
+        }
+        pipeline.query::<()>(&mut connection).unwrap();
+        written = live.min(written + FILL_BATCH);
+    }
+    let size: u64 = redis::cmd("DBSIZE").query(&mut connection).unwrap();
+    assert_eq!(size, live as u64);
+}
+
+fn prompt_redis(c: &mut Criterion) {
+    let Some(url) = std::env::var("SEAL_TEST_REDIS")
+        .ok()
+        .filter(|url| !url.is_empty())
+    else {
+        println!(
+            "prompt_hook_redis: skipped (SEAL_TEST_REDIS is not set; start a server of the \
+             bench's own with `redis-server --bind 127.0.0.1 --port 6390 --save '' --appendonly \
+             no` and set SEAL_TEST_REDIS=redis://127.0.0.1:6390/0; the bench empties that \
+             database)"
+        );
+        return;
+    };
+    let store = fixture("store.json");
+    let keys = fixture("keys.json");
+    let no_frame = prompt("a prompt with no frame");
+    let mut group = c.benchmark_group("prompt_hook_redis");
+    group.sample_size(40);
+    group.bench_function("seal_version_process_floor", |b| {
+        b.iter(|| answer(&["--version"], b""))
+    });
+    for live in [0usize, 10_000, 1_000_000] {
+        fill_redis(&url, live);
+        let args = [
+            "hook",
+            "claude-code",
+            "user-prompt-submit",
+            "--store",
+            &store,
+            "--keys",
+            &keys,
+            "--state",
+            &url,
+            "--now",
+            NOW,
+        ];
+        let frames: Vec<Vec<u8>> = (0..FRAMES)
+            .map(|n| signed(&format!("r{live}"), n))
+            .collect();
+        let first = String::from_utf8(answer(&args, &frames[0])).unwrap();
+        assert!(first.contains("\"additionalContext\":\"\""), "{first}");
+        let mut turn = frames.iter().cycle();
+        group.bench_function(format!("one_frame_{live}_live_ids"), |b| {
+            b.iter(|| answer(&args, turn.next().unwrap()))
+        });
+        group.bench_function(format!("no_frame_{live}_live_ids"), |b| {
+            b.iter(|| answer(&args, &no_frame))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, prompt_state, prompt_redis);
 criterion_main!(benches);

@@ -145,12 +145,13 @@ pub struct FrameFlags {
     /// Secret key file with the HMAC secrets.
     #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
     pub keys: Option<String>,
-    /// Replay state (SQLite, shared by every lane on the machine; default
-    /// $XDG_STATE_HOME/seal/replay.sqlite3, else ~/.local/state/seal/replay.sqlite3).
-    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    /// Replay state: a SQLite file shared by every lane on the machine (default
+    /// $XDG_STATE_HOME/seal/replay.sqlite3, else ~/.local/state/seal/replay.sqlite3), or
+    /// redis://host:port/db shared by a fleet.
+    #[arg(long, value_name = "PATH|URL", env = "SEAL_STATE")]
     pub state: Option<String>,
-    /// How long a claim waits for another lane's write to the replay state, in milliseconds,
-    /// before the run fails closed.
+    /// How long a claim waits for another lane's write to the replay state (for Redis: to
+    /// connect, and for each answer), in milliseconds, before the run fails closed.
     #[arg(long, value_name = "MS", env = "SEAL_STATE_TIMEOUT_MS",
           default_value_t = crate::state::DEFAULT_STATE_TIMEOUT_MS,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -325,8 +326,9 @@ pub struct ManifestVerifyArgs {
     /// Trust store resolving the approver key.
     #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
     pub store: Option<String>,
-    /// Replay state the approval id is claimed in (as for the prompt hooks).
-    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    /// Replay state the approval id is claimed in (a file or redis://host:port/db, as for the
+    /// prompt hooks).
+    #[arg(long, value_name = "PATH|URL", env = "SEAL_STATE")]
     pub state: Option<String>,
     /// Old file of approval ids already used: imported once into the replay state.
     #[arg(long, value_name = "PATH", requires = "approval")]
@@ -435,7 +437,7 @@ pub struct PolicyLintArgs {
 #[command(
     long_about = "Checks the store (accepted, expiry, each key's window and status, compact \
                   keys), the key file against the store, SEAL_VERIFY, the hook settings, the \
-                  replay state (its file, live ids and window), and lints the rules. Exit 14 \
+                  replay state (its file or Redis server, live ids and window), and lints the rules. Exit 14 \
                   when any check is an error."
 )]
 pub struct DoctorArgs {
@@ -448,8 +450,8 @@ pub struct DoctorArgs {
     /// Rules file.
     #[arg(long, value_name = "PATH", env = "SEAL_RULES")]
     pub rules: Option<String>,
-    /// Replay state (default as for the prompt hooks).
-    #[arg(long, value_name = "PATH", env = "SEAL_STATE")]
+    /// Replay state, a file or redis://host:port/db (default as for the prompt hooks).
+    #[arg(long, value_name = "PATH|URL", env = "SEAL_STATE")]
     pub state: Option<String>,
     /// Freshness window the hooks use, in seconds (as their `--max-age`).
     #[arg(long, value_name = "SECONDS", env = "SEAL_MAX_AGE",

@@ -2,6 +2,7 @@
 //! warnings, the verification-off state, the key file against the store, the replay state, and
 //! rule lint.
 
+use seal_store_redis::{RedisReplayStore, DEFAULT_COUNT_LIMIT};
 use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
 use seal_verify::store::{accept_initial, KeyMaterial, KeyStatus};
 use seal_verify::{UnixTime, COMPACT_TAG_BITS};
@@ -88,10 +89,22 @@ fn hook_checks(checks: &mut Vec<(Level, String)>) {
     });
 }
 
-/// The replay state the hooks would use: its file, how many ids it holds live, its size, and
-/// the freshness window that bounds it. A state that cannot be opened is an error (every
-/// prompt hook would answer `verification_failed`); one not created yet is fine.
+/// The replay state the hooks would use: its file or server, how many ids it holds live, its
+/// size, and the freshness window that bounds it. A state that cannot be opened is an error
+/// (every prompt hook would answer `verification_failed`); a file not created yet is fine.
 fn state_checks(flags: &DoctorArgs, now: UnixTime, checks: &mut Vec<(Level, String)>) {
+    let window = format!(
+        "freshness window {} s, clock skew {} s",
+        flags.max_age, flags.max_skew
+    );
+    if let Some(url) = flags
+        .state
+        .as_deref()
+        .filter(|state| crate::state::is_url(state))
+    {
+        redis_checks(url, &window, checks);
+        return;
+    }
     let path = match &flags.state {
         Some(path) => std::path::PathBuf::from(path),
         None => match crate::state::default_path() {
@@ -103,10 +116,6 @@ fn state_checks(flags: &DoctorArgs, now: UnixTime, checks: &mut Vec<(Level, Stri
         },
     };
     let shown = quoted(&path.display().to_string());
-    let window = format!(
-        "freshness window {} s, clock skew {} s",
-        flags.max_age, flags.max_skew
-    );
     if !path.exists() {
         checks.push((
             Level::Ok,
@@ -132,6 +141,54 @@ fn state_checks(flags: &DoctorArgs, now: UnixTime, checks: &mut Vec<(Level, Stri
             checks.push((
                 Level::Ok,
                 format!("replay state {shown}: {live} live ids, {bytes} bytes; {window}"),
+            ));
+        }
+    }
+}
+
+/// A Redis replay state: reachable with the hooks' default timeout, its live ids (the keys of
+/// its prefix, counted by `SCAN` up to `DEFAULT_COUNT_LIMIT`), never its password.
+fn redis_checks(url: &str, window: &str, checks: &mut Vec<(Level, String)>) {
+    let address = match crate::state::redis_address(url) {
+        Ok(address) => address,
+        Err(failure) => {
+            checks.push((
+                Level::Error,
+                format!(
+                    "{}: every prompt hook would answer verification_failed",
+                    failure.message
+                ),
+            ));
+            return;
+        }
+    };
+    let credentials = if address.has_credentials() {
+        "with a password"
+    } else {
+        "no password"
+    };
+    let options = crate::state::redis_options(crate::state::DEFAULT_STATE_TIMEOUT_MS);
+    let prefix = options.key_prefix.clone();
+    let counted = RedisReplayStore::connect(address.clone(), &options)
+        .and_then(|store| store.live_count(DEFAULT_COUNT_LIMIT));
+    match counted {
+        Err(error) => checks.push((
+            Level::Error,
+            format!("{error}: every prompt hook would answer verification_failed"),
+        )),
+        Ok(count) => {
+            let ids = if count.complete {
+                format!("{} live ids", count.ids)
+            } else {
+                format!("at least {} live ids (counting stopped there)", count.ids)
+            };
+            checks.push((
+                Level::Ok,
+                format!(
+                    "replay state `{address}` (Redis, {credentials}): {ids} under {}, expired \
+                     by Redis; {window}",
+                    quoted(&prefix)
+                ),
             ));
         }
     }

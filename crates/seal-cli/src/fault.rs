@@ -6,6 +6,10 @@
 //! Points: `args` (before the command line is parsed), `input` (after stdin is read), `decide`
 //! (before the decision or the verification), `answer` (after the answer is built, before it is
 //! written).
+//!
+//! One fault is a behaviour, not a point: `SEAL_FAULT=nonatomic-claim` makes every claim in a
+//! Redis replay state a `GET`, a 20 ms wait, then a plain `SET` ([`nonatomic_claim`]): the
+//! broken store the Redis race test must catch.
 
 /// A named point where a test may inject a fault.
 #[cfg(feature = "fault-injection")]
@@ -30,3 +34,48 @@ pub fn point(name: &str) {
 #[cfg(not(feature = "fault-injection"))]
 #[inline(always)]
 pub fn point(_name: &str) {}
+
+/// Whether `SEAL_FAULT` names the behaviour `name`.
+#[cfg(feature = "fault-injection")]
+pub fn active(name: &str) -> bool {
+    std::env::var_os("SEAL_FAULT").is_some_and(|fault| fault == name)
+}
+
+/// The broken claim of `SEAL_FAULT=nonatomic-claim`: checks with `GET`, waits 20 ms, then
+/// records with `SET .. PX` (no `NX`), so two lanes racing on one id can both find it fresh.
+/// The server is reached at the store's shown address (test servers have no password).
+#[cfg(feature = "fault-injection")]
+pub fn nonatomic_claim(
+    store: &seal_store_redis::RedisReplayStore,
+    claim: &seal::Claim<'_>,
+) -> Result<seal::ClaimOutcome, seal::ClaimError> {
+    let unavailable = |error: redis::RedisError| seal::ClaimError::Unavailable {
+        detail: error.to_string(),
+    };
+    let mut connection = redis::Client::open(store.address().to_string())
+        .and_then(|client| client.get_connection())
+        .map_err(unavailable)?;
+    let key = store.key(&claim.scope, claim.id);
+    let seen: Option<String> = redis::cmd("GET")
+        .arg(&key)
+        .query(&mut connection)
+        .map_err(unavailable)?;
+    if seen.is_some() {
+        return Ok(seal::ClaimOutcome::Replayed);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let lifetime = claim
+        .expires_at
+        .seconds()
+        .saturating_sub(claim.now.seconds())
+        .saturating_add(1)
+        .saturating_mul(1000);
+    redis::cmd("SET")
+        .arg(&key)
+        .arg(1)
+        .arg("PX")
+        .arg(lifetime)
+        .query::<()>(&mut connection)
+        .map_err(unavailable)?;
+    Ok(seal::ClaimOutcome::Fresh)
+}

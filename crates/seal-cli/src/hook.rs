@@ -282,7 +282,7 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
     let replay = state::open(frames, &options, now)?;
     let inbound = verify_text(&seal, conversation, now, &replay, prompt)?;
-    state::check_answered(&inbound, replay.path())?;
+    state::check_answered(&inbound, &replay)?;
     Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }
 

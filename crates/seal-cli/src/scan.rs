@@ -25,7 +25,7 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
     let replay = state::open(frames, &options, now)?;
     let inbound = verify_text(&seal, conversation, now, &replay, &text)?;
-    state::check_answered(&inbound, replay.path())?;
+    state::check_answered(&inbound, &replay)?;
     let output = if args.json {
         let mut json = report_json(&inbound).to_text();
         json.push('\n');

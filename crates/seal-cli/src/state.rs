@@ -1,11 +1,13 @@
 //! The binary's replay state: a SQLite file shared by every lane on the machine
 //! (`--state PATH` / `SEAL_STATE`, by default `$XDG_STATE_HOME/seal/replay.sqlite3`, else
-//! `$HOME/.local/state/seal/replay.sqlite3`), into which an old `--seen` file is imported once.
+//! `$HOME/.local/state/seal/replay.sqlite3`), into which an old `--seen` file is imported once;
+//! or, for a fleet of machines, a Redis database (`--state redis://host:port/db`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use seal::{Inbound, UnixTime};
+use seal::{Claim, ClaimError, ClaimOutcome, Inbound, ReplayStore, UnixTime};
+use seal_store_redis::{RedisAddress, RedisOptions, RedisReplayStore};
 use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
 
 use crate::cli::FrameFlags;
@@ -39,6 +41,67 @@ pub fn default_path() -> Result<PathBuf, Failure> {
     ))
 }
 
+/// An opened replay state: the SQLite file of one machine or the Redis database of a fleet.
+#[derive(Debug)]
+pub enum ReplayState {
+    /// A SQLite file (`--state PATH`, or the default path).
+    Sqlite(SqliteReplayStore),
+    /// A Redis database (`--state redis://host:port/db`).
+    Redis(Box<RedisReplayStore>),
+}
+
+impl ReplayState {
+    /// The state as named in messages: the file's path, or `redis://host:port/db` (never a
+    /// password).
+    pub fn name(&self) -> String {
+        match self {
+            ReplayState::Sqlite(store) => store.path().display().to_string(),
+            ReplayState::Redis(store) => store.address().to_string(),
+        }
+    }
+}
+
+impl ReplayStore for ReplayState {
+    fn claim(&self, claim: &Claim<'_>) -> Result<ClaimOutcome, ClaimError> {
+        match self {
+            ReplayState::Sqlite(store) => store.claim(claim),
+            ReplayState::Redis(store) => {
+                #[cfg(feature = "fault-injection")]
+                if crate::fault::active("nonatomic-claim") {
+                    return crate::fault::nonatomic_claim(store, claim);
+                }
+                store.claim(claim)
+            }
+        }
+    }
+}
+
+/// Whether `--state` names a server (`scheme://...`) rather than a file: a scheme of ASCII
+/// letters, digits, `+`, `-` or `.` before `://`. Only `redis://` is served; any other scheme
+/// is refused by [`redis_address`] with an error saying so.
+pub fn is_url(state: &str) -> bool {
+    state.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'-' | b'.'))
+    })
+}
+
+/// Parses a `--state` URL.
+pub fn redis_address(state: &str) -> Result<RedisAddress, Failure> {
+    RedisAddress::parse(state).map_err(|error| Failure::usage(error.to_string()))
+}
+
+/// The Redis store options of a run: `timeout_ms` bounds connecting and each command.
+pub fn redis_options(timeout_ms: u64) -> RedisOptions {
+    RedisOptions {
+        connect_timeout: Duration::from_millis(timeout_ms),
+        io_timeout: Duration::from_millis(timeout_ms),
+        ..RedisOptions::default()
+    }
+}
+
 /// Opens the replay state of `flags` (creating the file and, for the default path, its
 /// folder), then imports the old seen-id file of `--seen` if it was never imported: its ids
 /// count as used, in every scope, until the end of one freshness window (or of the migration
@@ -47,7 +110,7 @@ pub fn open(
     flags: &FrameFlags,
     options: &FrameOptions,
     now: UnixTime,
-) -> Result<SqliteReplayStore, Failure> {
+) -> Result<ReplayState, Failure> {
     let window_end = UnixTime(now.seconds().saturating_add(options.max_age));
     let import_until = options
         .undated_until
@@ -62,15 +125,29 @@ pub fn open(
 }
 
 /// Opens the replay state at `state` (else the default path, its folder created), waiting up to
-/// `timeout_ms` for other lanes, and imports the old id file `seen` once, its ids counting as
-/// used until `import_until`.
+/// `timeout_ms` for other lanes (for Redis: to connect, and for each answer), and imports the
+/// old id file `seen` once, its ids counting as used until `import_until`. A Redis state takes
+/// no old id file: the import is SQLite's (it would cost every claim a second command).
 pub fn open_at(
     state: Option<&str>,
     seen: Option<&str>,
     timeout_ms: u64,
     now: UnixTime,
     import_until: UnixTime,
-) -> Result<SqliteReplayStore, Failure> {
+) -> Result<ReplayState, Failure> {
+    if let Some(url) = state.filter(|state| is_url(state)) {
+        let address = redis_address(url)?;
+        if let Some(seen_path) = seen {
+            return Err(Failure::usage(format!(
+                "the old id file {} can be imported into a SQLite replay state only, not into \
+                 `{address}`: import it into a SQLite state (`--state PATH`) or leave it out",
+                quoted(seen_path)
+            )));
+        }
+        let store = RedisReplayStore::connect(address, &redis_options(timeout_ms))
+            .map_err(|error| Failure::input(error.to_string()))?;
+        return Ok(ReplayState::Redis(Box::new(store)));
+    }
     let path = match state {
         Some(path) => PathBuf::from(path),
         None => {
@@ -99,17 +176,17 @@ pub fn open_at(
                 .map_err(|error| Failure::input(error.to_string()))?;
         }
     }
-    Ok(store)
+    Ok(ReplayState::Sqlite(store))
 }
 
 /// Fails closed when the replay state could not answer a claim: the message gets no verdict
 /// at all rather than frames left unverified for a reason the operator cannot see.
-pub fn check_answered(inbound: &Inbound, path: &Path) -> Result<(), Failure> {
+pub fn check_answered(inbound: &Inbound, state: &ReplayState) -> Result<(), Failure> {
     match inbound.report().replay_store_errors().first() {
         None => Ok(()),
         Some(error) => Err(Failure::input(format!(
             "replay state {} did not answer: {error}",
-            quoted(&path.display().to_string())
+            quoted(&state.name())
         ))),
     }
 }
@@ -122,7 +199,7 @@ fn source_name(seen_path: &str) -> String {
         .unwrap_or_else(|_| seen_path.to_owned())
 }
 
-fn create_private_dir(folder: &Path) -> Result<(), Failure> {
+fn create_private_dir(folder: &std::path::Path) -> Result<(), Failure> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

@@ -224,6 +224,75 @@ fn doctor_reports_the_replay_state() {
     );
 }
 
+/// The database of the test server that `doctor_reports_a_redis_replay_state` counts (emptied
+/// first; no other test uses it).
+const DOCTOR_REDIS_DB: u32 = 7;
+
+#[test]
+fn doctor_reports_a_redis_replay_state() {
+    let state = support::redis_server::database(DOCTOR_REDIS_DB);
+    let store = fixture("store.json");
+    let keys = fixture("keys.json");
+    let doctor = |state: &str| {
+        seal(
+            &["doctor", "--store", &store, "--state", state, "--now", NOW],
+            b"",
+            &[],
+        )
+    };
+    let run = doctor(&state);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let line =
+        format!("replay state `{state}` (Redis, no password): 0 live ids under `seal:replay:v1:`");
+    assert!(run.stdout.contains(&line), "{}", run.stdout);
+    let hook = seal(
+        &[
+            "hook",
+            "claude-code",
+            "user-prompt-submit",
+            "--store",
+            &store,
+            "--keys",
+            &keys,
+            "--state",
+            &state,
+            "--now",
+            NOW,
+        ],
+        &support::prompt_input(support::SIGNED_FRAME),
+        &[],
+    );
+    assert_eq!(hook.code, 0, "{}", hook.snapshot());
+    let run = doctor(&state);
+    assert!(
+        run.stdout
+            .contains("(Redis, no password): 1 live ids under"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("freshness window 900 s, clock skew 60 s"),
+        "{}",
+        run.stdout
+    );
+    // A password is never shown, and one the server does not take is a problem.
+    let with_password = state.replacen("redis://", "redis://:hunter2@", 1);
+    let run = doctor(&with_password);
+    assert_eq!(run.code, 14, "{}", run.snapshot());
+    assert!(!run.stdout.contains("hunter2"), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("`{state}`")), "{}", run.stdout);
+    // A server that cannot be reached, and a URL that is not served, are problems.
+    let port = support::redis_server::free_port();
+    let run = doctor(&format!("redis://127.0.0.1:{port}/0"));
+    assert_eq!(run.code, 14, "{}", run.snapshot());
+    assert!(run.stdout.contains("cannot connect"), "{}", run.stdout);
+    assert!(run.stdout.contains("verification_failed"), "{}", run.stdout);
+    let run = doctor("rediss://127.0.0.1:6379/0");
+    assert_eq!(run.code, 14, "{}", run.snapshot());
+    assert!(run.stdout.contains("TLS"), "{}", run.stdout);
+}
+
 #[test]
 fn doctor() {
     let store = fixture("store.json");

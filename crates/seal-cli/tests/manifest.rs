@@ -361,3 +361,72 @@ fn signed_approval_is_checked_and_used_once() {
         format!("{}{}{}", first.stdout, again.stdout, root.stdout)
     );
 }
+
+/// The database of the test server that `a_signed_approval_is_used_once_in_a_redis_state`
+/// claims in (emptied first, so a rerun within the approval's window starts clean; no other
+/// test uses it).
+const MANIFEST_REDIS_DB: u32 = 8;
+
+#[test]
+fn a_signed_approval_is_used_once_in_a_redis_state() {
+    let state = support::redis_server::database(MANIFEST_REDIS_DB);
+    let dir = sealed();
+    let run = |args: &[&str]| seal_in(Some(&dir.path), args, b"", &[]);
+    let made = run(&[
+        "keygen",
+        "--store",
+        "store.json",
+        "--keys",
+        "keys.json",
+        "--approver",
+        "--now",
+        "1767225600",
+    ]);
+    assert_eq!(made.code, 0, "{}", made.snapshot());
+    let approved = run(&[
+        "manifest",
+        "approve",
+        "--manifest",
+        "manifest.json",
+        "--keys",
+        "keys.json",
+        "--key-id",
+        "approver-1",
+        "--approval-id",
+        "approval-1",
+        "--out",
+        "approval.json",
+        "--now",
+        "1767225600",
+        "--valid-for",
+        "600",
+    ]);
+    assert_eq!(approved.code, 0, "{}", approved.snapshot());
+    let with_approval = |extra: &[&str]| {
+        let mut args = vec![
+            "--approval",
+            "approval.json",
+            "--store",
+            "store.json",
+            "--state",
+            &state,
+            "--now",
+            "1767225700",
+        ];
+        args.extend_from_slice(extra);
+        verify(&dir, &args)
+    };
+    let first = with_approval(&[]);
+    assert_eq!(first.code, 0, "{}", first.snapshot());
+    let again = with_approval(&[]);
+    assert_eq!(again.code, 25, "{}", again.snapshot());
+    // An old used-id file cannot be imported into Redis.
+    std::fs::write(dir.path.join("used.txt"), "approval-7\n").unwrap();
+    let used = with_approval(&["--used", "used.txt"]);
+    assert_eq!(used.code, 2, "{}", used.snapshot());
+    assert!(
+        used.stderr.contains("SQLite replay state only"),
+        "{}",
+        used.stderr
+    );
+}

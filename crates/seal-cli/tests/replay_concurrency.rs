@@ -4,134 +4,77 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
-//! The concurrency experiment of the replay issue, as a test of the binary: 4 processes at a
-//! time, each a stream of 200 `seal hook claude-code user-prompt-submit` runs on one replay
-//! state, all four sent the same 200 frames at once; then every frame replayed. Every frame
-//! must verify exactly once in the race (0 verified twice, 0 failed), and every replay must
-//! alarm `replayed_frame` (0 ids lost).
+//! The concurrency experiment of the replay issue, as a test of the binary, for each replay
+//! state: 4 processes at a time, each a stream of 200 `seal hook claude-code
+//! user-prompt-submit` runs on one state, all four sent the same 200 frames at once; then every
+//! frame replayed. Every frame must verify exactly once in the race (0 verified twice, 0
+//! failed), and every replay must alarm `replayed_frame` (0 ids lost). The Redis runs use the
+//! server of `SEAL_TEST_REDIS` (support/redis_server.rs) and a conversation of their own.
 
 mod support;
 
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 
-use support::{fixture, prompt_input, seal, TempDir, NOW};
+use support::race::{frames, lost_on_replay, race, PROMPTS, STREAMS};
+use support::redis_server;
+use support::TempDir;
 
-const STREAMS: usize = 4;
-const PROMPTS: usize = 200;
-
-/// The hook's answer for `prompt` on the state file `state`: `Verified`, `Replayed`, or the
-/// context it gave otherwise.
-fn hook(state: &str, prompt: &str) -> Result<bool, String> {
-    let store = fixture("store.json");
-    let keys = fixture("keys.json");
-    let run = seal(
-        &[
-            "hook",
-            "claude-code",
-            "user-prompt-submit",
-            "--store",
-            &store,
-            "--keys",
-            &keys,
-            "--state",
-            state,
-            "--now",
-            NOW,
-        ],
-        &prompt_input(prompt),
-        &[],
+/// Runs the race on `state` and checks it: no prompt failed, 0 verified twice, 0 never, then
+/// 0 ids lost on replay.
+fn race_and_replay(label: &str, state: &str, conversation: &str) {
+    let frames = Arc::new(frames(conversation));
+    let result = race(state, conversation, &frames, &[]);
+    assert_eq!(
+        result.failed,
+        Vec::<(usize, String)>::new(),
+        "no prompt may fail"
     );
-    assert_eq!(run.code, 0, "{}", run.snapshot());
-    let answer = run.json();
-    let context = answer["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    if context.is_empty() {
-        Ok(true)
-    } else if context.contains("reason=\"replayed_frame\"")
-        && !context.contains("verification_failed")
-    {
-        Ok(false)
-    } else {
-        Err(context)
-    }
-}
-
-/// `PROMPTS` frames with distinct ids, signed for the fixtures' conversation at `NOW`.
-fn frames() -> Vec<String> {
-    let keys = fixture("keys.json");
-    (0..PROMPTS)
-        .map(|n| {
-            let attr = format!("id=race-{n}");
-            let run = seal(
-                &[
-                    "sign",
-                    "--keys",
-                    &keys,
-                    "--key-id",
-                    "test-frames",
-                    "--conversation",
-                    "session-1",
-                    "--attr",
-                    "source=telegram",
-                    "--attr",
-                    &attr,
-                    "--now",
-                    NOW,
-                ],
-                format!("prompt {n}").as_bytes(),
-                &[],
-            );
-            assert_eq!(run.code, 0, "{}", run.snapshot());
-            run.stdout.trim_end().to_owned()
-        })
-        .collect()
+    let (twice, never) = (result.twice(), result.never());
+    println!(
+        "{label}: {STREAMS} streams x {PROMPTS} prompts: {} verified once, {twice} verified \
+         twice or more, {never} never",
+        result.once()
+    );
+    assert_eq!((twice, never), (0, 0), "{:?}", result.verified);
+    let lost = lost_on_replay(state, conversation, &frames);
+    println!("{label}: replayed: {lost} of {PROMPTS} ids lost");
+    assert_eq!(lost, 0);
 }
 
 #[test]
 fn four_streams_on_one_state_verify_each_frame_once_and_lose_no_id() {
     let dir = TempDir::new("replay-race");
     let state = dir.file("replay.sqlite3");
-    let frames = Arc::new(frames());
-    let start = Arc::new(Barrier::new(STREAMS));
-    let streams: Vec<_> = (0..STREAMS)
-        .map(|_| {
-            let (frames, start, state) = (Arc::clone(&frames), Arc::clone(&start), state.clone());
-            std::thread::spawn(move || {
-                start.wait();
-                frames
-                    .iter()
-                    .map(|frame| hook(&state, frame))
-                    .collect::<Vec<Result<bool, String>>>()
-            })
-        })
-        .collect();
-    let mut verified = vec![0usize; PROMPTS];
-    let mut failed = Vec::new();
-    for stream in streams {
-        for (n, answer) in stream.join().unwrap().into_iter().enumerate() {
-            match answer {
-                Ok(true) => verified[n] += 1,
-                Ok(false) => {}
-                Err(context) => failed.push((n, context)),
-            }
-        }
-    }
-    assert_eq!(failed, Vec::<(usize, String)>::new(), "no prompt may fail");
-    let twice = verified.iter().filter(|count| **count > 1).count();
-    let never = verified.iter().filter(|count| **count == 0).count();
-    println!(
-        "{STREAMS} streams x {PROMPTS} prompts: {} verified once, {twice} verified twice or more, \
-         {never} never",
-        verified.iter().filter(|count| **count == 1).count()
+    race_and_replay("sqlite", &state, "session-1");
+}
+
+#[test]
+fn four_streams_on_one_redis_verify_each_frame_once_and_lose_no_id() {
+    let state = redis_server::server();
+    let conversation = redis_server::unique_conversation("race");
+    race_and_replay("redis", &state, &conversation);
+}
+
+/// The negative control of the Redis race: with a claim that checks (`GET`), waits, then
+/// records (`SET` without `NX`) instead of one `SET NX` (the `nonatomic-claim` fault of the
+/// test-only `fault-injection` feature), the same harness sees frames verified twice.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn the_redis_race_catches_a_claim_that_is_not_atomic() {
+    let state = redis_server::server();
+    let conversation = redis_server::unique_conversation("race-broken");
+    let frames = Arc::new(frames(&conversation));
+    let result = race(
+        &state,
+        &conversation,
+        &frames,
+        &[("SEAL_FAULT", "nonatomic-claim")],
     );
-    assert_eq!((twice, never), (0, 0), "{verified:?}");
-    // Every frame replayed: every id was kept.
-    let lost = frames
-        .iter()
-        .filter(|frame| hook(&state, frame) != Ok(false))
-        .count();
-    println!("replayed: {lost} of {PROMPTS} ids lost");
-    assert_eq!(lost, 0);
+    assert_eq!(result.failed, Vec::<(usize, String)>::new());
+    println!(
+        "non-atomic claim: {} verified once, {} twice or more",
+        result.once(),
+        result.twice()
+    );
+    assert!(result.twice() > 0, "{:?}", result.verified);
 }

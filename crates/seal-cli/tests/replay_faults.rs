@@ -7,14 +7,17 @@
 //! Faults of the replay state through the binary: a state file locked by another process past
 //! the busy timeout, a corrupt file and a folder that cannot hold the file each fail closed: the
 //! prompt hook answers `verification_failed` (exit 0, the prompt is not blocked, nothing
-//! verifies) and `scan` exits 3, each with an error naming the state file.
+//! verifies) and `scan` exits 3, each with an error naming the state file. So do a Redis that
+//! cannot be reached, one that goes away between two prompts (a private `redis-server`, killed),
+//! and a state URL that is not served (TLS, a bad database, another scheme), each named in the
+//! error without its password.
 
 mod support;
 
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use support::{fixture, prompt_input, seal, TempDir, NOW, SIGNED_FRAME};
+use support::{fixture, prompt_input, redis_server, seal, TempDir, NOW, SIGNED_FRAME};
 
 fn hook(state: &str, timeout_ms: &str) -> support::Run {
     let store = fixture("store.json");
@@ -148,4 +151,139 @@ fn a_state_in_a_missing_folder_fails_closed() {
         run.snapshot()
     );
     assert_eq!(scan(&state).code, 3);
+}
+
+fn frame_with_id(id: &str) -> String {
+    let keys = fixture("keys.json");
+    let attr = format!("id={id}");
+    let run = seal(
+        &[
+            "sign",
+            "--keys",
+            &keys,
+            "--key-id",
+            "test-frames",
+            "--conversation",
+            "session-1",
+            "--attr",
+            "source=telegram",
+            "--attr",
+            &attr,
+            "--now",
+            NOW,
+        ],
+        b"a frame",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    run.stdout.trim_end().to_owned()
+}
+
+fn hook_on(state: &str, prompt: &str, extra: &[&str]) -> support::Run {
+    let store = fixture("store.json");
+    let keys = fixture("keys.json");
+    let mut args = vec![
+        "hook",
+        "claude-code",
+        "user-prompt-submit",
+        "--store",
+        &store,
+        "--keys",
+        &keys,
+        "--state",
+        state,
+        "--state-timeout-ms",
+        "1000",
+        "--now",
+        NOW,
+    ];
+    args.extend_from_slice(extra);
+    seal(&args, &prompt_input(prompt), &[])
+}
+
+#[test]
+fn a_redis_that_cannot_be_reached_fails_closed() {
+    let url = format!("redis://127.0.0.1:{}/0", redis_server::free_port());
+    let run = hook_on(&url, SIGNED_FRAME, &[]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        context(&run).contains("verification_failed"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(run.stderr.contains(&url), "{}", run.stderr);
+    assert!(run.stderr.contains("cannot connect"), "{}", run.stderr);
+    let run = scan(&url);
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert!(run.stderr.contains(&url), "{}", run.stderr);
+}
+
+#[test]
+fn a_redis_that_goes_away_between_prompts_fails_closed() {
+    let _ = redis_server::server();
+    let mut private = redis_server::PrivateServer::start();
+    let url = private.url();
+    let first = frame_with_id("away-1");
+    let run = hook_on(&url, &first, &[]);
+    assert_eq!(context(&run), "", "{}", run.snapshot());
+    let run = hook_on(&url, &first, &[]);
+    assert!(
+        context(&run).contains("replayed_frame"),
+        "{}",
+        run.snapshot()
+    );
+    private.stop();
+    let run = hook_on(&url, &frame_with_id("away-2"), &[]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        context(&run).contains("verification_failed"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(run.stderr.contains(&url), "{}", run.stderr);
+}
+
+#[test]
+fn a_redis_url_that_is_not_served_is_refused_clearly() {
+    let cases = [
+        ("rediss://127.0.0.1:6379/0", "TLS"),
+        ("redis://127.0.0.1:6379/zero", "Invalid database number"),
+        ("http://127.0.0.1:6379/0", "redis://host:port/db"),
+    ];
+    for (url, expected) in cases {
+        let run = hook_on(url, SIGNED_FRAME, &[]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        assert!(
+            context(&run).contains("verification_failed"),
+            "{}",
+            run.snapshot()
+        );
+        assert!(run.stderr.contains(expected), "{url}: {}", run.stderr);
+        let run = scan(url);
+        assert_ne!(run.code, 0, "{}", run.snapshot());
+        assert!(run.stderr.contains(expected), "{url}: {}", run.stderr);
+    }
+    // A password in the URL is never shown.
+    let run = hook_on("rediss://:hunter2@127.0.0.1:6379/0", SIGNED_FRAME, &[]);
+    assert!(!run.stderr.contains("hunter2"), "{}", run.stderr);
+    assert!(!run.stdout.contains("hunter2"), "{}", run.stdout);
+}
+
+#[test]
+fn an_old_seen_file_is_not_imported_into_redis() {
+    let dir = TempDir::new("seen-redis");
+    let seen = dir.file("seen.txt");
+    std::fs::write(&seen, "m1\n").unwrap();
+    let url = redis_server::server();
+    let run = hook_on(&url, SIGNED_FRAME, &["--seen", &seen]);
+    assert!(
+        context(&run).contains("verification_failed"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(
+        run.stderr.contains("SQLite replay state only"),
+        "{}",
+        run.stderr
+    );
 }

@@ -98,8 +98,8 @@ const REFUSED: &[(&str, &str)] = &[
     ("git push --force-with-lease", "git-push-force"),
     ("git push --mir origin", "git-push-force"),
     ("git push origin --delete old", "git-push-force"),
-    ("git push origin :old-branch", "git-push-refspec"),
-    ("git push origin +refs/heads/main", "git-push-refspec"),
+    ("git push origin :old-branch", "git-push-force"),
+    ("git push origin +refs/heads/main", "git-push-force"),
     ("git stash drop", "git-stash-drop"),
     ("git stash clear", "git-stash-clear"),
     (

@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod race;
+pub mod redis_server;
+
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -149,6 +149,7 @@ where
     let mut words = words.peekable();
     // Global options, before the subcommand.
     let mut options: &[Opt] = entry.options;
+    let mut operand_options: &[(char, &str)] = &[];
     if !entry.subcommands.is_empty() {
         while let Some(&word) = words.peek() {
             if word == "--" {
@@ -178,6 +179,7 @@ where
         options = &[];
         if let Some(sub) = entry.subcommands.iter().find(|sub| sub.name == first) {
             options = sub.options;
+            operand_options = sub.operand_options;
             if !sub.subcommands.is_empty() {
                 if let Some(&second) = words.peek() {
                     if sub.subcommands.contains(&second) {
@@ -190,8 +192,17 @@ where
         }
     }
     let mut operands_only = false;
+    let mut operand_at = 0usize;
     while let Some(word) = words.next() {
         if operands_only || !word.starts_with('-') || word == "-" {
+            if operand_at > 0 {
+                for (first, name) in operand_options {
+                    if word.starts_with(*first) {
+                        out.push_option(ModelOption::Long(name));
+                    }
+                }
+            }
+            operand_at += 1;
             out.push_operand(word);
             continue;
         }
@@ -338,6 +349,9 @@ struct Sub {
     options: &'static [Opt],
     /// Second words that make a subcommand of their own (`worktree remove`, `stash drop`).
     subcommands: &'static [&'static str],
+    /// Operands after the first that mean an option, by their first character (a `git push`
+    /// refspec `+ref` forces, `:ref` deletes).
+    operand_options: &'static [(char, &'static str)],
 }
 
 const fn flag(short: char, long: &'static str, sets: &'static [&'static str]) -> Opt {
@@ -382,6 +396,7 @@ const fn sub(name: &'static str, options: &'static [Opt]) -> Sub {
         name,
         options,
         subcommands: &[],
+        operand_options: &[],
     }
 }
 
@@ -399,6 +414,217 @@ const PROGRAMS: &[Program] = &[
         options: RM_OPTIONS,
         subcommands: &[],
     },
+    // The CLIs below read their options anywhere among their words (pflag, argparse, nopt):
+    // they are read without subcommands, every word not an option being an operand in order
+    // (`kubectl -n prod delete ns x` has the operands `delete ns x`), with the options that
+    // take a value, wherever they stand, so that their values are not read as operands.
+    Program {
+        names: &["docker"],
+        globals: &[],
+        options: DOCKER_OPTIONS,
+        subcommands: &[],
+    },
+    Program {
+        names: &["kubectl"],
+        globals: &[],
+        options: KUBECTL_OPTIONS,
+        subcommands: &[],
+    },
+    Program {
+        names: &["aws"],
+        globals: &[],
+        options: AWS_OPTIONS,
+        subcommands: &[],
+    },
+    Program {
+        names: &["gcloud"],
+        globals: &[],
+        options: GCLOUD_OPTIONS,
+        subcommands: &[],
+    },
+    Program {
+        names: &["npm"],
+        globals: &[],
+        options: NPM_OPTIONS,
+        subcommands: &[],
+    },
+    Program {
+        names: &["pnpm"],
+        globals: &[],
+        options: PNPM_OPTIONS,
+        subcommands: &[],
+    },
+    Program {
+        names: &["yarn"],
+        globals: &[],
+        options: YARN_OPTIONS,
+        subcommands: &[],
+    },
+];
+
+const fn value(long: &'static str) -> Opt {
+    with_value(Opt {
+        short: None,
+        long: Some(long),
+        value: Value::None,
+        sets: &[],
+    })
+}
+
+const fn short_value(short: char, long: &'static str) -> Opt {
+    with_value(Opt {
+        short: Some(short),
+        long: Some(long),
+        value: Value::None,
+        sets: &[],
+    })
+}
+
+/// docker's global options and the options of its commands that matter to rules.
+const DOCKER_OPTIONS: &[Opt] = &[
+    short_value('H', "host"),
+    short_value('c', "context"),
+    value("config"),
+    short_value('l', "log-level"),
+    flag('D', "debug", &["debug"]),
+    long("tls", &["tls"]),
+    long("tlsverify", &["tlsverify"]),
+    value("tlscacert"),
+    value("tlscert"),
+    value("tlskey"),
+    FORCE,
+    flag('a', "all", &["all"]),
+    flag('v', "volumes", &["volumes"]),
+    long("rmi", &["rmi"]),
+    value("filter"),
+    flag('q', "quiet", &["quiet"]),
+    value("name"),
+    short_value('t', "tag"),
+    short_value('p', "project-name"),
+    value("file"),
+];
+
+/// kubectl's global options (accepted anywhere) and the options of its commands that matter to
+/// rules.
+const KUBECTL_OPTIONS: &[Opt] = &[
+    value("context"),
+    value("cluster"),
+    value("user"),
+    short_value('n', "namespace"),
+    value("kubeconfig"),
+    short_value('s', "server"),
+    value("token"),
+    value("as"),
+    value("as-group"),
+    value("request-timeout"),
+    value("certificate-authority"),
+    value("client-certificate"),
+    value("client-key"),
+    value("cache-dir"),
+    value("tls-server-name"),
+    value("username"),
+    value("password"),
+    value("profile"),
+    short_value('v', "v"),
+    long("insecure-skip-tls-verify", &["insecure-skip-tls-verify"]),
+    short_value('f', "filename"),
+    short_value('l', "selector"),
+    short_value('o', "output"),
+    short_value('k', "kustomize"),
+    value("field-selector"),
+    value("grace-period"),
+    long("all", &["all"]),
+    flag('A', "all-namespaces", &["all-namespaces"]),
+    long("force", &["force"]),
+    long("now", &["now"]),
+    flag('R', "recursive", &["recursive"]),
+    optional_value(long("cascade", &["cascade"])),
+    optional_value(long("dry-run", &["dry-run"])),
+    long("ignore-not-found", &["ignore-not-found"]),
+    long("delete-emptydir-data", &["delete-emptydir-data"]),
+    long("ignore-daemonsets", &["ignore-daemonsets"]),
+];
+
+/// The AWS CLI's global options (accepted anywhere).
+const AWS_OPTIONS: &[Opt] = &[
+    value("profile"),
+    value("region"),
+    value("output"),
+    value("endpoint-url"),
+    value("query"),
+    value("color"),
+    value("ca-bundle"),
+    value("cli-read-timeout"),
+    value("cli-connect-timeout"),
+    value("cli-binary-format"),
+    long("debug", &["debug"]),
+    long("no-verify-ssl", &["no-verify-ssl"]),
+    long("no-paginate", &["no-paginate"]),
+    long("no-sign-request", &["no-sign-request"]),
+    long("no-cli-pager", &["no-cli-pager"]),
+    long("recursive", &["recursive"]),
+    long("force", &["force"]),
+    long("dryrun", &["dryrun"]),
+];
+
+/// gcloud's global options (accepted anywhere).
+const GCLOUD_OPTIONS: &[Opt] = &[
+    value("project"),
+    value("account"),
+    value("configuration"),
+    value("verbosity"),
+    value("format"),
+    value("impersonate-service-account"),
+    value("billing-project"),
+    value("flags-file"),
+    value("flatten"),
+    value("trace-token"),
+    value("zone"),
+    value("region"),
+    flag('q', "quiet", &["quiet"]),
+    long("log-http", &["log-http"]),
+    long("async", &["async"]),
+];
+
+/// npm's options that take a value, and its flags that matter to rules.
+const NPM_OPTIONS: &[Opt] = &[
+    value("prefix"),
+    value("registry"),
+    short_value('w', "workspace"),
+    value("tag"),
+    value("otp"),
+    value("userconfig"),
+    value("cache"),
+    value("loglevel"),
+    value("access"),
+    FORCE,
+    flag('g', "global", &["global"]),
+    long("dry-run", &["dry-run"]),
+    flag('y', "yes", &["yes"]),
+];
+
+/// pnpm's options that take a value, and its flags that matter to rules.
+const PNPM_OPTIONS: &[Opt] = &[
+    short_value('C', "dir"),
+    short_value('F', "filter"),
+    value("registry"),
+    value("reporter"),
+    flag('w', "workspace-root", &["workspace-root"]),
+    flag('r', "recursive", &["recursive"]),
+    flag('g', "global", &["global"]),
+    FORCE,
+    long("dry-run", &["dry-run"]),
+];
+
+/// yarn's options that take a value, and its flags that matter to rules.
+const YARN_OPTIONS: &[Opt] = &[
+    value("cwd"),
+    value("registry"),
+    value("otp"),
+    value("access"),
+    value("tag"),
+    FORCE,
+    long("dry-run", &["dry-run"]),
 ];
 
 const GIT_GLOBALS: &[Opt] = &[
@@ -507,9 +733,11 @@ const GIT_SUBCOMMANDS: &[Sub] = &[
             long("no-overlay", &["no-overlay"]),
         ],
     ),
-    sub(
-        "push",
-        &[
+    Sub {
+        name: "push",
+        subcommands: &[],
+        operand_options: &[('+', "force"), (':', "delete")],
+        options: &[
             FORCE,
             optional_value(long("force-with-lease", &["force-with-lease"])),
             long("force-if-includes", &["force-if-includes"]),
@@ -530,7 +758,7 @@ const GIT_SUBCOMMANDS: &[Sub] = &[
             with_value(long("repo", &["repo"])),
             long("porcelain", &["porcelain"]),
         ],
-    ),
+    },
     sub(
         "branch",
         &[
@@ -586,11 +814,13 @@ const GIT_SUBCOMMANDS: &[Sub] = &[
         subcommands: &[
             "drop", "clear", "pop", "apply", "push", "list", "show", "save",
         ],
+        operand_options: &[],
     },
     Sub {
         name: "worktree",
         options: &[FORCE, VERBOSE, DRY_RUN],
         subcommands: &["remove", "prune", "add", "move", "list", "lock", "unlock"],
+        operand_options: &[],
     },
     sub(
         "rm",
@@ -634,6 +864,7 @@ const GIT_SUBCOMMANDS: &[Sub] = &[
         name: "reflog",
         options: &[],
         subcommands: &["expire", "delete", "show", "exists"],
+        operand_options: &[],
     },
     sub(
         "gc",

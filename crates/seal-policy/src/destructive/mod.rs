@@ -25,6 +25,7 @@
 //! assert_eq!(found.pattern.id, "git-reset-hard");
 //! ```
 
+pub mod fuzz_check;
 mod places;
 mod table;
 
@@ -38,6 +39,13 @@ pub use places::{SYSTEM_DIRS, TEMP_DIRS};
 pub use table::{Operands, Pattern, Reach, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES};
 
 use places::{normalize, Context, Place};
+
+/// How much of a function body the fork-bomb pattern reads.
+pub const MAX_FORK_BODY_BYTES: usize = 256;
+
+/// How much of a redirection target the device-redirect pattern reads (a path longer than
+/// this names no device).
+pub const MAX_REDIRECT_TARGET_BYTES: usize = 4096;
 
 /// How deep the guard follows commands that run commands (`find -exec`, `watch`, `parallel`,
 /// inside each other).
@@ -283,8 +291,25 @@ impl DestructiveGuard {
         let folded = |name: &str| program.eq_ignore_ascii_case(name);
         if folded("find") {
             let find = FindWords::of(rest);
+            // What a payload does depends on where its starting point is, not which it is: one
+            // starting point of each kind of place is read (so the work stays linear).
+            let mut kinds: Vec<(bool, bool)> = Vec::new();
+            let mut starts: Vec<&str> = Vec::new();
+            for start in &find.starts {
+                let kind = match self
+                    .context
+                    .place(&format!("{}/{{}}", start.trim_end_matches('/')))
+                {
+                    Place::Inside => (false, false),
+                    Place::Protected { system, .. } => (true, system),
+                };
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
+                    starts.push(start);
+                }
+            }
             for payload in &find.payloads {
-                for start in &find.starts {
+                for start in &starts {
                     // `{}` stands for what find found: something below the starting point.
                     let below = format!("{}/{{}}", start.trim_end_matches('/'));
                     let words: Vec<&str> = payload
@@ -362,12 +387,6 @@ impl DestructiveGuard {
             }
             Operands::OneOf(wanted) => (reading.truncated
                 || operands.iter().any(|word| wanted.contains(word)))
-            .then(|| found(None, None)),
-            Operands::AfterFirstStartsWith(prefixes) => (reading.truncated
-                || operands
-                    .iter()
-                    .skip(1)
-                    .any(|word| prefixes.iter().any(|prefix| word.starts_with(prefix))))
             .then(|| found(None, None)),
             Operands::AfterDashDash => {
                 let after = reading.subcommand_at.unwrap_or(0);
@@ -650,6 +669,8 @@ fn fork_bomb(text: &str) -> Option<Finding> {
         let close = if open == '{' { '}' } else { ')' };
         let inner = body.get(1..).unwrap_or_default();
         let inner = inner.split(close).next().unwrap_or_default();
+        // A fork bomb's body is short; reading at most this much keeps the search linear.
+        let inner = prefix(inner, MAX_FORK_BODY_BYTES);
         let calls = token_count(inner, name, is_name);
         if (calls >= 2 && inner.contains(['|', '&'])) || (calls >= 1 && inner.contains('&')) {
             return Some(Finding {
@@ -661,6 +682,15 @@ fn fork_bomb(text: &str) -> Option<Finding> {
         }
     }
     None
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
+fn prefix(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or_default()
 }
 
 /// How often `name` stands alone in `text` (not as part of a longer name).
@@ -697,8 +727,11 @@ fn device_redirect(text: &str) -> Option<Finding> {
             (None, '\\') | (Some('"'), '\\') => escaped = true,
             (None, '\'' | '"') => quote = Some(c),
             (Some(q), c) if c == q => quote = None,
+            // The first `>` of a run (`>>`, `>|`) reads the target once.
+            (None, '>') if text.get(..at).is_some_and(|before| before.ends_with('>')) => {}
             (None, '>') => {
                 let target = text.get(at + 1..).unwrap_or_default();
+                let target = prefix(target, MAX_REDIRECT_TARGET_BYTES);
                 let target = target.trim_start_matches(['>', '|', '&']).trim_start();
                 let end = target
                     .find(|c: char| c.is_ascii_whitespace() || ";&|)".contains(c))

@@ -21,9 +21,6 @@ pub enum Operands {
     AtLeast(usize),
     /// An operand equal to one of these words.
     OneOf(&'static [&'static str]),
-    /// An operand after the first (a `git push` refspec after the remote) starting with one
-    /// of these prefixes.
-    AfterFirstStartsWith(&'static [&'static str]),
     /// The words hold `--` followed by an operand (`git checkout -- a.txt`).
     AfterDashDash,
     /// An operand naming a path within the reach.
@@ -236,17 +233,7 @@ pub const PATTERNS: &[Pattern] = &[
         ..row(
             "git-push-force",
             GIT,
-            "a force push or a deletion of remote refs",
-        )
-    },
-    Pattern {
-        subcommand: &["push"],
-        no_option: &["--dry-run"],
-        operands: Operands::AfterFirstStartsWith(&["+", ":"]),
-        ..row(
-            "git-push-refspec",
-            GIT,
-            "a forced (`+ref`) or deleting (`:ref`) refspec",
+            "a force push or a deletion of remote refs (the model reads a `+ref` refspec as `--force`, `:ref` as `--delete`)",
         )
     },
     Pattern {
