@@ -74,6 +74,7 @@ mod builder;
 mod card;
 mod disclosure;
 mod dispatch;
+pub mod explain;
 mod inbound;
 mod keys;
 mod lint;
@@ -89,9 +90,9 @@ mod trust;
 /// pattern table.
 pub mod destructive {
     pub use seal_policy::destructive::{
-        DestructiveGuard, Finding, Operands, Pattern, Reach, DEVICE_REDIRECT, FORK_BOMB,
-        MAX_FORK_BODY_BYTES, MAX_PAYLOAD_DEPTH, MAX_REDIRECT_TARGET_BYTES, PATTERNS, SAFE_DEVICES,
-        SOURCE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
+        DestructiveGuard, Finding, GuardExplanation, GuardForm, Operands, Pattern, Reach,
+        DEVICE_REDIRECT, FORK_BOMB, MAX_FORK_BODY_BYTES, MAX_PAYLOAD_DEPTH,
+        MAX_REDIRECT_TARGET_BYTES, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
     };
 }
 pub use seal_parse as parse;

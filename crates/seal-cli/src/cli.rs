@@ -410,6 +410,11 @@ pub struct PolicyCheckArgs {
     /// Workspace root (default: the call's `cwd`).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
+    /// Also show, for a command, every normalized form of every segment, how its program's
+    /// model reads it, the payloads the rules read, which rule matches each form and whether
+    /// the destructive-command guard fires on it.
+    #[arg(long)]
+    pub explain: bool,
     /// Print the decision as JSON.
     #[arg(long)]
     pub json: bool,

@@ -21,6 +21,7 @@ mod cli;
 mod codex_patch;
 mod demo;
 mod doctor;
+mod explain;
 mod failure;
 mod fault;
 mod hook;

@@ -385,10 +385,22 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         call.cwd = Some(cwd);
     }
     let decided = decide(&rules, mode, &call, Explain::Always)?;
+    let explained = if args.explain {
+        Some(crate::explain::explain(&rules, mode, &call)?)
+    } else {
+        None
+    };
     if args.json {
-        outln!("{}", decided_json(&decided).to_text());
+        let mut json = decided_json(&decided);
+        if let (J::Obj(members), Some(explained)) = (&mut json, &explained) {
+            members.push(("explain", crate::explain::explained_json(explained)));
+        }
+        outln!("{}", json.to_text());
     } else {
         out!("{}", decided_text(&decided));
+        if let Some(explained) = &explained {
+            out!("{}", crate::explain::explained_text(explained));
+        }
     }
     Ok(match decided.answer {
         Answer::Allow => Exit::Ok,

@@ -8,7 +8,13 @@
 //! backslash-escaped, single-quoted, double-quoted, pieces joined into one word, continuations
 //! between words) are run by `bash -c` and `dash -c` with a function `f` that prints its
 //! arguments; the words the segmenter reports must be exactly the arguments the shell passed.
+//! The words also include those the program models and code checks read: a lone `{}`, find's
+//! terminator (`\\;`, `';'`, `+`), `:::`, `--`, `-rf` / `-fr` clusters, `--opt=value`,
+//! `-Cdir`, refspecs (`+refs/heads/x`, `:branch`), as whole words and as pieces of words.
 //! Negative control: a segmenter that drops every backslash is caught by the same oracle.
+//! Braces the segmenter refuses (`{a,b}`, `x{}`, a lone `{`) are never part of an accepted
+//! command: a second property checks that every command holding one is refused, with a
+//! brace reason at the offset of a brace, and gives no segments at all.
 //! Skipped (with a message) where a shell is not installed.
 
 use std::process::Command;
@@ -16,7 +22,7 @@ use std::process::Command;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
 
-use seal_parse::shell::{segment, ShellLimits};
+use seal_parse::shell::{segment, Reason, ShellLimits};
 
 /// Prints each argument followed by \002, then \001 after the last.
 const PRELUDE: &str =
@@ -30,6 +36,47 @@ enum Style {
     Double,
     /// Double quotes where a backslash before a letter or digit stays in the value.
     DoubleKeptBackslash,
+    /// A word the program models read, written as given (the text is its value).
+    Token(&'static str),
+}
+
+/// Words the program models and the code checks read, as written and as the shell passes
+/// them (spec/shell-segments.md, "Program models" and "Code in arguments"). Each is
+/// accepted by the segmenter as a piece of any word, except `{}`, which stands alone.
+const TOKENS: &[(&str, &str)] = &[
+    ("\\;", ";"),
+    ("';'", ";"),
+    ("\";\"", ";"),
+    ("+", "+"),
+    (":::", ":::"),
+    ("--", "--"),
+    ("-rf", "-rf"),
+    ("-fr", "-fr"),
+    ("-r", "-r"),
+    ("--opt=value", "--opt=value"),
+    ("--force", "--force"),
+    ("--git-dir=.git", "--git-dir=.git"),
+    ("-Cdir", "-Cdir"),
+    ("-C", "-C"),
+    ("-exec", "-exec"),
+    ("+refs/heads/x", "+refs/heads/x"),
+    (":branch", ":branch"),
+    ("HEAD~1", "HEAD~1"),
+];
+
+/// A token as one piece.
+fn token() -> impl Strategy<Value = (Style, String)> {
+    proptest::sample::select(TOKENS)
+        .prop_map(|(written, value)| (Style::Token(written), value.to_owned()))
+}
+
+/// One word: pieces in any style (tokens among them), a token alone, or a lone `{}`.
+fn word() -> impl Strategy<Value = Word> {
+    prop_oneof![
+        5 => proptest::collection::vec(prop_oneof![4 => piece(), 1 => token()], 1..4),
+        2 => token().prop_map(|t| vec![t]),
+        1 => Just(vec![(Style::Token("{}"), "{}".to_owned())]),
+    ]
 }
 
 fn piece() -> impl Strategy<Value = (Style, String)> {
@@ -68,6 +115,8 @@ fn piece() -> impl Strategy<Value = (Style, String)> {
                         }
                     })
                     .collect(),
+                // Never drawn here: tokens come from `token`.
+                Style::Token(_) => text,
             };
             (style, text)
         })
@@ -90,6 +139,7 @@ fn render_piece(style: Style, text: &str) -> String {
             out
         }
         Style::DoubleKeptBackslash => format!("\"{text}\""),
+        Style::Token(written) => written.to_owned(),
     }
 }
 
@@ -99,8 +149,7 @@ type Word = Vec<(Style, String)>;
 type Plan = (Vec<Vec<Word>>, Vec<&'static str>, Vec<bool>);
 
 fn command() -> impl Strategy<Value = Plan> {
-    let word = proptest::collection::vec(piece(), 1..4);
-    let segment = proptest::collection::vec(word, 0..4);
+    let segment = proptest::collection::vec(word(), 0..5);
     (
         proptest::collection::vec(segment, 1..4),
         proptest::collection::vec(proptest::sample::select(vec![";", "\n", "&&", " ;\n"]), 4),
@@ -230,4 +279,62 @@ fn control_dropping_backslashes_is_caught() {
     );
     let result = runner.run(&command(), agrees(shells, broken_args));
     assert!(matches!(result, Err(TestError::Fail(..))), "{result:?}");
+}
+
+/// Words with braces the segmenter does not read (brace expansion in bash, a brace group, or
+/// a brace inside a word), written as they stand in the command.
+const REFUSED: &[&str] = &[
+    "{a,b}", "{1..3}", "x{a,b}y", "{}x", "x{}", "{}'a'", "{", "}", "a{b}", "{a}", "-{}",
+];
+
+/// A command as [`command`] builds it, with one refused word inserted at a chosen place.
+fn refused_command() -> impl Strategy<Value = (Plan, &'static str, usize, usize)> {
+    (
+        command(),
+        proptest::sample::select(REFUSED),
+        any::<usize>(),
+        any::<usize>(),
+    )
+}
+
+/// The command text with `refused` as a word of one segment, and where that word starts.
+fn build_refused(plan: &Plan, refused: &str, segment: usize, word: usize) -> (String, usize) {
+    let (mut segments, operators, continuations) = plan.clone();
+    let at = segment % segments.len();
+    let words = &mut segments[at];
+    let marker = (Style::Token("@MARK@"), String::new());
+    words.insert(word % (words.len() + 1), vec![marker]);
+    let (text, _) = build(&(segments, operators, continuations));
+    let start = text.find("@MARK@").unwrap();
+    (text.replacen("@MARK@", refused, 1), start)
+}
+
+#[test]
+fn refused_braces_are_refused_with_a_reason() {
+    let mut runner = TestRunner::new(config(512));
+    let result = runner.run(&refused_command(), |(plan, refused, at, word)| {
+        let (text, start) = build_refused(&plan, refused, at, word);
+        let Err(error) = segment(&text, &ShellLimits::default()) else {
+            return Err(TestCaseError::fail(format!("{text:?} was accepted")));
+        };
+        prop_assert!(
+            matches!(error.reason, Reason::BraceExpansion | Reason::BraceGroup),
+            "{:?}: {}",
+            text,
+            error
+        );
+        // The offset names a brace of the refused word, not some other place.
+        let brace = refused.find(['{', '}']).unwrap() + start;
+        prop_assert!(
+            error.offset >= start && error.offset <= brace,
+            "{:?}: {}",
+            text,
+            error
+        );
+        prop_assert!(!error.reason.code().is_empty());
+        Ok(())
+    });
+    if let Err(error) = result {
+        panic!("{error}");
+    }
 }

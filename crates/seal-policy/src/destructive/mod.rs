@@ -96,6 +96,42 @@ pub struct Finding {
     pub place: Option<&'static str>,
 }
 
+/// What the guard reads in one command ([`DestructiveGuard::explain_command`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardExplanation {
+    /// What the command's text shows (a fork bomb, output redirected onto a device), read
+    /// before any segment.
+    pub text: Option<Finding>,
+    /// Whether the command could be segmented (otherwise only its text is read).
+    pub analysable: bool,
+    /// Every form of every segment, in reading order.
+    pub forms: Vec<GuardForm>,
+}
+
+impl GuardExplanation {
+    /// The first finding, as [`DestructiveGuard::check_command`] gives it.
+    #[must_use]
+    pub fn first(&self) -> Option<&Finding> {
+        self.text
+            .as_ref()
+            .or_else(|| self.forms.iter().find_map(|form| form.finding.as_ref()))
+    }
+}
+
+/// One form of one segment as the guard read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardForm {
+    /// Index of the segment.
+    pub segment: usize,
+    /// Position of the form among the segment's forms (`SegmentRef::forms().all()`, the order
+    /// the rules read them in too).
+    pub position: usize,
+    /// The form's words, program first.
+    pub words: Vec<String>,
+    /// The pattern that fires on the form (or on a command its program runs), if any.
+    pub finding: Option<Finding>,
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -192,6 +228,47 @@ impl DestructiveGuard {
             }
         }
         None
+    }
+
+    /// What the guard reads in `command`, form by form: the finding on the command's text
+    /// (fork bombs, redirections onto devices), then every form of every segment, in the
+    /// order [`DestructiveGuard::check_command`] reads them, each with the pattern it fires, if
+    /// any (payloads of `find -exec`, `parallel` and `watch` are read within their form).
+    /// [`GuardExplanation::first`] is what `check_command` gives.
+    ///
+    /// ```
+    /// use seal_policy::destructive::DestructiveGuard;
+    ///
+    /// let guard = DestructiveGuard::new().with_workspace_root("/home/dev/project");
+    /// let explained = guard.explain_command("ls && sudo git -C . reset --ha");
+    /// assert!(explained.forms[0].finding.is_none());
+    /// let fired: Vec<_> = explained.forms.iter().filter_map(|f| f.finding.as_ref()).collect();
+    /// assert!(fired.iter().all(|f| f.pattern.id == "git-reset-hard"));
+    /// assert_eq!(explained.first(), guard.check_command("ls && sudo git -C . reset --ha").as_ref());
+    /// ```
+    #[must_use]
+    pub fn explain_command(&self, command: &str) -> GuardExplanation {
+        let mut out = GuardExplanation {
+            text: fork_bomb(command).or_else(|| device_redirect(command)),
+            analysable: false,
+            forms: Vec::new(),
+        };
+        let Ok(segments) = segment(command, &self.limits) else {
+            return out;
+        };
+        out.analysable = true;
+        for (at, segment) in segments.iter().enumerate() {
+            for (position, form) in segment.forms().all().enumerate() {
+                let words: Vec<&str> = form.words().collect();
+                out.forms.push(GuardForm {
+                    segment: at,
+                    position,
+                    finding: self.check_words(&words, 0),
+                    words: form.to_words(),
+                });
+            }
+        }
+        out
     }
 
     /// The first pattern the words of one command (program first) match.

@@ -12,6 +12,10 @@
 //! wrapper-stripped, normalized) or any launcher matches; **ask** likewise; an unanalysable
 //! command is never allowed by rules: it asks, with the segmenter's reason.
 //!
+//! [`RuleSet::explain`] lists what the rules read in a command, form by form (each form's
+//! program-model reading, payload and matching rules), with the evaluation's decision, found
+//! by the same predicates the evaluation uses.
+//!
 //! Rule sets load from JSON ([`RuleSet::from_json`]) with line-precise errors and `match` /
 //! `not_match` examples checked at load; [`lint`] reports rules that can never fire or do not
 //! mean what they seem to, each with a counterexample. The normative text is the "Rules"
@@ -36,6 +40,7 @@ mod command;
 mod domain;
 mod effect;
 mod evaluation;
+mod explain;
 pub mod fuzz_check;
 mod limits;
 mod lint;
@@ -53,6 +58,10 @@ pub use command::CommandPattern;
 pub use domain::{url_host, DomainPattern, DomainPatternError};
 pub use effect::Effect;
 pub use evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
+pub use explain::{
+    CarriedReading, Explanation, FormExplanation, LauncherExplanation, MatchedBy, ModelReading,
+    RuleMatch, SegmentExplanation,
+};
 pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, Finding, FindingKind};
 pub use listener::RulesListener;

@@ -4,8 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use seal_parse::shell::{
-    carried_code, segment_into, Form, NormalizedForms, SegmentBuffer, SegmentRef, SegmentsRef,
-    Words,
+    carried_code, segment_into, CarriedCode, Form, LauncherRef, NormalizedForms, SegmentBuffer,
+    SegmentRef, SegmentsRef, Words,
 };
 
 use crate::chain::{Because, Reason, Ruling};
@@ -1098,8 +1098,7 @@ fn first_hits<'a>(
     let analysable = segments.is_some();
     let whole = |ask: Option<Hit<'a>>| {
         let (found_deny, found_ask) = at_site(ask.is_some(), u64::MAX, &|e: &RuleEntry| {
-            matches!(e.rule.specifier(), Specifier::Command(p)
-                if !(analysable && p.is_plain()) && p.matches_text(text))
+            matches_written(e, text, analysable)
         });
         let ask = ask.or_else(|| found_ask.map(|(i, e)| hit(i, e, SiteRef::Command(text))));
         (
@@ -1126,8 +1125,7 @@ fn first_hits<'a>(
             };
             let only = rules.candidates(form.program());
             let (found_deny, found_ask) = at_site(ask.is_some(), only, &|e: &RuleEntry| {
-                command_matches(e, &form)
-                    || matches!((&e.model, &modelled), (Some(rule), Some(command)) if rule.matches(command))
+                matches_form(e, &form, modelled.as_ref())
             });
             if let Some((index, entry)) = found_ask {
                 ask = Some(hit(index, entry, site()));
@@ -1144,16 +1142,9 @@ fn first_hits<'a>(
                 });
             }
             // A payload the program runs (`find . -exec rm -rf {} +`): its words as a command.
-            if let Some((start, end)) = code.and_then(|code| code.payload) {
-                let payload = form.words().skip(start).take(end.saturating_sub(start));
-                let Some(first) = payload.clone().next() else {
-                    continue;
-                };
-                let base = first.rsplit('/').next().unwrap_or(first);
-                let based = std::iter::once(base).chain(payload.clone().skip(1));
+            if let Some(payload) = code.and_then(|code| payload_words(&form, code)) {
                 let (found_deny, found_ask) = at_site(ask.is_some(), u64::MAX, &|e: &RuleEntry| {
-                    command_matches_words(e, payload.clone())
-                        || command_matches_words(e, based.clone())
+                    matches_payload(e, payload.clone())
                 });
                 if let Some((index, entry)) = found_ask {
                     ask = Some(hit(index, entry, site()));
@@ -1165,39 +1156,22 @@ fn first_hits<'a>(
         }
     }
     for launcher in segments.launchers() {
-        for start in 0..launcher.words().len() {
-            let mut suffix = launcher.words();
-            for _ in 0..start {
-                suffix.next();
-            }
-            let Some(first) = suffix.next() else {
-                continue;
+        for (program, suffix) in launcher_suffixes(launcher) {
+            let site = || SiteRef::Launcher {
+                segment: launcher.first_segment(),
+                program,
+                rest: suffix.clone(),
             };
-            for based in [false, true] {
-                let program = if based {
-                    match first.rsplit_once('/') {
-                        Some((_, base)) if !base.is_empty() => base,
-                        _ => continue,
-                    }
-                } else {
-                    first
-                };
-                let site = || SiteRef::Launcher {
-                    segment: launcher.first_segment(),
-                    program,
-                    rest: suffix.clone(),
-                };
-                let form = std::iter::once(program).chain(suffix.clone());
-                let only = rules.candidates(program);
-                let (found_deny, found_ask) = at_site(ask.is_some(), only, &|e: &RuleEntry| {
-                    command_matches_words(e, form.clone())
-                });
-                if let Some((index, entry)) = found_ask {
-                    ask = Some(hit(index, entry, site()));
-                }
-                if let Some((index, entry)) = found_deny {
-                    return (Some(hit(index, entry, site())), ask);
-                }
+            let form = std::iter::once(program).chain(suffix.clone());
+            let only = rules.candidates(program);
+            let (found_deny, found_ask) = at_site(ask.is_some(), only, &|e: &RuleEntry| {
+                command_matches_words(e, form.clone())
+            });
+            if let Some((index, entry)) = found_ask {
+                ask = Some(hit(index, entry, site()));
+            }
+            if let Some((index, entry)) = found_deny {
+                return (Some(hit(index, entry, site())), ask);
             }
         }
     }
@@ -1405,11 +1379,79 @@ fn shown(path: &Placed) -> &str {
         .unwrap_or_default()
 }
 
-fn command_matches(entry: &RuleEntry, form: &Form<'_>) -> bool {
+/// Whether a deny or ask rule matches a form of a segment: by its words, or (for a rule read
+/// by a program model) by the model's reading of the form, `modelled`.
+pub(super) fn matches_form(
+    entry: &RuleEntry,
+    form: &Form<'_>,
+    modelled: Option<&seal_parse::shell::Modelled<'_>>,
+) -> bool {
+    command_matches(entry, form)
+        || matches!((&entry.model, modelled), (Some(rule), Some(command)) if rule.matches(command))
+}
+
+/// Whether a deny or ask rule matches the command as written (a literal specifier; a plain
+/// one only when the command cannot be segmented, see `CommandPattern::is_plain`).
+pub(super) fn matches_written(entry: &RuleEntry, text: &str, analysable: bool) -> bool {
+    matches!(entry.rule.specifier(), Specifier::Command(p)
+        if !(analysable && p.is_plain()) && p.matches_text(text))
+}
+
+/// The words of the payload a form's program runs (`rm -rf {} +` of `find . -exec rm -rf {}
+/// +`), when `code` names one and it is not empty.
+pub(super) fn payload_words<'a>(
+    form: &Form<'a>,
+    code: CarriedCode,
+) -> Option<impl Iterator<Item = &'a str> + Clone + 'a> {
+    let (start, end) = code.payload?;
+    let payload = form.words().skip(start).take(end.saturating_sub(start));
+    payload.clone().next()?;
+    Some(payload)
+}
+
+/// Whether a deny or ask rule matches a payload's words, its program as written or by its
+/// basename.
+pub(super) fn matches_payload<'a, I>(entry: &RuleEntry, payload: I) -> bool
+where
+    I: Iterator<Item = &'a str> + Clone,
+{
+    let Some(first) = payload.clone().next() else {
+        return false;
+    };
+    let base = first.rsplit('/').next().unwrap_or(first);
+    let based = std::iter::once(base).chain(payload.clone().skip(1));
+    command_matches_words(entry, payload) || command_matches_words(entry, based)
+}
+
+/// Every suffix of a launcher's words that deny and ask read, program first: from each word
+/// on, as written, then with the basename of its first word when that differs.
+pub(super) fn launcher_suffixes<'a>(
+    launcher: LauncherRef<'a>,
+) -> impl Iterator<Item = (&'a str, Words<'a>)> + 'a {
+    (0..launcher.words().len()).flat_map(move |start| {
+        let mut suffix = launcher.words();
+        for _ in 0..start {
+            suffix.next();
+        }
+        let first = suffix.next();
+        [false, true].into_iter().filter_map(move |based| {
+            let first = first?;
+            if !based {
+                return Some((first, suffix.clone()));
+            }
+            match first.rsplit_once('/') {
+                Some((_, base)) if !base.is_empty() => Some((base, suffix.clone())),
+                _ => None,
+            }
+        })
+    })
+}
+
+pub(super) fn command_matches(entry: &RuleEntry, form: &Form<'_>) -> bool {
     matches!(entry.rule.specifier(), Specifier::Command(p) if p.matches(form))
 }
 
-fn command_matches_words<'a, I>(entry: &RuleEntry, words: I) -> bool
+pub(super) fn command_matches_words<'a, I>(entry: &RuleEntry, words: I) -> bool
 where
     I: IntoIterator<Item = &'a str>,
     I::IntoIter: Clone,
@@ -1418,7 +1460,9 @@ where
 }
 
 /// Every form of the segment with the name of the first named form it equals.
-fn labelled_forms<'a>(seg: SegmentRef<'a>) -> impl Iterator<Item = (FormKind, Form<'a>)> {
+pub(super) fn labelled_forms<'a>(
+    seg: SegmentRef<'a>,
+) -> impl Iterator<Item = (FormKind, Form<'a>)> {
     let forms = seg.forms();
     forms.all().map(move |form| {
         let kind = NAMED_KINDS

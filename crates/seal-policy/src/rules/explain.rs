@@ -1,0 +1,337 @@
+//! What the rules read in a command, form by form: [`RuleSet::explain`].
+//!
+//! The explanation lists every normalized form of every segment, how a program model reads
+//! each form, the payload a form's program runs, and every rule that matches each form, with
+//! the decision [`RuleSet::evaluate`] gives. Matches are found by the same predicates the
+//! evaluation uses (one per kind of site), so a form shown without a deny match is one no deny
+//! rule matches; the decision is the evaluation itself, never recomputed.
+
+use seal_parse::shell::{
+    carried_code, carried_code_in, model, segment_into, ModelOption, SegmentBuffer,
+};
+
+use super::evaluation::{Evaluation, FormKind, Input, Unanalysed};
+use super::rule::{FieldKind, Specifier};
+use super::set::{
+    command_matches, command_matches_words, labelled_forms, launcher_suffixes, matches_form,
+    matches_payload, matches_written, payload_words,
+};
+use super::{Effect, RuleEntry, RuleSet, Subject};
+
+/// How a rule matched a site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchedBy {
+    /// The rule's pattern matched the words (for allow rules, the canonical form only).
+    Words,
+    /// The rule, read by the program's model, matched the form as the program reads it.
+    Model,
+    /// The rule matched the payload the form's program runs (`find -exec`).
+    Payload,
+    /// The rule has no specifier: it matches every call of the tool.
+    Tool,
+    /// The rule's literal specifier matched the command as written.
+    Written,
+}
+
+impl MatchedBy {
+    /// A stable snake_case name: `words`, `model`, `payload`, `tool`, `written`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchedBy::Words => "words",
+            MatchedBy::Model => "model",
+            MatchedBy::Payload => "payload",
+            MatchedBy::Tool => "tool",
+            MatchedBy::Written => "written",
+        }
+    }
+}
+
+/// One rule matching one site of an explanation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleMatch {
+    /// Index of the rule in [`RuleSet::rules`].
+    pub rule: usize,
+    /// Its effect.
+    pub effect: Effect,
+    /// The rule as written.
+    pub text: String,
+    /// How it matched.
+    pub by: MatchedBy,
+}
+
+/// A form as its program's model reads it (`seal_parse::shell::model`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelReading {
+    /// The program, as the model names it.
+    pub program: &'static str,
+    /// The subcommand words (empty when none).
+    pub subcommand: Vec<String>,
+    /// The options given, spelt out: `--name` for a long option (abbreviations expanded,
+    /// clusters split into the long names the model knows), `-x` for a short option the model
+    /// does not know.
+    pub options: Vec<String>,
+    /// The operands, in order.
+    pub operands: Vec<String>,
+    /// Whether the model dropped options or operands beyond its limits.
+    pub truncated: bool,
+}
+
+/// Code a form's program runs that the segmenter does not see as segments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CarriedReading {
+    /// Why, as a phrase (`runs the awk program in its arguments`).
+    pub why: &'static str,
+    /// The payload's words, for `find -exec` and its kin, which deny and ask rules read.
+    pub payload: Option<Vec<String>>,
+}
+
+/// One normalized form of a segment and what the rules read in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormExplanation {
+    /// Which form (the first named form it equals).
+    pub kind: FormKind,
+    /// The other named forms equal to it: each distinct form is listed once
+    /// (`SegmentRef::forms().all()`), so `sudo rm t` has its canonical form, also env-stripped
+    /// and basename, and `rm t`, wrapper-stripped and normalized.
+    pub also: Vec<FormKind>,
+    /// Its words, program first.
+    pub words: Vec<String>,
+    /// The model's reading, when the form's program has a model.
+    pub model: Option<ModelReading>,
+    /// The code its program carries, when it carries some (no rule may allow the command).
+    pub carried: Option<CarriedReading>,
+    /// Every deny and ask rule matching the form (by its words, its model reading or its
+    /// payload) and, for the canonical form, every allow rule matching its words, in set order.
+    pub matches: Vec<RuleMatch>,
+}
+
+/// One segment of the command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SegmentExplanation {
+    /// Byte offset of the segment in the command (in the innermost payload for a payload
+    /// segment).
+    pub start: usize,
+    /// How many `sh -c` payloads deep it stands (0 for the command itself).
+    pub payload_depth: usize,
+    /// Every form, in the order the rules read them (canonical first), duplicates included:
+    /// position `k` is the `k`-th form of `SegmentRef::forms().all()`.
+    pub forms: Vec<FormExplanation>,
+}
+
+/// The words of a shell invocation that launched payload segments (`bash -c '...'`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LauncherExplanation {
+    /// Index of the first payload segment it launched.
+    pub segment: usize,
+    /// Its words.
+    pub words: Vec<String>,
+    /// Each deny or ask rule matching a suffix of the words (program first, also by its
+    /// basename), with the suffix; each allow rule matching the full words.
+    pub matches: Vec<(String, RuleMatch)>,
+    /// Why a suffix of the words runs code seal cannot see (`xargs sh -c ...`), if one does:
+    /// no rule may allow the command then.
+    pub carried: Option<&'static str>,
+}
+
+/// What the rules read in one call, site by site, and the decision they give
+/// ([`RuleSet::explain`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explanation {
+    /// What [`RuleSet::evaluate`] gives on the call.
+    pub evaluation: Evaluation,
+    /// Rules without a specifier naming the tool: they match every call of it.
+    pub tool: Vec<RuleMatch>,
+    /// Why the command could not be segmented (no segments are listed then).
+    pub unanalysable: Option<Unanalysed>,
+    /// Deny and ask rules whose literal specifier matches the command as written.
+    pub written: Vec<RuleMatch>,
+    /// The segments, in order (payload segments in place), for a command.
+    pub segments: Vec<SegmentExplanation>,
+    /// The launchers of payload segments.
+    pub launchers: Vec<LauncherExplanation>,
+}
+
+impl RuleSet {
+    /// Explains what the rules read in a call of `tool` whose typed field is `subject`: for
+    /// a command, every form of every segment with its model reading, its payload and the
+    /// rules that match it, and the launchers of payloads; for every call, the rules without
+    /// a specifier, and the decision ([`Explanation::evaluation`], which is
+    /// [`RuleSet::evaluate`]'s). For a field that is not a command only the decision and the
+    /// tool rules are given. Paths that read-only commands read, matched by `Read` rules,
+    /// show in the decision only.
+    ///
+    /// ```
+    /// use seal_policy::rules::{Effect, FormKind, MatchedBy, RuleSet, Subject};
+    ///
+    /// let mut rules = RuleSet::default();
+    /// rules.push(Effect::Allow, "Bash(git:*)")?;
+    /// rules.push(Effect::Deny, "Bash(git reset --hard:*)")?;
+    /// let explained = rules.explain("Bash", Subject::Command("sudo git -C . reset --ha"));
+    /// assert_eq!(explained.evaluation.effect(), Some(Effect::Deny));
+    /// let forms = &explained.segments[0].forms;
+    /// assert_eq!(forms[0].kind, FormKind::Canonical);
+    /// // `git -C . reset --ha`, which is also the normalized form.
+    /// let git = forms.iter().find(|f| f.kind == FormKind::WrapperStripped).unwrap();
+    /// assert_eq!(git.also, [FormKind::Normalized]);
+    /// assert_eq!(git.model.as_ref().unwrap().options, ["--hard"]);
+    /// assert!(git.matches.iter().any(|m| m.by == MatchedBy::Model));
+    /// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
+    /// ```
+    #[must_use]
+    pub fn explain(&self, tool: &str, subject: Subject<'_>) -> Explanation {
+        let evaluation = self.evaluate(tool, subject);
+        let rules: Vec<(usize, &RuleEntry)> = self
+            .rules()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.rule().names(e.effect(), tool))
+            .collect();
+        let found = |index: usize, entry: &RuleEntry, by: MatchedBy| RuleMatch {
+            rule: index,
+            effect: entry.effect(),
+            text: entry.text().to_owned(),
+            by,
+        };
+        let tool_rules = rules
+            .iter()
+            .filter(|(_, e)| matches!(e.rule().specifier(), Specifier::Any))
+            .map(|(i, e)| found(*i, e, MatchedBy::Tool))
+            .collect();
+        let mut out = Explanation {
+            evaluation,
+            tool: tool_rules,
+            unanalysable: None,
+            written: Vec::new(),
+            segments: Vec::new(),
+            launchers: Vec::new(),
+        };
+        let (FieldKind::Command, Subject::Command(command)) = (FieldKind::of(tool), subject) else {
+            return out;
+        };
+        let guarding = || rules.iter().filter(|(_, e)| e.effect() != Effect::Allow);
+        let mut buffer = SegmentBuffer::new();
+        let segments = match segment_into(command, &self.limits().shell, &mut buffer) {
+            Ok(segments) => segments,
+            Err(e) => {
+                out.unanalysable = Some(Unanalysed {
+                    input: Input::Submitted,
+                    code: e.reason.code(),
+                    reason: e.to_string(),
+                });
+                out.written = guarding()
+                    .filter(|(_, e)| matches_written(e, command, false))
+                    .map(|(i, e)| found(*i, e, MatchedBy::Written))
+                    .collect();
+                return out;
+            }
+        };
+        out.written = guarding()
+            .filter(|(_, e)| matches_written(e, command, true))
+            .map(|(i, e)| found(*i, e, MatchedBy::Written))
+            .collect();
+        for seg in segments.iter() {
+            let named = seg.forms();
+            let named = [
+                (FormKind::Canonical, named.canonical()),
+                (FormKind::EnvStripped, named.env_stripped()),
+                (FormKind::Basename, named.basename()),
+                (FormKind::WrapperStripped, named.wrapper_stripped()),
+                (FormKind::Normalized, named.normalized()),
+            ];
+            let mut forms = Vec::new();
+            for (kind, form) in labelled_forms(seg) {
+                let also = named
+                    .iter()
+                    .filter(|(other, same)| *other != kind && *same == form)
+                    .map(|(other, _)| *other)
+                    .collect();
+                let modelled = model(form.words());
+                let code = carried_code(&form);
+                let payload = code.and_then(|code| payload_words(&form, code));
+                let mut matches = Vec::new();
+                for (index, entry) in &rules {
+                    let by = if entry.effect() == Effect::Allow {
+                        (kind == FormKind::Canonical && command_matches(entry, &form))
+                            .then_some(MatchedBy::Words)
+                    } else if command_matches(entry, &form) {
+                        Some(MatchedBy::Words)
+                    } else if matches_form(entry, &form, modelled.as_ref()) {
+                        Some(MatchedBy::Model)
+                    } else if payload
+                        .clone()
+                        .is_some_and(|payload| matches_payload(entry, payload))
+                    {
+                        Some(MatchedBy::Payload)
+                    } else {
+                        None
+                    };
+                    if let Some(by) = by {
+                        matches.push(found(*index, entry, by));
+                    }
+                }
+                forms.push(FormExplanation {
+                    kind,
+                    also,
+                    words: form.to_words(),
+                    model: modelled.as_ref().map(reading),
+                    carried: code.map(|code| CarriedReading {
+                        why: code.why,
+                        payload: payload.map(|words| words.map(str::to_owned).collect()),
+                    }),
+                    matches,
+                });
+            }
+            out.segments.push(SegmentExplanation {
+                start: seg.span().start,
+                payload_depth: seg.payload_depth(),
+                forms,
+            });
+        }
+        for launcher in segments.launchers() {
+            let mut matches = Vec::new();
+            for (program, suffix) in launcher_suffixes(launcher) {
+                let words = std::iter::once(program).chain(suffix.clone());
+                for (index, entry) in guarding() {
+                    if command_matches_words(entry, words.clone()) {
+                        let shown = words.clone().collect::<Vec<_>>().join(" ");
+                        matches.push((shown, found(*index, entry, MatchedBy::Words)));
+                    }
+                }
+            }
+            for (index, entry) in rules.iter().filter(|(_, e)| e.effect() == Effect::Allow) {
+                if command_matches_words(entry, launcher.words()) {
+                    let shown = launcher.words().collect::<Vec<_>>().join(" ");
+                    matches.push((shown, found(*index, entry, MatchedBy::Words)));
+                }
+            }
+            let carried = (0..launcher.words().len())
+                .find_map(|start| carried_code_in(launcher.words().skip(start)))
+                .map(|code| code.why);
+            out.launchers.push(LauncherExplanation {
+                segment: launcher.first_segment(),
+                words: launcher.words().map(str::to_owned).collect(),
+                matches,
+                carried,
+            });
+        }
+        out
+    }
+}
+
+/// The owned reading of a model.
+fn reading(modelled: &seal_parse::shell::Modelled<'_>) -> ModelReading {
+    ModelReading {
+        program: modelled.program(),
+        subcommand: modelled.subcommand().map(str::to_owned).collect(),
+        options: modelled
+            .options()
+            .map(|option| match option {
+                ModelOption::Long(name) => format!("--{name}"),
+                ModelOption::Short(letter) => format!("-{letter}"),
+            })
+            .collect(),
+        operands: modelled.operands().map(str::to_owned).collect(),
+        truncated: modelled.truncated(),
+    }
+}
