@@ -130,6 +130,10 @@ struct RuleIndex {
     any_program: u64,
     /// The rules of each effect, in the order of [`Effect::ALL`].
     effects: [u64; 3],
+    /// The rules read by a program model.
+    modelled: u64,
+    /// Whether a rule from [`MASKED`] on is read by a program model.
+    modelled_beyond: bool,
 }
 
 /// Orders names by length first, so that a search compares bytes only of names as long as
@@ -169,12 +173,19 @@ impl Iterator for Bits {
 impl RuleIndex {
     /// Records rule `index` (below [`MASKED`]), after `rules` (which ends with it).
     fn add(&mut self, rules: &[RuleEntry], index: usize) {
-        let (Some(entry), true) = (rules.get(index), index < MASKED) else {
+        let Some(entry) = rules.get(index) else {
             return;
         };
+        if index >= MASKED {
+            self.modelled_beyond |= entry.model.is_some();
+            return;
+        }
         let bit = 1u64 << index;
         if let Some(mask) = self.effects.get_mut(effect_slot(entry.effect)) {
             *mask |= bit;
+        }
+        if entry.model.is_some() {
+            self.modelled |= bit;
         }
         for (tool, mask) in &mut self.tools {
             if entry.rule.names(entry.effect, tool) {
@@ -798,6 +809,12 @@ impl<'a> Applicable<'a> {
         self.named & self.index.candidates(program)
     }
 
+    /// Whether a rule read by a program model names the tool among `candidates` (or stands
+    /// beyond the indexed rules).
+    fn may_be_modelled(self, candidates: u64) -> bool {
+        self.named & candidates & self.index.modelled != 0 || self.index.modelled_beyond
+    }
+
     /// The rules of one effect.
     fn of(self, effect: Effect) -> impl Iterator<Item = (usize, &'a RuleEntry)> + Clone {
         self.of_among(effect, u64::MAX)
@@ -1109,21 +1126,22 @@ fn first_hits<'a>(
     let Some(segments) = segments else {
         return whole(ask);
     };
-    let modelled_rules = rules.iter().any(|(_, e)| e.model.is_some());
     for (at, seg) in segments.iter().enumerate() {
-        for (kind, form) in labelled_forms(seg) {
+        let forms = seg.forms();
+        for form in forms.all() {
+            // The form's name is worked out only for a site that is reported.
             let site = || SiteRef::Segment {
                 index: at,
-                kind,
+                kind: form_kind(&forms, &form),
                 form,
             };
-            // The form as its program reads it, for the rules read by the same model.
-            let modelled = if modelled_rules {
+            let only = rules.candidates(form.program());
+            // The form as its program reads it, when a rule read by a model may match it.
+            let modelled = if rules.may_be_modelled(only) {
                 model_of(&form)
             } else {
                 None
             };
-            let only = rules.candidates(form.program());
             let (found_deny, found_ask) = at_site(ask.is_some(), only, &|e: &RuleEntry| {
                 matches_form(e, &form, modelled.as_ref())
             });
@@ -1464,19 +1482,23 @@ pub(super) fn labelled_forms<'a>(
     seg: SegmentRef<'a>,
 ) -> impl Iterator<Item = (FormKind, Form<'a>)> {
     let forms = seg.forms();
-    forms.all().map(move |form| {
-        let kind = NAMED_KINDS
-            .into_iter()
-            // Forms are suffixes of the same words: equal argument counts and programs mean
-            // the same form, without comparing every word. Named forms are built only as far
-            // as the search goes (most segments stop at the canonical form).
-            .find(|kind| {
-                let named = named_form(&forms, *kind);
-                named.args().len() == form.args().len() && named.program() == form.program()
-            })
-            .unwrap_or(FormKind::Intermediate);
-        (kind, form)
-    })
+    forms
+        .all()
+        .map(move |form| (form_kind(&forms, &form), form))
+}
+
+/// The name of the first named form `form` equals.
+fn form_kind(forms: &NormalizedForms<'_>, form: &Form<'_>) -> FormKind {
+    NAMED_KINDS
+        .into_iter()
+        // Forms are suffixes of the same words: equal argument counts and programs mean the
+        // same form, without comparing every word. Named forms are built only as far as the
+        // search goes (most segments stop at the canonical form).
+        .find(|kind| {
+            let named = named_form(forms, *kind);
+            named.args().len() == form.args().len() && named.program() == form.program()
+        })
+        .unwrap_or(FormKind::Intermediate)
 }
 
 /// The named forms, in the order a form takes the first name it equals.
