@@ -33,10 +33,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::config::DbConfig;
-use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, TransactionBehavior};
 use seal_verify::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore, UnixTime};
 
 /// Default busy timeout: 5 seconds. A claim waits this long for another process's transaction
@@ -46,6 +46,10 @@ pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Default number of other expired claims purged by each claim: 64. Each claim adds at most one
 /// row and removes up to this many, so the file shrinks back to the live ids as traffic goes on.
 pub const DEFAULT_PURGE_BATCH: u32 = 64;
+
+/// How long an open waits before trying again to set the journal mode of a file another lane
+/// is setting up.
+pub const JOURNAL_MODE_RETRY: Duration = Duration::from_millis(5);
 
 /// The schema version written in `PRAGMA user_version`; a file with another version is refused.
 pub const SCHEMA_VERSION: i64 = 1;
@@ -162,9 +166,19 @@ impl SqliteReplayStore {
         connection
             .busy_timeout(options.busy_timeout)
             .map_err(failed("set the busy timeout"))?;
-        let mode: String = connection
-            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-            .map_err(failed("set the WAL journal mode"))?;
+        // Setting the journal mode of a new file takes a lock SQLite's busy handler does not
+        // wait for: lanes opening a new file at once retry until the busy timeout.
+        let deadline = Instant::now() + options.busy_timeout;
+        let mode: String = loop {
+            match connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0)) {
+                Err(rusqlite::Error::SqliteFailure(error, _))
+                    if error.code == ErrorCode::DatabaseBusy && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(JOURNAL_MODE_RETRY);
+                }
+                other => break other.map_err(failed("set the WAL journal mode"))?,
+            }
+        };
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::Sqlite {
                 path: path.to_path_buf(),
