@@ -410,13 +410,9 @@ impl DestructiveGuard {
                 })
             }
             Operands::DevicePath => reading.paths.iter().find_map(|word| {
-                let device = normalize(word);
-                let written = word.starts_with("/dev/")
-                    && !SAFE_DEVICES.contains(&device.as_str())
-                    && !SOURCE_DEVICES.contains(&device.as_str())
-                    && !device.starts_with("/dev/fd/")
-                    && !device.starts_with("/dev/pts/");
-                written.then(|| found(Some(device), Some("a device")))
+                let device = written_device(word)
+                    .filter(|device| !SOURCE_DEVICES.contains(&device.as_str()))?;
+                Some(found(Some(device), Some("a device")))
             }),
             Operands::Device(key) => operands.iter().find_map(|word| {
                 let value = word.strip_prefix(key)?.strip_prefix('=')?;
@@ -684,6 +680,17 @@ fn fork_bomb(text: &str) -> Option<Finding> {
     None
 }
 
+/// `path` normalized, when it names a device whose writing destroys something: below `/dev/`,
+/// other than [`SAFE_DEVICES`], a process's own descriptors (`/dev/fd/...`) and terminals
+/// (`/dev/pts/...`).
+fn written_device(path: &str) -> Option<String> {
+    let device = normalize(path);
+    let harmless = SAFE_DEVICES.contains(&device.as_str())
+        || device.starts_with("/dev/fd/")
+        || device.starts_with("/dev/pts/");
+    (path.starts_with("/dev/") && !harmless).then_some(device)
+}
+
 /// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
 fn prefix(text: &str, max: usize) -> &str {
     let mut end = text.len().min(max);
@@ -737,12 +744,7 @@ fn device_redirect(text: &str) -> Option<Finding> {
                     .find(|c: char| c.is_ascii_whitespace() || ";&|)".contains(c))
                     .unwrap_or(target.len());
                 let path = target.get(..end).unwrap_or_default();
-                let device = normalize(path);
-                if path.starts_with("/dev/")
-                    && !SAFE_DEVICES.contains(&device.as_str())
-                    && !device.starts_with("/dev/fd/")
-                    && !device.starts_with("/dev/pts/")
-                {
+                if let Some(device) = written_device(path) {
                     return Some(Finding {
                         pattern: &DEVICE_REDIRECT,
                         form: text.to_owned(),
