@@ -86,7 +86,7 @@ impl SecretKeys {
                 "ed25519" => {
                     json_in::only(entry, &["id", "algorithm", "seed"], &what)?;
                     let seed = decode(json_in::string(entry, "seed", &what)?, &what)?;
-                    Ed25519SigningKey::from_seed(&seed)
+                    Ed25519SigningKey::check_seed(&seed)
                         .map_err(|error| Failure::keys(format!("{what}: {error}")))?;
                     Secret::Ed25519 { seed }
                 }

@@ -79,11 +79,19 @@ impl fmt::Debug for Ed25519PublicKey {
 impl Ed25519SigningKey {
     /// The key pair of a 32-byte RFC 8032 private key (seed).
     pub fn from_seed(seed: &[u8]) -> Result<Ed25519SigningKey, KeyError> {
+        Self::check_seed(seed)?;
+        let pair = Ed25519KeyPair::from_seed_unchecked(seed).map_err(|_| KeyError::Ed25519Seed)?;
+        Ok(Ed25519SigningKey { pair })
+    }
+
+    /// Whether `seed` would make a key ([`Ed25519SigningKey::from_seed`] refuses exactly what
+    /// this refuses), without deriving the key: a key file is checked whole when it is read, and
+    /// a key is derived only when it signs.
+    pub fn check_seed(seed: &[u8]) -> Result<(), KeyError> {
         if seed.len() != 32 {
             return Err(KeyError::Ed25519Length { len: seed.len() });
         }
-        let pair = Ed25519KeyPair::from_seed_unchecked(seed).map_err(|_| KeyError::Ed25519Seed)?;
-        Ok(Ed25519SigningKey { pair })
+        Ok(())
     }
 
     /// The public half.
