@@ -51,6 +51,15 @@ pub const DEFAULT_PURGE_BATCH: u32 = 64;
 /// is setting up.
 pub const JOURNAL_MODE_RETRY: Duration = Duration::from_millis(5);
 
+/// Default bound of the write-ahead log: 1 MiB. After a commit leaves the log longer, the
+/// store checkpoints it and truncates it to nothing (when no other lane is reading or writing at
+/// that moment; else a later commit does it).
+///
+/// SQLite's own automatic checkpoint does not keep the log short when every process opens the
+/// file, claims once and exits: the log grows with every claim, and each opening reads all of
+/// it to rebuild its index. The bound keeps both the file and each opening's work small.
+pub const DEFAULT_WAL_LIMIT_BYTES: u64 = 1 << 20;
+
 /// The schema version written in `PRAGMA user_version`; a file with another version is refused.
 pub const SCHEMA_VERSION: i64 = 1;
 
@@ -65,6 +74,8 @@ pub struct StoreOptions {
     pub busy_timeout: Duration,
     /// How many other expired claims each claim purges.
     pub purge_batch: u32,
+    /// The length of the write-ahead log past which a commit checkpoints and truncates it.
+    pub wal_limit_bytes: u64,
 }
 
 impl Default for StoreOptions {
@@ -72,6 +83,7 @@ impl Default for StoreOptions {
         StoreOptions {
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
             purge_batch: DEFAULT_PURGE_BATCH,
+            wal_limit_bytes: DEFAULT_WAL_LIMIT_BYTES,
         }
     }
 }
@@ -136,7 +148,10 @@ impl std::error::Error for StoreError {
 #[derive(Debug)]
 pub struct SqliteReplayStore {
     path: PathBuf,
+    log: PathBuf,
     purge_batch: u32,
+    wal_limit_bytes: u64,
+    busy_timeout: Duration,
     connection: Mutex<Connection>,
 }
 
@@ -192,8 +207,8 @@ impl SqliteReplayStore {
             .execute_batch("PRAGMA synchronous = NORMAL;")
             .map_err(failed("set synchronous mode"))?;
         // A short-lived process (a hook) closes its connection right after one claim: no
-        // checkpoint on close (it would copy and sync pages every run). Commits still
-        // checkpoint automatically once the log holds 1000 pages, so the log stays bounded.
+        // checkpoint on close (it would copy and sync pages every run). Commits bound the log
+        // instead (`bound_log`).
         connection
             .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
             .map_err(failed("keep the log on close"))?;
@@ -212,9 +227,14 @@ impl SqliteReplayStore {
                 })
             }
         }
+        let mut log = path.as_os_str().to_owned();
+        log.push("-wal");
         Ok(SqliteReplayStore {
             path: path.to_path_buf(),
+            log: PathBuf::from(log),
             purge_batch: options.purge_batch,
+            wal_limit_bytes: options.wal_limit_bytes,
+            busy_timeout: options.busy_timeout,
             connection: Mutex::new(connection),
         })
     }
@@ -298,6 +318,7 @@ impl SqliteReplayStore {
         transaction
             .commit()
             .map_err(|source| self.sqlite("commit the import", source))?;
+        self.bound_log(&connection)?;
         Ok(imported)
     }
 
@@ -306,6 +327,35 @@ impl SqliteReplayStore {
             path: self.path.clone(),
             action,
             source,
+        }
+    }
+
+    /// Checkpoints and truncates the write-ahead log once it is longer than the limit. It waits
+    /// for no one: while another lane reads or writes, the checkpoint stops short (SQLite
+    /// reports it busy) and a later commit tries again. A log that cannot be measured (gone
+    /// already, another lane truncated it) needs nothing.
+    fn bound_log(&self, connection: &Connection) -> Result<(), StoreError> {
+        let length = std::fs::metadata(&self.log).map_or(0, |meta| meta.len());
+        if length <= self.wal_limit_bytes {
+            return Ok(());
+        }
+        connection
+            .busy_timeout(Duration::ZERO)
+            .map_err(|source| self.sqlite("set the busy timeout", source))?;
+        let checkpoint = connection.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        connection
+            .busy_timeout(self.busy_timeout)
+            .map_err(|source| self.sqlite("set the busy timeout", source))?;
+        match checkpoint {
+            Err(rusqlite::Error::SqliteFailure(error, _))
+                if matches!(
+                    error.code,
+                    ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked
+                ) =>
+            {
+                Ok(())
+            }
+            other => other.map_err(|source| self.sqlite("checkpoint the log", source)),
         }
     }
 
@@ -353,6 +403,7 @@ impl SqliteReplayStore {
         transaction
             .commit()
             .map_err(|source| self.sqlite("commit a claim", source))?;
+        self.bound_log(&connection)?;
         Ok(if inserted == 1 {
             ClaimOutcome::Fresh
         } else {

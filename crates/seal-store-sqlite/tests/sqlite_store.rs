@@ -213,6 +213,51 @@ fn expired_claims_are_purged_as_part_of_normal_work() {
     );
 }
 
+/// Opens the file `claims` times, one claim per opening (as hooks do: one process, one
+/// claim), and returns the longest the write-ahead log got.
+fn longest_log_over_short_lived_openings(dir: &Dir, wal_limit_bytes: u64, claims: usize) -> u64 {
+    let mut log = dir.file().into_os_string();
+    log.push("-wal");
+    let options = StoreOptions {
+        wal_limit_bytes,
+        ..StoreOptions::default()
+    };
+    let mut longest = 0;
+    for n in 0..claims {
+        let store = SqliteReplayStore::open(&dir.file(), &options).unwrap();
+        let id = format!("id-{n}");
+        let answer = store
+            .claim(&claim(ClaimScope::Conversation("c"), &id, 10, 1_000))
+            .unwrap();
+        assert_eq!(answer, ClaimOutcome::Fresh);
+        drop(store);
+        longest = longest.max(std::fs::metadata(&log).map_or(0, |meta| meta.len()));
+    }
+    let store = SqliteReplayStore::open(&dir.file(), &options).unwrap();
+    assert_eq!(store.live_count(UnixTime(0)).unwrap(), claims as u64);
+    longest
+}
+
+#[test]
+fn the_log_stays_bounded_when_every_opening_claims_once() {
+    const LIMIT: u64 = 64 * 1024;
+    let dir = Dir::new("log-bound");
+    let longest = longest_log_over_short_lived_openings(&dir, LIMIT, 300);
+    // Past the limit by at most the one commit that crossed it (a few pages).
+    assert!(
+        longest <= LIMIT + 16 * 4_096,
+        "the log reached {longest} bytes with a limit of {LIMIT}"
+    );
+    // Negative control: without the bound the same openings grow the log well past it
+    // (SQLite's own checkpoints never restart a log that each opening recovers anew).
+    let unbounded = Dir::new("log-unbounded");
+    let longest = longest_log_over_short_lived_openings(&unbounded, u64::MAX, 300);
+    assert!(
+        longest > 4 * LIMIT,
+        "the unbounded log reached only {longest} bytes: this test would not see a regression"
+    );
+}
+
 #[test]
 fn an_imported_seen_id_file_counts_in_every_scope_and_is_imported_once() {
     let dir = Dir::new("import");
