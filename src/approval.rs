@@ -4,15 +4,11 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
-use seal_policy::approval::{
-    answer_with, Answer as CoreAnswer, ApprovalRequest, ApprovalService, Caller, DispatchVerdict,
-    Effect, Event, IdSource, Question as CoreQuestion, Reply, Unanswered,
-};
-use seal_policy::chain::{Pending, Verdict};
-use seal_policy::escalation::Stamp as CoreStamp;
+use seal_policy::approval::{answer_with, Answer as CoreAnswer, Question as CoreQuestion};
+use seal_policy::pipeline::{Answering, Awaiting};
 use seal_record::ApprovalAsked;
 
-use crate::dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Run, Stamp, Trace};
+use crate::dispatch::{AuditEvent, Deny, Dispatch, Run};
 use crate::seal::Seal;
 use crate::session::Call;
 use crate::{Outcome, SandboxMode};
@@ -96,18 +92,9 @@ pub struct Question<'a> {
 pub struct PendingApproval<'a> {
     pub(crate) seal: &'a Seal,
     pub(crate) call: &'a Call,
-    pub(crate) waiting: Box<Waiting<'a>>,
-    pub(crate) escalation_target: Option<SandboxMode>,
-    pub(crate) standing: CoreStamp,
+    pub(crate) awaiting: Awaiting<'a>,
     pub(crate) asked: ApprovalAsked,
     pub(crate) card: Arc<str>,
-}
-
-/// What the approval unblocks: the waterfall's ask, or (for an escalation alone) the verdict
-/// the chain already reached.
-pub(crate) enum Waiting<'a> {
-    Ask(Pending<'a>),
-    Allowed(Verdict),
 }
 
 /// How a pending approval is settled.
@@ -143,7 +130,7 @@ impl<'a> PendingApproval<'a> {
 
     /// The mode an escalation asks for, if the call carries one.
     pub fn escalation_target(&self) -> Option<SandboxMode> {
-        self.escalation_target
+        self.awaiting.escalation_target()
     }
 
     /// Settles with the configured answerers: under approval policy `never` the request is
@@ -170,130 +157,25 @@ impl<'a> PendingApproval<'a> {
         let PendingApproval {
             seal,
             call,
-            waiting,
-            escalation_target,
-            standing,
+            awaiting,
             asked,
             card,
         } = self;
-        let policy = call.session.approval_policy();
-        let mut service =
-            ApprovalService::with_ids(policy, Box::new(OneId(Some(asked.id().to_owned()))));
-        let cancelled = matches!(how, How::Outcome(Outcome::Cancelled));
-        match how {
+        let mut answerers: Vec<Box<dyn seal_policy::approval::Answerer>> = Vec::new();
+        let answering = match how {
             How::Answerers => {
-                for answerer in &seal.answerers {
-                    // The builder bounds the number of answerers below the service's limit.
-                    let _ = service.register(adapter(Arc::clone(answerer), Arc::clone(&card)));
-                }
+                answerers.extend(
+                    seal.answerers
+                        .iter()
+                        .map(|answerer| adapter(Arc::clone(answerer), Arc::clone(&card))),
+                );
+                Answering::Answerers(&mut answerers)
             }
-            How::Outcome(Outcome::Cancelled) => {}
-            How::Outcome(_) => {
-                // A claim: the outcome is fed to the machine below.
-                let _ = service.register(answer_with(|_| CoreAnswer::Pending));
-            }
-        }
-        let caller = Caller::in_turn(call.session(), call.agent());
-        let request = ApprovalRequest {
-            tool: asked.tool(),
-            call_id: asked.call_id(),
-            reason: asked.reason(),
+            How::Outcome(outcome) => Answering::Outcome(outcome),
         };
-        let mut asking = match service.ask(&caller, &request, cancelled) {
-            Ok(asking) => asking,
-            Err(refusal) => {
-                let mut trace = match &*waiting {
-                    Waiting::Ask(pending) => Trace::from_core(pending.trace()),
-                    Waiting::Allowed(verdict) => Trace::from_core(verdict.trace()),
-                };
-                trace.push("approval", "approval", "unavailable".to_owned(), true);
-                return Dispatch::Deny(Deny {
-                    call_id: call.call_id().to_owned(),
-                    reason: format!("approval could not be asked: {refusal}"),
-                    cause: DenyCause::Approval(Outcome::Unavailable),
-                    trace,
-                    audit: Vec::new(),
-                });
-            }
-        };
-        let mut effects = std::mem::take(&mut asking.effects);
-        if let (How::Outcome(outcome), None) = (how, asking.outcome()) {
-            let event = match outcome {
-                Outcome::AllowedOnce => Event::Answer(Reply::AllowOnce),
-                Outcome::Rejected => Event::Answer(Reply::Reject),
-                Outcome::Cancelled => Event::Cancel,
-                Outcome::Unavailable => Event::Unanswered(Unanswered::Unavailable),
-            };
-            effects.extend(asking.machine.step(event));
-        }
-        effects.extend(asking.machine.step(Event::DispatchCheck));
-        let audit: Vec<AuditEvent> = effects
-            .iter()
-            .filter_map(|effect| match effect {
-                Effect::Asked(record) => Some(AuditEvent::asked(record)),
-                Effect::Decided(record) => Some(AuditEvent::decided(record)),
-                _ => None,
-            })
-            .collect();
-        let proceed = effects.contains(&Effect::Dispatch(DispatchVerdict::Proceed));
-        let outcome = match asking.machine.outcome() {
-            _ if proceed => Outcome::AllowedOnce,
-            Some(Outcome::AllowedOnce) => Outcome::Cancelled,
-            Some(outcome) => outcome,
-            None => Outcome::Unavailable,
-        };
-        let verdict = match *waiting {
-            Waiting::Ask(pending) => pending.finish(outcome),
-            Waiting::Allowed(verdict) => verdict,
-        };
-        let mut trace = Trace::from_core(verdict.trace());
-        if escalation_target.is_some() {
-            trace.push(
-                "escalation",
-                "approval",
-                outcome.as_str().to_owned(),
-                !proceed,
-            );
-        }
-        match verdict {
-            Verdict::Allow(_) if proceed => {
-                let stamp = match escalation_target {
-                    Some(target) => {
-                        let granted = CoreStamp::new(target, seal.executor);
-                        Stamp {
-                            mode: granted.mode,
-                            sandboxed: granted.sandboxed,
-                            escalated: true,
-                        }
-                    }
-                    None => Stamp {
-                        mode: standing.mode,
-                        sandboxed: standing.sandboxed,
-                        escalated: false,
-                    },
-                };
-                Dispatch::Run(Run {
-                    call_id: call.call_id().to_owned(),
-                    stamp,
-                    trace,
-                    audit,
-                })
-            }
-            Verdict::Allow(_) => Dispatch::Deny(Deny {
-                call_id: call.call_id().to_owned(),
-                reason: format!("approval was {}", outcome.as_str()),
-                cause: DenyCause::Approval(outcome),
-                trace,
-                audit,
-            }),
-            Verdict::Deny(denied) => Dispatch::Deny(Deny {
-                call_id: call.call_id().to_owned(),
-                reason: seal_render::escape(denied.reason().as_str(), seal_render::Context::Inline)
-                    .into_owned(),
-                cause: crate::seal::deny_cause(denied.cause()),
-                trace,
-                audit,
-            }),
+        match awaiting.settle(&asked, call.session(), call.agent(), answering) {
+            Ok(cleared) => Dispatch::Run(Run::cleared(call, &cleared)),
+            Err(refused) => Dispatch::Deny(Deny::refused(call, &refused)),
         }
     }
 }
@@ -303,7 +185,7 @@ impl fmt::Debug for PendingApproval<'_> {
         f.debug_struct("PendingApproval")
             .field("approval_id", &self.asked.id())
             .field("call_id", &self.call.call_id())
-            .field("escalation_target", &self.escalation_target)
+            .field("escalation_target", &self.awaiting.escalation_target())
             .finish_non_exhaustive()
     }
 }
@@ -342,13 +224,4 @@ fn adapter(answerer: SharedAnswerer, card: Arc<str>) -> Box<dyn seal_policy::app
             Ok(Answer::Reject) | Err(_) => CoreAnswer::Reject,
         }
     })
-}
-
-/// The one approval id a pending request was given (then nothing valid).
-struct OneId(Option<String>);
-
-impl IdSource for OneId {
-    fn next_id(&mut self) -> String {
-        self.0.take().unwrap_or_default()
-    }
 }

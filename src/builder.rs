@@ -11,6 +11,7 @@ use seal_policy::approval::is_id;
 use seal_policy::chain::{Chain, ChainError, Decision, Scope as CoreScope};
 use seal_policy::destructive::DestructiveGuard;
 use seal_policy::escalation::EscalationLimits;
+use seal_policy::pipeline::Pipeline;
 use seal_policy::preset::{Executor, Knobs, PermissionState, PresetConfig, PresetTable, Settings};
 use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener};
 use seal_verify::store::is_key_id;
@@ -668,9 +669,8 @@ impl SealBuilder {
             verify_config,
             signing,
             rewrite,
-            chain,
+            pipeline: Pipeline::new(chain, executor),
             settings,
-            executor,
             answerers: self.answerers,
             approval_prefix: self.approval_prefix,
             next_approval: AtomicU64::new(0),

@@ -3,12 +3,15 @@
 
 use std::fmt;
 
+use seal_policy::approval::Effect;
 use seal_policy::chain::{self as core, Returned, Via};
+use seal_policy::pipeline::{Cleared, Refused};
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
 use seal_render::{escape, Context};
 
 use crate::approval::PendingApproval;
-use crate::{Outcome, SandboxMode};
+use crate::session::Call;
+use crate::SandboxMode;
 
 /// The result of [`Seal::prepare`](crate::Seal::prepare): exactly one of run, deny or needs
 /// approval. Every failure on the way (a listener error, a guard panic, an invalid escalation,
@@ -55,23 +58,9 @@ pub struct Deny {
     pub(crate) audit: Vec<AuditEvent>,
 }
 
-/// Which stage refused a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DenyCause {
-    /// A rule, a listener or the fallback decided deny.
-    Decided,
-    /// A guard denied.
-    Guard,
-    /// A listener or guard failed (an error or a panic).
-    Failed,
-    /// The approval settled with this outcome (not `allowed-once`), or the approval could not
-    /// be asked (`unavailable`).
-    Approval(Outcome),
-    /// The escalation request was invalid (partial, blank, unknown mode, not strictly wider,
-    /// above a delegated child's ceiling, or on an executor that cannot sandbox).
-    Escalation,
-}
+/// Which stage refused a call: a rule, listener or the fallback (`Decided`), a guard, a stage
+/// that failed, the approval outcome, or an invalid escalation request.
+pub use seal_policy::chain::DenyCause;
 
 /// How a call runs: its sandbox mode, and whether it runs confined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -191,6 +180,47 @@ impl Dispatch {
     }
 }
 
+impl Run {
+    /// The run the pipeline cleared for `call`.
+    pub(crate) fn cleared(call: &Call, cleared: &Cleared) -> Run {
+        Run {
+            call_id: call.call_id().to_owned(),
+            stamp: Stamp {
+                mode: cleared.stamp().mode,
+                sandboxed: cleared.stamp().sandboxed,
+                escalated: cleared.escalated(),
+            },
+            trace: Trace::from_core(cleared.trace()),
+            audit: audit_events(cleared.audit()),
+        }
+    }
+}
+
+impl Deny {
+    /// The denial of `call` the pipeline gave, its reason escaped to printable ASCII.
+    pub(crate) fn refused(call: &Call, refused: &Refused) -> Deny {
+        Deny {
+            call_id: call.call_id().to_owned(),
+            reason: escape(refused.reason(), Context::Inline).into_owned(),
+            cause: refused.cause(),
+            trace: Trace::from_core(refused.trace()),
+            audit: audit_events(refused.audit()),
+        }
+    }
+}
+
+/// The audit events of the approval records among `effects`.
+fn audit_events(effects: &[Effect]) -> Vec<AuditEvent> {
+    effects
+        .iter()
+        .filter_map(|effect| match effect {
+            Effect::Asked(record) => Some(AuditEvent::asked(record)),
+            Effect::Decided(record) => Some(AuditEvent::decided(record)),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Trace {
     /// The steps in the order the stages ran.
     pub fn steps(&self) -> &[TraceStep] {
@@ -247,20 +277,6 @@ impl Trace {
         Trace {
             steps,
             decided_by: trace.decided_by_index(),
-        }
-    }
-
-    /// Appends a step and, when `decides`, makes it the deciding one.
-    pub(crate) fn push(&mut self, kind: &'static str, name: &str, returned: String, decides: bool) {
-        self.steps.push(TraceStep {
-            kind,
-            name: escape(name, Context::Inline).into_owned(),
-            returned,
-            rule: None,
-            form: None,
-        });
-        if decides {
-            self.decided_by = Some(self.steps.len() - 1);
         }
     }
 }

@@ -6,19 +6,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use seal_parse::frame::HarnessRewrite;
-use seal_policy::chain::{Chain, DenyCause as CoreDenyCause, Evaluation, Verdict};
 use seal_policy::delegation::{spawn_child, ChildRequest};
-use seal_policy::escalation::{plan_session_call, EscalationFields, EscalationLimits};
-use seal_policy::preset::{Executor, PermissionState, Session as CoreSession};
+use seal_policy::escalation::EscalationFields;
+use seal_policy::pipeline::{Pipeline, Plan};
+use seal_policy::preset::{PermissionState, Session as CoreSession};
 use seal_record::ApprovalAsked;
 use seal_render::{escape, Context};
 use seal_verify::{
     ConversationKeys, FrameSigner, FrameVerifier, HmacKey, SigningKey, VerifyConfig,
 };
 
-use crate::approval::{PendingApproval, SharedAnswerer, Waiting};
+use crate::approval::{PendingApproval, SharedAnswerer};
 use crate::card::approval_card;
-use crate::dispatch::{Deny, DenyCause, Prepared, Run, Stamp, Trace};
+use crate::dispatch::{Deny, Prepared, Run};
 use crate::inbound::Inbound;
 use crate::session::{is_id, Arguments, Call, CallError, Escalation, Session};
 use crate::trust::TrustStore;
@@ -64,9 +64,8 @@ pub struct Seal {
     pub(crate) verify_config: VerifyConfig,
     pub(crate) signing: Option<(String, HmacKey)>,
     pub(crate) rewrite: Option<HarnessRewrite>,
-    pub(crate) chain: Chain,
+    pub(crate) pipeline: Pipeline,
     pub(crate) settings: PermissionState,
-    pub(crate) executor: Executor,
     pub(crate) answerers: Vec<SharedAnswerer>,
     pub(crate) approval_prefix: String,
     pub(crate) next_approval: AtomicU64,
@@ -332,65 +331,12 @@ impl Seal {
                 sandbox_permissions: escalation.sandbox_permissions,
                 justification: escalation.justification,
             });
-        let plan = match plan_session_call(
-            &call.session,
-            &fields,
-            self.executor,
-            EscalationLimits::DEFAULT,
-        ) {
-            Ok(plan) => plan,
-            Err(error) => {
-                let mut trace = Trace::default();
-                trace.push("escalation", "escalation", "deny".to_owned(), true);
-                return Prepared::Deny(Deny {
-                    call_id: call.call_id().to_owned(),
-                    reason: escape(&format!("escalation refused: {error}"), Context::Inline)
-                        .into_owned(),
-                    cause: DenyCause::Escalation,
-                    trace,
-                    audit: Vec::new(),
-                });
-            }
+        let awaiting = match self.pipeline.decide(&call.session, &call.call, &fields) {
+            Plan::Run(cleared) => return Prepared::Run(Run::cleared(call, &cleared)),
+            Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, &refused)),
+            Plan::Approve(awaiting) => awaiting,
         };
-        let mut reasons: Vec<String> = Vec::new();
-        let waiting = match self.chain.evaluate(&call.call) {
-            Evaluation::Decided(Verdict::Deny(denied)) => {
-                return Prepared::Deny(Deny {
-                    call_id: call.call_id().to_owned(),
-                    reason: escape(denied.reason().as_str(), Context::Inline).into_owned(),
-                    cause: deny_cause(denied.cause()),
-                    trace: Trace::from_core(denied.trace()),
-                    audit: Vec::new(),
-                });
-            }
-            Evaluation::Decided(verdict) => {
-                if plan.escalation.is_none() {
-                    return Prepared::Run(Run {
-                        call_id: call.call_id().to_owned(),
-                        stamp: Stamp {
-                            mode: plan.standing.mode,
-                            sandboxed: plan.standing.sandboxed,
-                            escalated: false,
-                        },
-                        trace: Trace::from_core(verdict.trace()),
-                        audit: Vec::new(),
-                    });
-                }
-                Waiting::Allowed(verdict)
-            }
-            Evaluation::Pending(pending) => {
-                reasons.push(
-                    pending
-                        .reason()
-                        .map_or_else(|| "the policy asks".to_owned(), |r| r.as_str().to_owned()),
-                );
-                Waiting::Ask(pending)
-            }
-        };
-        if let Some(escalation) = &plan.escalation {
-            reasons.push(escalation.reason());
-        }
-        let reason = approval_reason(&reasons.join("; "));
+        let reason = approval_reason(awaiting.reason());
         let approval_id = format!(
             "{}{}",
             self.approval_prefix,
@@ -406,34 +352,22 @@ impl Seal {
         ) {
             Ok(asked) => asked,
             Err(error) => {
-                let trace = match &waiting {
-                    Waiting::Ask(pending) => Trace::from_core(pending.trace()),
-                    Waiting::Allowed(verdict) => Trace::from_core(verdict.trace()),
-                };
-                return Prepared::Deny(Deny {
-                    call_id: call.call_id().to_owned(),
-                    reason: escape(
-                        &format!("approval could not be asked: {error}"),
-                        Context::Inline,
-                    )
-                    .into_owned(),
-                    cause: DenyCause::Approval(crate::Outcome::Unavailable),
-                    trace,
-                    audit: Vec::new(),
-                });
+                let refused = awaiting.unavailable(format!("approval could not be asked: {error}"));
+                return Prepared::Deny(Deny::refused(call, &refused));
             }
         };
-        let target = plan
-            .escalation
-            .as_ref()
-            .map(|escalation| escalation.target());
-        let card = approval_card(&approval_id, call, &reason, plan.standing.mode, target);
+        let target = awaiting.escalation_target();
+        let card = approval_card(
+            &approval_id,
+            call,
+            &reason,
+            awaiting.standing().mode,
+            target,
+        );
         let pending = PendingApproval {
             seal: self,
             call,
-            waiting: Box::new(waiting),
-            escalation_target: target,
-            standing: plan.standing,
+            awaiting,
             asked,
             card: Arc::from(card),
         };
@@ -490,7 +424,7 @@ impl fmt::Debug for Seal {
             .field("store", &self.store)
             .field("verify_config", &self.verify_config)
             .field("signing_key_id", &self.signing.as_ref().map(|(id, _)| id))
-            .field("chain", &self.chain)
+            .field("pipeline", &self.pipeline)
             .field("settings", &self.settings)
             .field("answerers", &self.answerers.len())
             .finish_non_exhaustive()
@@ -511,14 +445,5 @@ fn approval_reason(reason: &str) -> String {
             escaped.len() - MAX_APPROVAL_REASON_CHARS
         ),
         _ => escaped.into_owned(),
-    }
-}
-
-pub(crate) fn deny_cause(cause: CoreDenyCause) -> DenyCause {
-    match cause {
-        CoreDenyCause::Guard => DenyCause::Guard,
-        CoreDenyCause::Failed => DenyCause::Failed,
-        CoreDenyCause::Approval(outcome) => DenyCause::Approval(outcome),
-        _ => DenyCause::Decided,
     }
 }

@@ -12,5 +12,6 @@ pub mod chain;
 pub mod delegation;
 pub mod destructive;
 pub mod escalation;
+pub mod pipeline;
 pub mod preset;
 pub mod rules;

@@ -24,6 +24,15 @@
 //! Three deliberately broken references (allow by whole-string prefix; allow on the normalized
 //! form instead of the canonical one; guards skipped when a listener short-circuits) run the
 //! same property through a fixed-seed `TestRunner`, which must find a counterexample for each.
+//!
+//! The same cases then run through the whole decision pipeline (`seal_policy::pipeline`): a
+//! session's standing mode and approval policy, an executor that can or cannot sandbox, and an
+//! escalation request (absent, valid, partial, blank, or not wider) on top of the chain. The
+//! reference checks the escalation first, then reuses the chain's reference, asks for approval
+//! on an ask or a valid escalation (settled `rejected` under policy `never`), and stamps the run
+//! with the escalated mode only when the escalation was granted. Three broken pipelines
+//! (escalation checked after the waterfall; the standing stamp on a granted escalation; policy
+//! `never` ignored) must each be caught.
 
 use std::collections::VecDeque;
 
@@ -31,11 +40,15 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use seal_parse::json::{parse, JsonLimits};
 use seal_parse::shell::{carried_code_in, model, segment, ShellLimits};
+use seal_policy::approval::ApprovalPolicy;
 use seal_policy::chain::{
     Chain, Check, Evaluation, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
 };
+use seal_policy::escalation::EscalationFields;
+use seal_policy::pipeline::{Answering, Pipeline, Plan};
+use seal_policy::preset::{Executor, Knobs, PermissionState, SandboxMode, Session};
 use seal_policy::rules::{Effect, RuleSet, RulesListener};
-use seal_record::{Outcome, SealedCall};
+use seal_record::{ApprovalAsked, Outcome, SealedCall};
 
 // ------------------------------------------------------------------ the case
 
@@ -1219,5 +1232,302 @@ fn the_generator_reaches_every_ending() {
     ] {
         let count = counts.get(key).copied().unwrap_or(0);
         assert!(count >= 10, "only {count} cases of `{key}`");
+    }
+}
+
+// ------------------------------------------------------------------ the whole pipeline
+
+/// A chain case with what the pipeline adds: the session's knobs, the executor, and the
+/// call's escalation fields as sent (`None` when absent).
+#[derive(Debug, Clone)]
+struct PipelineCase {
+    chain: Case,
+    standing: SandboxMode,
+    policy: ApprovalPolicy,
+    can_sandbox: bool,
+    sandbox_permissions: Option<&'static str>,
+    justification: Option<&'static str>,
+}
+
+/// Where a pipeline decision ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PipelineObserved {
+    /// An approval was requested (the waterfall asked, or a valid escalation needs one).
+    asked: bool,
+    allowed: bool,
+    decided_by: Option<String>,
+    /// For a run: its mode, whether it is confined, whether the mode was escalated.
+    stamp: Option<(SandboxMode, bool, bool)>,
+}
+
+const MODE_NAMES: &[&str] = &["read-only", "workspace-write", "danger-full-access", "root"];
+const JUSTIFICATIONS: &[&str] = &["deploy the docs", "   ", "\u{200b}"];
+
+fn pipeline_case() -> impl Strategy<Value = PipelineCase> {
+    let escalation = prop_oneof![
+        2 => Just((None, None)),
+        4 => (proptest::sample::select(MODE_NAMES), Just(Some("deploy the docs")))
+            .prop_map(|(mode, justification)| (Some(mode), justification)),
+        1 => (
+            proptest::option::of(proptest::sample::select(MODE_NAMES)),
+            proptest::option::of(proptest::sample::select(JUSTIFICATIONS)),
+        ),
+    ];
+    (
+        case(),
+        proptest::sample::select(&SandboxMode::ALL[..]),
+        prop_oneof![3 => Just(ApprovalPolicy::OnRequest), 1 => Just(ApprovalPolicy::Never)],
+        proptest::bool::weighted(0.85),
+        escalation,
+    )
+        .prop_map(
+            |(chain, standing, policy, can_sandbox, (sandbox_permissions, justification))| {
+                PipelineCase {
+                    chain,
+                    standing,
+                    policy,
+                    can_sandbox,
+                    sandbox_permissions,
+                    justification,
+                }
+            },
+        )
+}
+
+fn stamp_of(mode: SandboxMode, can_sandbox: bool, escalated: bool) -> (SandboxMode, bool, bool) {
+    (mode, can_sandbox && mode.is_confined(), escalated)
+}
+
+fn pipeline_engine(case: &PipelineCase) -> PipelineObserved {
+    let pipeline = Pipeline::new(
+        build(&case.chain),
+        Executor {
+            can_sandbox: case.can_sandbox,
+        },
+    );
+    let session = Session::fresh(&PermissionState {
+        selection: None,
+        knobs: Knobs {
+            sandbox: case.standing,
+            approval: case.policy,
+        },
+    });
+    let call = bash_call(case.chain.session, case.chain.agent, &case.chain.command);
+    let fields = EscalationFields {
+        sandbox_permissions: case.sandbox_permissions,
+        justification: case.justification,
+    };
+    let decided_by = |trace: &seal_policy::chain::Trace| {
+        trace
+            .decided_by()
+            .map(|step| step.stage().name().to_owned())
+    };
+    let (asked, result) = match pipeline.decide(&session, &call, &fields) {
+        Plan::Run(cleared) => (false, Ok(cleared)),
+        Plan::Deny(refused) => (false, Err(refused)),
+        Plan::Approve(awaiting) => {
+            let record =
+                ApprovalAsked::new("approval-1", "Bash", Some("c1"), Some("asked")).unwrap();
+            let agent = case.chain.agent.unwrap_or("a0");
+            let answering = Answering::Outcome(case.chain.outcome);
+            (
+                true,
+                awaiting.settle(&record, case.chain.session, agent, answering),
+            )
+        }
+    };
+    match result {
+        Ok(cleared) => PipelineObserved {
+            asked,
+            allowed: true,
+            decided_by: decided_by(cleared.trace()),
+            stamp: Some((
+                cleared.stamp().mode,
+                cleared.stamp().sandboxed,
+                cleared.escalated(),
+            )),
+        },
+        Err(refused) => PipelineObserved {
+            asked,
+            allowed: false,
+            decided_by: decided_by(refused.trace()),
+            stamp: None,
+        },
+    }
+}
+
+/// Which deliberately broken pipeline to run (`Correct` is the reference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PipelineFlaw {
+    Correct,
+    /// The escalation request is checked only once the waterfall allowed.
+    EscalationAfterWaterfall,
+    /// A granted escalation runs with the standing stamp.
+    StandingStampOnEscalation,
+    /// Policy `never` is ignored: the outcome given is used as if asked.
+    NeverIgnored,
+}
+
+/// The escalation as the spec reads it: `Ok(None)` when absent, `Ok(Some(target))` when valid,
+/// `Err(())` when refused (no sandbox, a field missing, an unknown mode, a blank
+/// justification, or a mode not strictly wider than the standing one).
+fn reference_escalation(case: &PipelineCase) -> Result<Option<SandboxMode>, ()> {
+    match (case.sandbox_permissions, case.justification) {
+        (None, None) => Ok(None),
+        _ if !case.can_sandbox => Err(()),
+        (Some(mode), Some(justification)) => {
+            let rank = |mode: SandboxMode| SandboxMode::ALL.iter().position(|m| *m == mode);
+            let target = SandboxMode::ALL
+                .into_iter()
+                .find(|m| m.as_str() == mode)
+                .ok_or(())?;
+            let blank = justification.trim().is_empty() || justification == "\u{200b}";
+            if blank || rank(target) <= rank(case.standing) {
+                return Err(());
+            }
+            Ok(Some(target))
+        }
+        _ => Err(()),
+    }
+}
+
+fn reference_pipeline(flaw: PipelineFlaw, case: &PipelineCase) -> PipelineObserved {
+    let refused_escalation = PipelineObserved {
+        asked: false,
+        allowed: false,
+        decided_by: Some("escalation".to_owned()),
+        stamp: None,
+    };
+    let escalation = reference_escalation(case);
+    if flaw != PipelineFlaw::EscalationAfterWaterfall && escalation.is_err() {
+        return refused_escalation;
+    }
+    let outcome = match case.policy {
+        ApprovalPolicy::Never if flaw != PipelineFlaw::NeverIgnored => Outcome::Rejected,
+        _ => case.chain.outcome,
+    };
+    let chain = reference(
+        Flaw::Correct,
+        &Case {
+            outcome,
+            ..case.chain.clone()
+        },
+    );
+    if !chain.allowed {
+        return PipelineObserved {
+            asked: chain.asked,
+            allowed: false,
+            decided_by: chain.decided_by,
+            stamp: None,
+        };
+    }
+    let Ok(escalation) = escalation else {
+        return refused_escalation;
+    };
+    let standing = stamp_of(case.standing, case.can_sandbox, false);
+    match escalation {
+        None => PipelineObserved {
+            asked: chain.asked,
+            allowed: true,
+            decided_by: chain.decided_by,
+            stamp: Some(standing),
+        },
+        Some(_) if outcome != Outcome::AllowedOnce => PipelineObserved {
+            asked: true,
+            allowed: false,
+            decided_by: Some("approval".to_owned()),
+            stamp: None,
+        },
+        Some(target) => PipelineObserved {
+            asked: true,
+            allowed: true,
+            decided_by: chain.decided_by,
+            stamp: Some(if flaw == PipelineFlaw::StandingStampOnEscalation {
+                standing
+            } else {
+                stamp_of(target, case.can_sandbox, true)
+            }),
+        },
+    }
+}
+
+fn pipeline_agrees(flaw: PipelineFlaw, case: &PipelineCase) -> Result<(), TestCaseError> {
+    let real = pipeline_engine(case);
+    let expected = reference_pipeline(flaw, case);
+    prop_assert_eq!(&real, &expected, "case {:?}", case);
+    Ok(())
+}
+
+#[test]
+fn the_pipeline_agrees_with_the_reference() {
+    seeded(3000)
+        .run(&pipeline_case(), |case| {
+            pipeline_agrees(PipelineFlaw::Correct, &case)
+        })
+        .unwrap();
+    exploring(3000)
+        .run(&pipeline_case(), |case| {
+            pipeline_agrees(PipelineFlaw::Correct, &case)
+        })
+        .unwrap();
+}
+
+#[test]
+fn the_pipeline_property_catches_an_escalation_checked_after_the_waterfall() {
+    let result = seeded(2000).run(&pipeline_case(), |case| {
+        pipeline_agrees(PipelineFlaw::EscalationAfterWaterfall, &case)
+    });
+    assert_finds_counterexample(result, "escalation after the waterfall");
+}
+
+#[test]
+fn the_pipeline_property_catches_the_standing_stamp_on_a_granted_escalation() {
+    let result = seeded(2000).run(&pipeline_case(), |case| {
+        pipeline_agrees(PipelineFlaw::StandingStampOnEscalation, &case)
+    });
+    assert_finds_counterexample(result, "standing stamp on escalation");
+}
+
+#[test]
+fn the_pipeline_property_catches_policy_never_ignored() {
+    let result = seeded(2000).run(&pipeline_case(), |case| {
+        pipeline_agrees(PipelineFlaw::NeverIgnored, &case)
+    });
+    assert_finds_counterexample(result, "policy never ignored");
+}
+
+/// Every ending of the pipeline is reached by the generator: a refused escalation, a run with
+/// the standing stamp, a run with an escalated stamp, an escalation whose approval failed, and
+/// an ask under policy `never`.
+#[test]
+fn the_pipeline_generator_reaches_every_ending() {
+    use proptest::strategy::ValueTree;
+    let mut runner = seeded(3000);
+    let (mut refused, mut standing, mut escalated, mut failed_approval, mut never) =
+        (0, 0, 0, 0, 0);
+    for _ in 0..3000 {
+        let case = pipeline_case().new_tree(&mut runner).unwrap().current();
+        let observed = pipeline_engine(&case);
+        match (&observed.stamp, observed.decided_by.as_deref()) {
+            (None, Some("escalation")) => refused += 1,
+            (Some((_, _, false)), _) => standing += 1,
+            (Some((_, _, true)), _) => escalated += 1,
+            (None, Some("approval")) if reference_escalation(&case) != Ok(None) => {
+                failed_approval += 1
+            }
+            _ => {}
+        }
+        if observed.asked && case.policy == ApprovalPolicy::Never {
+            never += 1;
+        }
+    }
+    for (what, count) in [
+        ("refused escalation", refused),
+        ("standing run", standing),
+        ("escalated run", escalated),
+        ("failed escalation approval", failed_approval),
+        ("ask under never", never),
+    ] {
+        assert!(count >= 20, "{what}: only {count} of 3000 cases");
     }
 }

@@ -94,6 +94,9 @@ pub enum StageKind {
     GlobalGuard,
     /// A scoped guard.
     ScopedGuard,
+    /// The escalation request of the call: its check, or how its approval settled (added by
+    /// the [`Pipeline`](crate::pipeline::Pipeline), never by the chain).
+    Escalation,
 }
 
 /// What a stage returned.
@@ -242,6 +245,7 @@ impl StageKind {
             StageKind::Approval => "approval",
             StageKind::GlobalGuard => "global-guard",
             StageKind::ScopedGuard => "scoped-guard",
+            StageKind::Escalation => "escalation",
         }
     }
 }

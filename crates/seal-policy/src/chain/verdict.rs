@@ -55,6 +55,10 @@ pub enum DenyCause {
     Failed,
     /// The approval outcome was not `allowed-once`.
     Approval(Outcome),
+    /// The call's escalation request was invalid (partial, blank, unknown mode, not strictly
+    /// wider, above a delegated child's ceiling, or on an executor that cannot sandbox): the
+    /// [`Pipeline`](crate::pipeline::Pipeline) refused it before any stage ran.
+    Escalation,
 }
 
 /// An ask from the waterfall, waiting for the approval state machine's outcome.

@@ -1,0 +1,470 @@
+//! One call's decision, in its one order: the escalation request, the waterfall (listeners, the
+//! rules, the fallback), approval, the guards, and the sandbox stamp the call runs with
+//! (spec/policy.md section 10.4.1).
+//!
+//! [`Pipeline::decide`] checks the escalation request first (an invalid one denies before any
+//! stage runs), then evaluates the chain. A deny ends there; an allow without escalation runs
+//! with the standing stamp; an ask, or a valid escalation, waits for approval
+//! ([`Awaiting`]). [`Awaiting::settle`] runs the approval state machine for the request the
+//! embedder recorded (the answerers in order, or an outcome obtained elsewhere), then the
+//! dispatch check, then the guards, and stamps the call: the escalation's mode for this call
+//! only when one was granted, else the standing mode. Only `allowed-once` can lead to a run, and
+//! only when every guard passes.
+//!
+//! ```
+//! use seal_policy::chain::{Chain, Decision, ToolCall};
+//! use seal_policy::escalation::EscalationFields;
+//! use seal_policy::pipeline::{Answering, Pipeline, Plan};
+//! use seal_policy::approval::ApprovalPolicy;
+//! use seal_policy::preset::{Executor, Knobs, PermissionState, SandboxMode, Session};
+//! use seal_record::{ApprovalAsked, Outcome, SealedCall};
+//!
+//! let pipeline = Pipeline::new(Chain::new(Decision::ask("no rule decides")), Executor::CONFINING);
+//! let session = Session::fresh(&PermissionState::from_knobs(Knobs {
+//!     sandbox: SandboxMode::WorkspaceWrite,
+//!     approval: ApprovalPolicy::OnRequest,
+//! }));
+//! let sealed = SealedCall::from_json_arguments("c1", "Bash", br#"{"command":"make"}"#, &Default::default())?;
+//! let call = ToolCall::new("s1", Some("agent-1"), sealed)?;
+//! let Plan::Approve(awaiting) = pipeline.decide(&session, &call, &EscalationFields::default()) else {
+//!     panic!("the fallback asks");
+//! };
+//! let asked = ApprovalAsked::new("approval-1", "Bash", Some("c1"), Some(awaiting.reason()))?;
+//! let ran = awaiting.settle(&asked, "s1", "agent-1", Answering::Outcome(Outcome::AllowedOnce));
+//! assert!(ran.is_ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::sync::Arc;
+
+use seal_record::{ApprovalAsked, Outcome};
+
+use crate::approval::{
+    Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict, Effect, Event, Question,
+    Reply, Unanswered,
+};
+use crate::chain::{
+    Chain, Decision, DenyCause, Evaluation, Pending, Returned, StageKind, ToolCall, Trace, Verdict,
+    Via,
+};
+use crate::escalation::{plan_session_call, CallPlan, EscalationFields, EscalationLimits, Stamp};
+use crate::preset::{Executor, SandboxMode, Session};
+
+/// The name of the trace step that records the escalation check or the escalation's approval.
+pub const ESCALATION_STAGE_NAME: &str = "escalation";
+
+/// The name of the trace step that records how an escalation's approval settled.
+pub const ESCALATION_APPROVAL_STAGE_NAME: &str = "approval";
+
+/// The reason of an ask whose stage gave none.
+pub const DEFAULT_ASK_REASON: &str = "the policy asks";
+
+/// The decision pipeline: the chain (listeners, rules, fallback, guards), the executor that
+/// runs calls, and the escalation limits.
+#[derive(Debug)]
+pub struct Pipeline {
+    chain: Chain,
+    executor: Executor,
+    limits: EscalationLimits,
+}
+
+/// What [`Pipeline::decide`] gives: run now, deny, or wait for approval.
+#[derive(Debug)]
+#[must_use = "a plan must be carried out; dropping it dispatches nothing"]
+pub enum Plan<'a> {
+    /// Dispatch the call with this stamp.
+    Run(Cleared),
+    /// Do not dispatch the call.
+    Deny(Refused),
+    /// The call needs approval: record the request, then [`Awaiting::settle`] it.
+    Approve(Awaiting<'a>),
+}
+
+/// Permission to dispatch one call, with the stamp it runs with. Only the pipeline constructs
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cleared {
+    stamp: Stamp,
+    escalated: bool,
+    trace: Trace,
+    audit: Vec<Effect>,
+}
+
+/// A refused call: why, which stage refused it, and the trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    reason: String,
+    cause: DenyCause,
+    trace: Trace,
+    audit: Vec<Effect>,
+}
+
+/// A call waiting for approval: the waterfall's ask, or an allowed call whose escalation needs
+/// approval.
+#[derive(Debug)]
+#[must_use = "a call waiting for approval must be settled; dropping it dispatches nothing"]
+pub struct Awaiting<'a> {
+    waiting: Waiting<'a>,
+    plan: CallPlan,
+    executor: Executor,
+    reason: String,
+}
+
+/// What the approval unblocks.
+#[derive(Debug)]
+enum Waiting<'a> {
+    /// The waterfall asked.
+    Ask(Pending<'a>),
+    /// The waterfall allowed; the escalation asks.
+    Allowed(Verdict),
+}
+
+/// How a request is answered.
+pub enum Answering<'q> {
+    /// Consult these answerers in order until one does not delegate; when all delegate (or there
+    /// are none) the request settles `unavailable`.
+    Answerers(&'q mut [Box<dyn Answerer>]),
+    /// An outcome obtained elsewhere (the embedder's own prompt). `cancelled` cancels before
+    /// any answerer is consulted.
+    Outcome(Outcome),
+}
+
+impl Pipeline {
+    /// A pipeline of `chain` for calls run by `executor`, with the default escalation limits.
+    pub fn new(chain: Chain, executor: Executor) -> Pipeline {
+        Pipeline {
+            chain,
+            executor,
+            limits: EscalationLimits::DEFAULT,
+        }
+    }
+
+    /// The same pipeline with other escalation limits.
+    pub fn with_limits(self, limits: EscalationLimits) -> Pipeline {
+        Pipeline { limits, ..self }
+    }
+
+    /// The chain.
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
+    /// The executor.
+    pub fn executor(&self) -> Executor {
+        self.executor
+    }
+
+    /// The escalation limits.
+    pub fn limits(&self) -> EscalationLimits {
+        self.limits
+    }
+
+    /// Decides `call` of `session` carrying the escalation request `escalation`: the escalation
+    /// is checked first (an invalid one denies, cause [`DenyCause::Escalation`]), then the
+    /// chain. A deny ends there; an allow with no escalation runs with the standing stamp; an
+    /// ask, or a valid escalation, waits for approval.
+    pub fn decide<'a>(
+        &'a self,
+        session: &Session,
+        call: &'a ToolCall,
+        escalation: &EscalationFields<'_>,
+    ) -> Plan<'a> {
+        let plan = match plan_session_call(session, escalation, self.executor, self.limits) {
+            Ok(plan) => plan,
+            Err(error) => {
+                let reason = format!("escalation refused: {error}");
+                let mut trace = Trace::default();
+                let step = trace.enter(StageKind::Escalation, &Arc::from(ESCALATION_STAGE_NAME));
+                trace.record(
+                    step,
+                    Returned::Decision(Decision::deny(reason.clone())),
+                    Via::Own,
+                    None,
+                );
+                trace.set_decided_by(step);
+                return Plan::Deny(Refused {
+                    reason,
+                    cause: DenyCause::Escalation,
+                    trace,
+                    audit: Vec::new(),
+                });
+            }
+        };
+        let waiting = match self.chain.evaluate(call) {
+            Evaluation::Decided(Verdict::Deny(denied)) => {
+                return Plan::Deny(Refused {
+                    reason: denied.reason().as_str().to_owned(),
+                    cause: denied.cause(),
+                    trace: Verdict::Deny(denied).into_trace(),
+                    audit: Vec::new(),
+                })
+            }
+            Evaluation::Decided(verdict) if plan.escalation.is_none() => {
+                return Plan::Run(Cleared {
+                    stamp: plan.standing,
+                    escalated: false,
+                    trace: verdict.into_trace(),
+                    audit: Vec::new(),
+                })
+            }
+            Evaluation::Decided(verdict) => Waiting::Allowed(verdict),
+            Evaluation::Pending(pending) => Waiting::Ask(pending),
+        };
+        let mut reasons = Vec::new();
+        if let Waiting::Ask(pending) = &waiting {
+            reasons.push(
+                pending
+                    .reason()
+                    .map_or(DEFAULT_ASK_REASON, |reason| reason.as_str())
+                    .to_owned(),
+            );
+        }
+        if let Some(escalation) = &plan.escalation {
+            reasons.push(escalation.reason());
+        }
+        Plan::Approve(Awaiting {
+            waiting,
+            plan,
+            executor: self.executor,
+            reason: reasons.join("; "),
+        })
+    }
+}
+
+impl<'a> Awaiting<'a> {
+    /// Why approval is needed: the waterfall's reason (or [`DEFAULT_ASK_REASON`]) and, for an
+    /// escalation, its standing and target modes and justification, joined by `; `.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The mode the call's escalation asks for, if it carries one.
+    pub fn escalation_target(&self) -> Option<SandboxMode> {
+        self.plan
+            .escalation
+            .as_ref()
+            .map(|escalation| escalation.target())
+    }
+
+    /// The stamp of the standing mode (what the call runs with unless an escalation is
+    /// granted).
+    pub fn standing(&self) -> Stamp {
+        self.plan.standing
+    }
+
+    /// The approval policy the call was planned under.
+    pub fn approval_policy(&self) -> ApprovalPolicy {
+        self.plan.approval
+    }
+
+    /// The trace so far (the waterfall).
+    pub fn trace(&self) -> &Trace {
+        match &self.waiting {
+            Waiting::Ask(pending) => pending.trace(),
+            Waiting::Allowed(verdict) => verdict.trace(),
+        }
+    }
+
+    /// Refuses the call because its approval could not be asked (`reason` says why): cause
+    /// [`DenyCause::Approval`] with `unavailable`, the trace so far.
+    pub fn unavailable(self, reason: String) -> Refused {
+        let trace = match self.waiting {
+            Waiting::Ask(pending) => pending.finish(Outcome::Unavailable).into_trace(),
+            Waiting::Allowed(verdict) => verdict.into_trace(),
+        };
+        Refused {
+            reason,
+            cause: DenyCause::Approval(Outcome::Unavailable),
+            trace,
+            audit: Vec::new(),
+        }
+    }
+
+    /// Settles the approval of the request `asked` (the record the embedder logs and shows) for
+    /// `session` and `agent`, then runs the dispatch check, the guards and the stamp.
+    ///
+    /// Under approval policy `never` the request settles `rejected` and no answerer is
+    /// consulted. A cancellation settles `cancelled` before any answerer. The audit pair (the
+    /// `approval/asked` and `approval/decided` records) comes with the result.
+    pub fn settle(
+        self,
+        asked: &ApprovalAsked,
+        session: &str,
+        agent: &str,
+        answering: Answering<'_>,
+    ) -> Result<Cleared, Refused> {
+        let Awaiting {
+            waiting,
+            plan,
+            executor,
+            ..
+        } = self;
+        let (proceed, outcome, audit) =
+            run_machine(asked, plan.approval, session, agent, answering);
+        let verdict = match waiting {
+            Waiting::Ask(pending) => pending.finish(outcome),
+            Waiting::Allowed(verdict) => verdict,
+        };
+        let allowed = verdict.is_allow();
+        let (reason, cause) = match verdict.denied() {
+            Some(denied) => (denied.reason().as_str().to_owned(), denied.cause()),
+            None => (
+                format!("approval was {}", outcome.as_str()),
+                DenyCause::Approval(outcome),
+            ),
+        };
+        let mut trace = verdict.into_trace();
+        if let Some(escalation) = &plan.escalation {
+            let step = trace.enter(
+                StageKind::Escalation,
+                &Arc::from(ESCALATION_APPROVAL_STAGE_NAME),
+            );
+            trace.record(step, Returned::Approval(outcome), Via::Own, None);
+            if !proceed {
+                trace.set_decided_by(step);
+            }
+            if allowed && proceed {
+                return Ok(Cleared {
+                    stamp: Stamp::new(escalation.target(), executor),
+                    escalated: true,
+                    trace,
+                    audit,
+                });
+            }
+        } else if allowed && proceed {
+            return Ok(Cleared {
+                stamp: plan.standing,
+                escalated: false,
+                trace,
+                audit,
+            });
+        }
+        Err(Refused {
+            reason,
+            cause,
+            trace,
+            audit,
+        })
+    }
+}
+
+/// Runs the approval state machine of `asked`: whether the call may proceed, the outcome it
+/// settled with, and the audit records.
+fn run_machine(
+    asked: &ApprovalAsked,
+    policy: ApprovalPolicy,
+    session: &str,
+    agent: &str,
+    answering: Answering<'_>,
+) -> (bool, Outcome, Vec<Effect>) {
+    let Ok(mut machine) = ApprovalMachine::new(asked.clone()) else {
+        return (false, Outcome::Unavailable, Vec::new());
+    };
+    let mut effects = Vec::new();
+    if matches!(answering, Answering::Outcome(Outcome::Cancelled)) {
+        effects.extend(machine.step(Event::Cancel));
+    }
+    let first = machine.step(Event::Ask(policy));
+    let consult = first.contains(&Effect::Consult);
+    effects.extend(first);
+    if consult {
+        let event = match answering {
+            Answering::Answerers(answerers) => consult_in_order(asked, session, agent, answerers),
+            Answering::Outcome(outcome) => outcome_event(outcome),
+        };
+        effects.extend(machine.step(event));
+    }
+    effects.extend(machine.step(Event::DispatchCheck));
+    let proceed = effects.contains(&Effect::Dispatch(DispatchVerdict::Proceed));
+    let outcome = match machine.outcome() {
+        _ if proceed => Outcome::AllowedOnce,
+        // Allowed, but the dispatch check did not let it through (a cancellation overtook it).
+        Some(Outcome::AllowedOnce) => Outcome::Cancelled,
+        Some(outcome) => outcome,
+        None => Outcome::Unavailable,
+    };
+    effects.retain(|effect| matches!(effect, Effect::Asked(_) | Effect::Decided(_)));
+    (proceed, outcome, effects)
+}
+
+/// The answer of the first answerer that does not delegate; every one delegating (or a claim,
+/// which this synchronous path cannot wait for) settles `unavailable`.
+fn consult_in_order(
+    asked: &ApprovalAsked,
+    session: &str,
+    agent: &str,
+    answerers: &mut [Box<dyn Answerer>],
+) -> Event {
+    let question = Question {
+        approval_id: asked.id(),
+        session,
+        agent,
+        tool: asked.tool(),
+        call_id: asked.call_id(),
+        reason: asked.reason(),
+    };
+    for answerer in answerers {
+        match answerer.answer(&question) {
+            Answer::AllowOnce => return Event::Answer(Reply::AllowOnce),
+            Answer::Reject => return Event::Answer(Reply::Reject),
+            Answer::Pending => break,
+            Answer::Delegate => {}
+        }
+    }
+    Event::Unanswered(Unanswered::Unavailable)
+}
+
+/// The machine event of an outcome obtained elsewhere.
+fn outcome_event(outcome: Outcome) -> Event {
+    match outcome {
+        Outcome::AllowedOnce => Event::Answer(Reply::AllowOnce),
+        Outcome::Rejected => Event::Answer(Reply::Reject),
+        Outcome::Cancelled => Event::Cancel,
+        Outcome::Unavailable => Event::Unanswered(Unanswered::Unavailable),
+    }
+}
+
+impl Cleared {
+    /// The stamp the call runs with.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp
+    }
+
+    /// True when the stamp's mode is an escalation granted for this call only.
+    pub fn escalated(&self) -> bool {
+        self.escalated
+    }
+
+    /// The trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// The audit records of the approval (`approval/asked`, then `approval/decided`), empty
+    /// when none was needed.
+    pub fn audit(&self) -> &[Effect] {
+        &self.audit
+    }
+}
+
+impl Refused {
+    /// Why the call was refused (not escaped: render it in the context it is shown in).
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// Which stage refused it.
+    pub fn cause(&self) -> DenyCause {
+        self.cause
+    }
+
+    /// The trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// The audit records of the approval, empty when none was asked.
+    pub fn audit(&self) -> &[Effect] {
+        &self.audit
+    }
+}
