@@ -1,6 +1,8 @@
 //! Strict reading of stored records: one object, a known `_type`, no unknown member.
 
-use seal_parse::json::{parse, parse_lossless, JsonError, JsonLimits, Object, Value};
+use seal_parse::json::{
+    parse, parse_lossless, FieldError, FieldErrorKind, Fields, JsonError, JsonLimits, Object, Value,
+};
 
 use crate::digest::Sha256Digest;
 use crate::record::{RecordError, TYPE_FIELD};
@@ -33,19 +35,15 @@ fn checked<'a>(
     known: &[&str],
 ) -> Result<Value<'a>, RecordError> {
     let value = parsed.map_err(RecordError::Json)?;
-    let object = value.as_object().ok_or(RecordError::NotAnObject)?;
-    let found = string(object, TYPE_FIELD)?;
+    let mut fields = Fields::of(&value, "")?;
+    let found = fields.string(TYPE_FIELD)?;
     if found != expected {
         return Err(RecordError::WrongRecordType {
             expected,
             found: found.to_owned(),
         });
     }
-    if let Some((key, _)) = object.iter().find(|(key, _)| !known.contains(key)) {
-        return Err(RecordError::UnknownField {
-            field: key.to_owned(),
-        });
-    }
+    fields.only(known)?;
     Ok(value)
 }
 
@@ -53,27 +51,14 @@ pub(crate) fn string<'v>(
     object: &'v Object<'_>,
     field: &'static str,
 ) -> Result<&'v str, RecordError> {
-    object
-        .get(field)
-        .ok_or(RecordError::MissingField { field })?
-        .as_str()
-        .ok_or(RecordError::WrongType {
-            field,
-            expected: "a string",
-        })
+    Ok(Fields::new(object, "").string(field)?)
 }
 
 pub(crate) fn optional_string<'v>(
     object: &'v Object<'_>,
     field: &'static str,
 ) -> Result<Option<&'v str>, RecordError> {
-    match object.get(field) {
-        None => Ok(None),
-        Some(value) => value.as_str().map(Some).ok_or(RecordError::WrongType {
-            field,
-            expected: "a string",
-        }),
-    }
+    Ok(Fields::new(object, "").optional_string(field)?)
 }
 
 pub(crate) fn digest(
@@ -85,4 +70,25 @@ pub(crate) fn digest(
         field,
         text: text.to_owned(),
     })
+}
+
+impl From<FieldError> for RecordError {
+    fn from(error: FieldError) -> RecordError {
+        match error.kind {
+            FieldErrorKind::Missing { name } => RecordError::MissingField { field: name },
+            FieldErrorKind::Unknown { name } => RecordError::UnknownField { field: name },
+            FieldErrorKind::WrongType { name, expected } => RecordError::WrongType {
+                field: name,
+                expected,
+            },
+            FieldErrorKind::NotAnInteger { name } | FieldErrorKind::TooMany { name, .. } => {
+                RecordError::WrongType {
+                    field: name,
+                    expected: "a value in range",
+                }
+            }
+            // `NotAnObject`, and any refusal added later.
+            _ => RecordError::NotAnObject,
+        }
+    }
 }

@@ -38,6 +38,7 @@
 //! ```
 
 mod error;
+mod fields;
 mod ill_formed;
 mod limits;
 mod literal;
@@ -56,6 +57,7 @@ use sha2::{Digest, Sha256};
 use parser::Profile;
 
 pub use error::{JsonError, JsonErrorKind};
+pub use fields::{member_path, FieldError, FieldErrorKind, Fields};
 pub use ill_formed::IllFormedString;
 pub use limits::{JsonLimits, NumberRule};
 pub use literal::NumberLiteral;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use seal_parse::json::{parse, JsonError, JsonLimits, Object, Value, MAX_EXACT_INTEGER};
+use seal_parse::json::{parse, FieldError, FieldErrorKind, Fields, JsonError, JsonLimits};
 use seal_record::Outcome;
 
 use super::answerer::Reply;
@@ -67,16 +67,12 @@ impl WireResponse {
     /// `rejected`.
     pub fn from_json(input: &[u8], limits: &JsonLimits) -> Result<WireResponse, MalformedResponse> {
         let value = parse(input, limits).map_err(MalformedResponse::Json)?;
-        let object = value.as_object().ok_or(MalformedResponse::NotAnObject)?;
-        if let Some((key, _)) = object.iter().find(|(key, _)| !FIELDS.contains(key)) {
-            return Err(MalformedResponse::UnknownField {
-                field: key.to_owned(),
-            });
-        }
-        let rpc_id = rpc_id(object)?;
-        let session_id = string(object, "session_id")?.to_owned();
-        let approval_id = string(object, "approval_id")?.to_owned();
-        let outcome = string(object, "outcome")?;
+        let mut fields = Fields::of(&value, "")?;
+        fields.only(&FIELDS)?;
+        let rpc_id = rpc_id(&mut fields)?;
+        let session_id = fields.string("session_id")?.to_owned();
+        let approval_id = fields.string("approval_id")?.to_owned();
+        let outcome = fields.string("outcome")?;
         let reply = match Outcome::from_name(outcome) {
             Ok(Outcome::AllowedOnce) => Reply::AllowOnce,
             Ok(Outcome::Rejected) => Reply::Reject,
@@ -121,34 +117,40 @@ impl fmt::Display for MalformedResponse {
 
 impl std::error::Error for MalformedResponse {}
 
-fn member<'v>(
-    object: &'v Object<'_>,
-    field: &'static str,
-) -> Result<&'v Value<'v>, MalformedResponse> {
-    object
-        .get(field)
-        .ok_or(MalformedResponse::MissingField { field })
+impl From<FieldError> for MalformedResponse {
+    fn from(error: FieldError) -> MalformedResponse {
+        match error.kind {
+            FieldErrorKind::Missing { name } => MalformedResponse::MissingField { field: name },
+            FieldErrorKind::Unknown { name } => MalformedResponse::UnknownField { field: name },
+            FieldErrorKind::WrongType { name, expected } => MalformedResponse::WrongType {
+                field: name,
+                expected,
+            },
+            FieldErrorKind::NotAnInteger { name } | FieldErrorKind::TooMany { name, .. } => {
+                MalformedResponse::WrongType {
+                    field: name,
+                    expected: "a value in range",
+                }
+            }
+            // `NotAnObject`, and any refusal added later.
+            _ => MalformedResponse::NotAnObject,
+        }
+    }
 }
 
-fn string<'v>(object: &'v Object<'_>, field: &'static str) -> Result<&'v str, MalformedResponse> {
-    member(object, field)?
-        .as_str()
-        .ok_or(MalformedResponse::WrongType {
-            field,
-            expected: "a string",
-        })
-}
-
-fn rpc_id(object: &Object<'_>) -> Result<RpcId, MalformedResponse> {
+/// `rpc_id`: an integer from 1 to 2^53.
+fn rpc_id(fields: &mut Fields<'_, '_>) -> Result<RpcId, MalformedResponse> {
     let wrong = MalformedResponse::WrongType {
         field: "rpc_id",
         expected: "a positive integer",
     };
-    let number = member(object, "rpc_id")?.as_number().ok_or(wrong.clone())?;
-    let value = number
-        .as_i64()
-        .and_then(|value| u64::try_from(value).ok())
-        .filter(|value| (1..=MAX_EXACT_INTEGER).contains(value))
-        .ok_or(wrong)?;
-    Ok(RpcId(value))
+    match fields.integer("rpc_id") {
+        Ok(0)
+        | Err(FieldError {
+            kind: FieldErrorKind::WrongType { .. } | FieldErrorKind::NotAnInteger { .. },
+            ..
+        }) => Err(wrong),
+        Ok(value) => Ok(RpcId(value)),
+        Err(error) => Err(error.into()),
+    }
 }

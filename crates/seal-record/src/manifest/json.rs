@@ -1,6 +1,6 @@
 //! The JSON form of a manifest: writing it, and reading a stored one strictly.
 
-use seal_parse::json::{parse, Number, Object, Value};
+use seal_parse::json::{parse, FieldError, FieldErrorKind, Fields, Number, Value};
 
 use super::{DisclosedFile, LineRange, Manifest, ManifestError, ManifestLimits, Redaction};
 use super::{MANIFEST_TYPE, MANIFEST_VERSION};
@@ -67,67 +67,59 @@ pub(super) fn to_value(manifest: &Manifest) -> Value<'_> {
 
 pub(super) fn from_json(input: &[u8], limits: &ManifestLimits) -> Result<Manifest, ManifestError> {
     let value = parse(input, &limits.json).map_err(ManifestError::Json)?;
-    let top = as_object(&value, "$")?;
-    let kind = string(top, "_type", "")?;
+    let mut top = Fields::of(&value, "")?;
+    let kind = top.string("_type")?;
     if kind != MANIFEST_TYPE {
         return Err(ManifestError::WrongRecordType {
             found: kind.to_owned(),
         });
     }
-    check_members(top, &TOP_FIELDS, "")?;
-    let version = member(top, "version", "")?;
+    top.only(&TOP_FIELDS)?;
+    let version = top.value("version")?;
     if version.as_number().and_then(Number::as_i64) != Some(1) {
         return Err(ManifestError::UnsupportedVersion {
             found: String::from_utf8_lossy(&version.canonical_bytes()).into_owned(),
         });
     }
     let mut builder = Manifest::builder()
-        .run_id(string(top, "run_id", "")?)
-        .provider(string(top, "provider", "")?)
-        .model(string(top, "model", "")?)
-        .purpose(string(top, "purpose", "")?);
+        .run_id(top.string("run_id")?)
+        .provider(top.string("provider")?)
+        .model(top.string("model")?)
+        .purpose(top.string("purpose")?);
 
-    let files = array(top, "files", "")?;
-    check_limit("files", files.len(), limits.max_files)?;
+    let files = top.array("files", limits.max_files)?;
     let mut stored_paths = Vec::with_capacity(files.len());
     for (index, file) in files.iter().enumerate() {
-        let at = format!("files[{index}]");
-        let file = as_object(file, &at)?;
-        check_members(file, &FILE_FIELDS, &at)?;
-        let path = string(file, "path", &at)?;
-        let sha256 = digest(file, "sha256", &at)?;
-        let ranges_at = format!("{at}.ranges");
-        let raw_ranges = array(file, "ranges", &at)?;
-        check_limit(&ranges_at, raw_ranges.len(), limits.max_ranges_per_file)?;
+        let mut file = Fields::of(file, &format!("files[{index}]"))?;
+        file.only(&FILE_FIELDS)?;
+        let path = file.string("path")?;
+        let sha256 = digest(&mut file, "sha256")?;
+        let raw_ranges = file.array("ranges", limits.max_ranges_per_file)?;
         let mut ranges = Vec::with_capacity(raw_ranges.len());
         for (index, range) in raw_ranges.iter().enumerate() {
-            let at = format!("{ranges_at}[{index}]");
-            let range = as_object(range, &at)?;
-            check_members(range, &RANGE_FIELDS, &at)?;
+            let mut range = Fields::of(range, &format!("{}[{index}]", file.path("ranges")))?;
+            range.only(&RANGE_FIELDS)?;
             ranges.push(LineRange {
-                start: unsigned(range, "start", &at)?,
-                end: unsigned(range, "end", &at)?,
-                sha256: digest(range, "sha256", &at)?,
+                start: range.integer("start")?,
+                end: range.integer("end")?,
+                sha256: digest(&mut range, "sha256")?,
             });
         }
         stored_paths.push(path);
         builder = builder.file(path, sha256, &ranges);
     }
 
-    let redactions = array(top, "redactions", "")?;
-    check_limit("redactions", redactions.len(), limits.max_redactions)?;
+    let redactions = top.array("redactions", limits.max_redactions)?;
     let mut stored_kinds = Vec::with_capacity(redactions.len());
     for (index, redaction) in redactions.iter().enumerate() {
-        let at = format!("redactions[{index}]");
-        let redaction = as_object(redaction, &at)?;
-        check_members(redaction, &REDACTION_FIELDS, &at)?;
-        let kind = string(redaction, "type", &at)?;
+        let mut redaction = Fields::of(redaction, &format!("redactions[{index}]"))?;
+        redaction.only(&REDACTION_FIELDS)?;
+        let kind = redaction.string("type")?;
         stored_kinds.push(kind);
-        builder = builder.redaction(kind, unsigned(redaction, "count", &at)?);
+        builder = builder.redaction(kind, redaction.integer("count")?);
     }
 
-    let tools = array(top, "external_tools", "")?;
-    check_limit("external_tools", tools.len(), limits.max_external_tools)?;
+    let tools = top.array("external_tools", limits.max_external_tools)?;
     let mut stored_tools = Vec::with_capacity(tools.len());
     for (index, tool) in tools.iter().enumerate() {
         let tool = tool.as_str().ok_or_else(|| ManifestError::WrongType {
@@ -139,9 +131,9 @@ pub(super) fn from_json(input: &[u8], limits: &ManifestLimits) -> Result<Manifes
     }
 
     let manifest = builder
-        .estimated_tokens(unsigned(top, "estimated_tokens", "")?)
-        .payload_sha256(digest(top, "payload_sha256", "")?)
-        .policy_sha256(digest(top, "policy_sha256", "")?)
+        .estimated_tokens(top.integer("estimated_tokens")?)
+        .payload_sha256(digest(&mut top, "payload_sha256")?)
+        .policy_sha256(digest(&mut top, "policy_sha256")?)
         .build(limits)?;
 
     for path in &stored_paths {
@@ -204,88 +196,40 @@ fn file_value(file: &DisclosedFile) -> Value<'_> {
     ])
 }
 
-fn field_name(at: &str, name: &str) -> String {
-    if at.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{at}.{name}")
+impl From<FieldError> for ManifestError {
+    fn from(error: FieldError) -> ManifestError {
+        let field = match error.path() {
+            path if path.is_empty() => "$".to_owned(),
+            path => path,
+        };
+        match error.kind {
+            FieldErrorKind::Missing { .. } => ManifestError::MissingField { field },
+            FieldErrorKind::Unknown { .. } => ManifestError::UnknownField { field },
+            FieldErrorKind::WrongType { expected, .. } => {
+                ManifestError::WrongType { field, expected }
+            }
+            FieldErrorKind::NotAnInteger { .. } => ManifestError::WrongType {
+                field,
+                expected: "a non-negative integer",
+            },
+            FieldErrorKind::TooMany { count, max, .. } => {
+                ManifestError::TooMany { field, count, max }
+            }
+            // `NotAnObject`, and any refusal added later.
+            _ => ManifestError::WrongType {
+                field,
+                expected: "an object",
+            },
+        }
     }
 }
 
-fn as_object<'v, 'a>(value: &'v Value<'a>, at: &str) -> Result<&'v Object<'a>, ManifestError> {
-    value.as_object().ok_or_else(|| ManifestError::WrongType {
-        field: at.to_owned(),
-        expected: "an object",
-    })
-}
-
-fn check_members(object: &Object<'_>, known: &[&str], at: &str) -> Result<(), ManifestError> {
-    if let Some((key, _)) = object.iter().find(|(key, _)| !known.contains(key)) {
-        return Err(ManifestError::UnknownField {
-            field: field_name(at, key),
-        });
-    }
-    Ok(())
-}
-
-fn member<'v, 'a>(
-    object: &'v Object<'a>,
-    name: &str,
-    at: &str,
-) -> Result<&'v Value<'a>, ManifestError> {
-    object.get(name).ok_or_else(|| ManifestError::MissingField {
-        field: field_name(at, name),
-    })
-}
-
-fn string<'v>(object: &'v Object<'_>, name: &str, at: &str) -> Result<&'v str, ManifestError> {
-    member(object, name, at)?
-        .as_str()
-        .ok_or_else(|| ManifestError::WrongType {
-            field: field_name(at, name),
-            expected: "a string",
-        })
-}
-
-fn array<'v, 'a>(
-    object: &'v Object<'a>,
-    name: &str,
-    at: &str,
-) -> Result<&'v [Value<'a>], ManifestError> {
-    member(object, name, at)?
-        .as_array()
-        .ok_or_else(|| ManifestError::WrongType {
-            field: field_name(at, name),
-            expected: "an array",
-        })
-}
-
-fn unsigned(object: &Object<'_>, name: &str, at: &str) -> Result<u64, ManifestError> {
-    member(object, name, at)?
-        .as_number()
-        .and_then(Number::as_i64)
-        .and_then(|value| u64::try_from(value).ok())
-        .ok_or_else(|| ManifestError::WrongType {
-            field: field_name(at, name),
-            expected: "a non-negative integer",
-        })
-}
-
-fn digest(object: &Object<'_>, name: &str, at: &str) -> Result<Sha256Digest, ManifestError> {
-    let text = string(object, name, at)?;
+/// The SHA-256 digest (lowercase hex) member `name` of `fields`.
+fn digest(fields: &mut Fields<'_, '_>, name: &'static str) -> Result<Sha256Digest, ManifestError> {
+    let field = fields.path(name);
+    let text = fields.string(name)?;
     Sha256Digest::from_hex(text).map_err(|_| ManifestError::InvalidDigest {
-        field: field_name(at, name),
+        field,
         text: text.to_owned(),
     })
-}
-
-fn check_limit(field: &str, count: usize, max: usize) -> Result<(), ManifestError> {
-    if count > max {
-        return Err(ManifestError::TooMany {
-            field: field.to_owned(),
-            count,
-            max,
-        });
-    }
-    Ok(())
 }

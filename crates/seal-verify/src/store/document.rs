@@ -6,7 +6,9 @@ use seal_parse::json::{self, Canonical, JsonLimits, Value};
 use seal_record::SigningInput;
 
 use super::document_error::{DocumentError, DocumentErrorKind};
-use super::reader::{in_range, wrong_type, ObjectReader};
+use seal_parse::json::Fields;
+
+use super::reader::{base64, in_range, wrong_type};
 use super::record::{check_rules, is_key_id, FrameScope, KeyRecord, KeyStatus, Scopes, Validity};
 use crate::ed25519::Ed25519PublicKey;
 use crate::fingerprint::Fingerprint;
@@ -206,8 +208,8 @@ impl StoreDocument {
         path: &str,
         limits: &StoreLimits,
     ) -> Result<StoreDocument, DocumentError> {
-        let mut reader = ObjectReader::new(value, path)?;
-        let type_path = reader.member_path("type");
+        let mut reader = Fields::of(value, path)?;
+        let type_path = reader.path("type");
         let document_type = reader.string("type")?;
         if document_type != STORE_DOCUMENT_TYPE {
             return Err(DocumentError::new(
@@ -217,12 +219,12 @@ impl StoreDocument {
                 },
             ));
         }
-        let version_path = reader.member_path("version");
+        let version_path = reader.path("version");
         let version = in_range(reader.integer("version")?, 1, 1 << 53, &version_path)?;
         let expires = UnixTime(reader.integer("expires")?);
-        let threshold_path = reader.member_path("threshold");
+        let threshold_path = reader.path("threshold");
         let threshold = in_range(reader.integer("threshold")?, 1, 1 << 53, &threshold_path)?;
-        let keys_path = reader.member_path("keys");
+        let keys_path = reader.path("keys");
         let items = reader.array("keys", limits.max_keys)?;
         let mut keys = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
@@ -276,8 +278,8 @@ fn parse_key(
     path: &str,
     limits: &StoreLimits,
 ) -> Result<KeyEntry, DocumentError> {
-    let mut reader = ObjectReader::new(value, path)?;
-    let id_path = reader.member_path("id");
+    let mut reader = Fields::of(value, path)?;
+    let id_path = reader.path("id");
     let id = reader.string("id")?;
     if !is_key_id(id) {
         return Err(DocumentError::new(
@@ -285,12 +287,12 @@ fn parse_key(
             DocumentErrorKind::KeyId { id: id.to_owned() },
         ));
     }
-    let algorithm_path = reader.member_path("algorithm");
+    let algorithm_path = reader.path("algorithm");
     let algorithm_name = reader.string("algorithm")?;
     let material = match Algorithm::from_name(algorithm_name) {
         Some(Algorithm::Ed25519) => {
-            let public_path = reader.member_path("public_key");
-            let bytes = reader.base64("public_key", 32)?;
+            let public_path = reader.path("public_key");
+            let bytes = base64(&mut reader, "public_key", 32)?;
             let key = Ed25519PublicKey::from_bytes(&bytes).map_err(|_| {
                 DocumentError::new(
                     &public_path,
@@ -303,12 +305,12 @@ fn parse_key(
             KeyMaterial::Ed25519(key)
         }
         Some(Algorithm::HmacSha256) => {
-            let bytes = reader.base64("secret_sha256", 32)?;
+            let bytes = base64(&mut reader, "secret_sha256", 32)?;
             let mut digest = [0u8; 32];
             for (out, byte) in digest.iter_mut().zip(&bytes) {
                 *out = *byte;
             }
-            let chars_path = reader.member_path("tag_chars");
+            let chars_path = reader.path("tag_chars");
             let chars = reader.integer("tag_chars")?;
             let tag_chars = document_tag_chars(chars).map_err(|error| {
                 DocumentError::new(&chars_path, DocumentErrorKind::TagLength(error))
@@ -331,7 +333,7 @@ fn parse_key(
         not_before: UnixTime(reader.integer("not_before")?),
         not_after: UnixTime(reader.integer("not_after")?),
     };
-    let status_path = reader.member_path("status");
+    let status_path = reader.path("status");
     let status = match reader.string("status")? {
         "active" => KeyStatus::Active,
         "verify-only" => KeyStatus::VerifyOnly,
@@ -347,9 +349,9 @@ fn parse_key(
             ))
         }
     };
-    let scopes_path = reader.member_path("scopes");
-    let scopes = parse_scopes(reader.required("scopes")?, &scopes_path, limits)?;
-    let path = reader.path().to_owned();
+    let scopes_path = reader.path("scopes");
+    let scopes = parse_scopes(reader.value("scopes")?, &scopes_path, limits)?;
+    let path = reader.at().to_owned();
     reader.finish()?;
     let entry = KeyEntry {
         id: id.to_owned(),
@@ -383,8 +385,8 @@ fn parse_scopes(
     path: &str,
     limits: &StoreLimits,
 ) -> Result<Scopes, DocumentError> {
-    let mut reader = ObjectReader::new(value, path)?;
-    let frames_path = reader.member_path("frames");
+    let mut reader = Fields::of(value, path)?;
+    let frames_path = reader.path("frames");
     let items = reader.array("frames", limits.max_frame_scopes)?;
     let mut frames = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
@@ -409,11 +411,11 @@ fn parse_frame_scope(
     path: &str,
     limits: &StoreLimits,
 ) -> Result<FrameScope, DocumentError> {
-    let mut reader = ObjectReader::new(value, path)?;
+    let mut reader = Fields::of(value, path)?;
     let element = reader.string("element")?;
-    let attributes_path = reader.member_path("attributes");
+    let attributes_path = reader.path("attributes");
     let object = reader
-        .required("attributes")?
+        .value("attributes")?
         .as_object()
         .ok_or_else(|| wrong_type(&attributes_path, "an object"))?;
     if object.len() > limits.max_attribute_constraints {
@@ -447,7 +449,7 @@ fn parse_frame_scope(
         }
         attributes.push((name.to_owned(), values));
     }
-    let path = reader.path().to_owned();
+    let path = reader.at().to_owned();
     reader.finish()?;
     FrameScope::new(element, attributes)
         .map_err(|error| DocumentError::new(&path, DocumentErrorKind::Scope(error)))

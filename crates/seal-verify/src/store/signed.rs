@@ -5,7 +5,9 @@ use std::fmt;
 
 use super::document::{parse_json, StoreDocument, StoreLimits};
 use super::document_error::{DocumentError, DocumentErrorKind};
-use super::reader::ObjectReader;
+use seal_parse::json::Fields;
+
+use super::reader::base64;
 use super::record::is_key_id;
 use super::resolve::{check_record, IntendedUse, Operation, Purpose};
 use crate::base64url;
@@ -156,15 +158,14 @@ impl SignedStoreDocument {
     /// `key_id` (key id grammar) and `sig` (86 canonical base64url characters).
     pub fn parse(input: &[u8], limits: &StoreLimits) -> Result<SignedStoreDocument, DocumentError> {
         let value = parse_json(input, limits)?;
-        let mut reader = ObjectReader::new(&value, "$")?;
-        let document =
-            StoreDocument::from_value(reader.required("document")?, "$.document", limits)?;
+        let mut reader = Fields::of(&value, "$")?;
+        let document = StoreDocument::from_value(reader.value("document")?, "$.document", limits)?;
         let items = reader.array("signatures", limits.max_signatures)?;
         let mut signatures = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let path = format!("$.signatures[{index}]");
-            let mut entry = ObjectReader::new(item, &path)?;
-            let id_path = entry.member_path("key_id");
+            let mut entry = Fields::of(item, &path)?;
+            let id_path = entry.path("key_id");
             let key_id = entry.string("key_id")?;
             if !is_key_id(key_id) {
                 return Err(DocumentError::new(
@@ -174,7 +175,7 @@ impl SignedStoreDocument {
                     },
                 ));
             }
-            let signature = entry.base64("sig", ED25519_SIGNATURE_BYTES)?;
+            let signature = base64(&mut entry, "sig", ED25519_SIGNATURE_BYTES)?;
             entry.finish()?;
             signatures.push(StoreSignature {
                 key_id: key_id.to_owned(),
