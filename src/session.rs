@@ -233,7 +233,7 @@ impl<'a> Escalation<'a> {
     }
 }
 
-/// 1 to 256 bytes of printable ASCII without space.
+/// 1 to 256 bytes of printable ASCII without space (the record identifier rule).
 pub(crate) fn is_id(text: &str) -> bool {
-    !text.is_empty() && text.len() <= 256 && text.bytes().all(|b| (0x21..=0x7e).contains(&b))
+    seal_record::is_identifier(text, seal_record::MAX_IDENTIFIER_BYTES)
 }

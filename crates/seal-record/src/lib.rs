@@ -50,4 +50,4 @@ pub use record::{Record, RecordError, MAX_IDENTIFIER_BYTES, MAX_REASON_CHARS, TY
 pub use signing_input::{
     count_piece, count_piece_u64, SigningInput, FOOTER_DOMAIN, FRAME_DOMAIN, LOG_DOMAIN,
 };
-pub use text::is_forbidden_text_char;
+pub use text::{is_forbidden_text_char, is_identifier};

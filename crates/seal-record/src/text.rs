@@ -40,9 +40,10 @@ pub(crate) enum TextProblem {
     TooLong(usize),
 }
 
-/// True for an identifier (run id, call id, approval id, tool name, redaction type...):
-/// 1 to `max` bytes of printable ASCII without space (0x21..=0x7E).
-pub(crate) fn is_identifier(text: &str, max: usize) -> bool {
+/// True for an identifier (session, agent, call and approval ids, run ids, tool names,
+/// redaction types): 1 to `max` bytes of printable ASCII without space (0x21..=0x7E). Records
+/// allow [`MAX_IDENTIFIER_BYTES`](crate::MAX_IDENTIFIER_BYTES); a format may allow fewer.
+pub fn is_identifier(text: &str, max: usize) -> bool {
     !text.is_empty() && text.len() <= max && text.bytes().all(|b| (0x21..=0x7e).contains(&b))
 }
 

@@ -45,7 +45,5 @@ impl IdSource for CounterIds {
 /// True for an id (approval, session, agent, call): 1 to [`MAX_ID_BYTES`] bytes of printable
 /// ASCII without space (0x21..=0x7E), the record identifier rule.
 pub fn is_id(text: &str) -> bool {
-    !text.is_empty()
-        && text.len() <= MAX_ID_BYTES
-        && text.bytes().all(|b| (0x21..=0x7e).contains(&b))
+    seal_record::is_identifier(text, MAX_ID_BYTES)
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use seal_record::SealedCall;
+use seal_record::{is_identifier, SealedCall};
 
 use super::subject::{subject_of, Subject};
 
@@ -50,13 +50,13 @@ impl ToolCall {
         agent: Option<&str>,
         call: SealedCall,
     ) -> Result<ToolCall, CallError> {
-        if !is_id(session) {
+        if !is_identifier(session, MAX_ID_BYTES) {
             return Err(CallError::InvalidSessionId {
                 value: session.to_owned(),
             });
         }
         if let Some(agent) = agent {
-            if !is_id(agent) {
+            if !is_identifier(agent, MAX_ID_BYTES) {
                 return Err(CallError::InvalidAgentId {
                     value: agent.to_owned(),
                 });
@@ -152,9 +152,3 @@ impl fmt::Display for CallError {
 }
 
 impl std::error::Error for CallError {}
-
-fn is_id(value: &str) -> bool {
-    !value.is_empty()
-        && value.len() <= MAX_ID_BYTES
-        && value.bytes().all(|byte| (0x21..=0x7e).contains(&byte))
-}

@@ -13,16 +13,13 @@ use crate::time::UnixTime;
 /// Domain string of the approval signing input.
 pub const APPROVAL_DOMAIN: &str = "seal/manifest-approval/v1";
 
-/// Longest approval id, in bytes: 64.
-pub const MAX_APPROVAL_ID_LEN: usize = 64;
+/// Longest approval id, in bytes: 64 (the key id limit).
+pub const MAX_APPROVAL_ID_LEN: usize = crate::store::MAX_KEY_ID_LEN;
 
-/// An approval id: 1 to [`MAX_APPROVAL_ID_LEN`] characters from `A-Z a-z 0-9 . _ -`.
+/// An approval id: the key id grammar ([`is_key_id`]), 1 to [`MAX_APPROVAL_ID_LEN`] characters
+/// from `A-Z a-z 0-9 . _ -`.
 pub fn is_approval_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= MAX_APPROVAL_ID_LEN
-        && id
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'))
+    is_key_id(id)
 }
 
 /// The bytes an approver signs:
