@@ -175,7 +175,7 @@ impl PathPattern {
     }
 
     /// Whether the canonical path `path`, relative to the workspace root (see
-    /// [`canonical_path`]), matches a pattern anchored at the root or at any depth below it.
+    /// [`workspace_path`]), matches a pattern anchored at the root or at any depth below it.
     /// Patterns anchored elsewhere (`//`, `~/`, `../`) never match a relative path here.
     #[must_use]
     pub fn matches(&self, path: &str) -> bool {
@@ -459,9 +459,10 @@ fn component_matches(units: &[Unit], part: &str) -> bool {
     )
 }
 
-/// Where a path given to a tool lies, once made canonical.
+/// Where a path given to a tool lies in the workspace, for matching path rules (not a disclosure
+/// path: `seal_record::canonical_path` has the stricter rules of manifests).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CanonicalPath {
+pub enum WorkspacePath {
     /// Inside the workspace: the canonical relative path (`a/b`, never empty, no `.`/`..`).
     Relative(String),
     /// Not placeable relative to the workspace: absolute without a workspace root, or under
@@ -474,35 +475,35 @@ pub enum CanonicalPath {
 /// resolved lexically; an absolute path is made relative when it lies under `workspace_root`
 /// (itself absolute, canonicalized the same way).
 #[must_use]
-pub fn canonical_path(path: &str, workspace_root: Option<&str>) -> CanonicalPath {
+pub fn workspace_path(path: &str, workspace_root: Option<&str>) -> WorkspacePath {
     if path.contains('\0') {
-        return CanonicalPath::Outside("path contains a NUL character");
+        return WorkspacePath::Outside("path contains a NUL character");
     }
     if path.starts_with('/') {
         let Some(root) = workspace_root else {
-            return CanonicalPath::Outside("absolute path and no workspace root configured");
+            return WorkspacePath::Outside("absolute path and no workspace root configured");
         };
         let Ok(root_parts) = lexical(root) else {
-            return CanonicalPath::Outside("workspace root climbs above `/`");
+            return WorkspacePath::Outside("workspace root climbs above `/`");
         };
         let Ok(parts) = lexical(path) else {
-            return CanonicalPath::Outside("path climbs above `/`");
+            return WorkspacePath::Outside("path climbs above `/`");
         };
         if parts.len() < root_parts.len() || parts.get(..root_parts.len()) != Some(&root_parts[..])
         {
-            return CanonicalPath::Outside("absolute path outside the workspace root");
+            return WorkspacePath::Outside("absolute path outside the workspace root");
         }
         let inner = parts.get(root_parts.len()..).unwrap_or_default().join("/");
         return if inner.is_empty() {
-            CanonicalPath::Outside("the workspace root itself")
+            WorkspacePath::Outside("the workspace root itself")
         } else {
-            CanonicalPath::Relative(inner)
+            WorkspacePath::Relative(inner)
         };
     }
     match lexical(path) {
-        Ok(parts) if parts.is_empty() => CanonicalPath::Outside("empty path"),
-        Ok(parts) => CanonicalPath::Relative(parts.join("/")),
-        Err(()) => CanonicalPath::Outside("path climbs above the workspace root"),
+        Ok(parts) if parts.is_empty() => WorkspacePath::Outside("empty path"),
+        Ok(parts) => WorkspacePath::Relative(parts.join("/")),
+        Err(()) => WorkspacePath::Outside("path climbs above the workspace root"),
     }
 }
 
@@ -683,26 +684,26 @@ mod tests {
     }
 
     #[test]
-    fn canonical_paths() {
-        let rel = |s: &str| CanonicalPath::Relative(s.to_owned());
-        assert_eq!(canonical_path("./a//b/./c", None), rel("a/b/c"));
-        assert_eq!(canonical_path("a/x/../.env", None), rel("a/.env"));
+    fn workspace_paths() {
+        let rel = |s: &str| WorkspacePath::Relative(s.to_owned());
+        assert_eq!(workspace_path("./a//b/./c", None), rel("a/b/c"));
+        assert_eq!(workspace_path("a/x/../.env", None), rel("a/.env"));
         assert!(matches!(
-            canonical_path("../x", None),
-            CanonicalPath::Outside(_)
+            workspace_path("../x", None),
+            WorkspacePath::Outside(_)
         ));
         assert!(matches!(
-            canonical_path("/ws/.env", None),
-            CanonicalPath::Outside(_)
+            workspace_path("/ws/.env", None),
+            WorkspacePath::Outside(_)
         ));
-        assert_eq!(canonical_path("/ws/./.env", Some("/ws/")), rel(".env"));
+        assert_eq!(workspace_path("/ws/./.env", Some("/ws/")), rel(".env"));
         assert!(matches!(
-            canonical_path("/wsx/.env", Some("/ws")),
-            CanonicalPath::Outside(_)
+            workspace_path("/wsx/.env", Some("/ws")),
+            WorkspacePath::Outside(_)
         ));
         assert!(matches!(
-            canonical_path("/ws/../etc", Some("/ws")),
-            CanonicalPath::Outside(_)
+            workspace_path("/ws/../etc", Some("/ws")),
+            WorkspacePath::Outside(_)
         ));
     }
 }
