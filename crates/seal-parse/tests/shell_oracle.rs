@@ -22,7 +22,7 @@ use std::process::Command;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
 
-use seal_parse::shell::{segment, Reason, ShellLimits};
+use seal_parse::shell::{segment, ShellLimits, UnanalysableReason};
 
 /// Prints each argument followed by \002, then \001 after the last.
 const PRELUDE: &str =
@@ -318,7 +318,10 @@ fn refused_braces_are_refused_with_a_reason() {
             return Err(TestCaseError::fail(format!("{text:?} was accepted")));
         };
         prop_assert!(
-            matches!(error.reason, Reason::BraceExpansion | Reason::BraceGroup),
+            matches!(
+                error.reason,
+                UnanalysableReason::BraceExpansion | UnanalysableReason::BraceGroup
+            ),
             "{:?}: {}",
             text,
             error

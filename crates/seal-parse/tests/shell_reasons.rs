@@ -7,7 +7,7 @@
 //! One test per unanalysable reason: a command that triggers it, the byte offset reported, and
 //! (where it teaches something) a near twin that is analysable.
 
-use seal_parse::shell::{segment, Reason, ShellLimits, Unanalysable};
+use seal_parse::shell::{segment, ShellLimits, Unanalysable, UnanalysableReason};
 
 fn fail_with(command: &str, limits: &ShellLimits) -> Unanalysable {
     match segment(command, limits) {
@@ -120,7 +120,7 @@ reasons! {
 fn too_long() {
     let limits = ShellLimits::DEFAULT.with_max_bytes(4);
     let error = fail_with("ls -l", &limits);
-    assert_eq!(error.reason, Reason::TooLong { len: 5, max: 4 });
+    assert_eq!(error.reason, UnanalysableReason::TooLong { len: 5, max: 4 });
     assert!(segment("ls -", &limits).is_ok());
 }
 
@@ -129,11 +129,11 @@ fn too_many_segments() {
     let limits = ShellLimits::DEFAULT.with_max_segments(2);
     assert!(segment("a; b", &limits).is_ok());
     let error = fail_with("a; b; c", &limits);
-    assert_eq!(error.reason, Reason::TooManySegments { max: 2 });
+    assert_eq!(error.reason, UnanalysableReason::TooManySegments { max: 2 });
     assert_eq!(error.offset, 6);
     // Payload segments count too.
     let error = fail_with("a; bash -c 'b; c'", &limits);
-    assert_eq!(error.reason, Reason::TooManySegments { max: 2 });
+    assert_eq!(error.reason, UnanalysableReason::TooManySegments { max: 2 });
 }
 
 #[test]
@@ -141,7 +141,7 @@ fn too_many_words() {
     let limits = ShellLimits::DEFAULT.with_max_words(2);
     assert!(segment("a b; c d", &limits).is_ok());
     let error = fail_with("a b c", &limits);
-    assert_eq!(error.reason, Reason::TooManyWords { max: 2 });
+    assert_eq!(error.reason, UnanalysableReason::TooManyWords { max: 2 });
     assert_eq!(error.offset, 4);
 }
 
@@ -150,7 +150,7 @@ fn payload_too_deep() {
     let limits = ShellLimits::DEFAULT.with_max_payload_depth(1);
     assert!(segment("sh -c 'ls'", &limits).is_ok());
     let error = fail_with("sh -c \"sh -c 'ls'\"", &limits);
-    assert_eq!(error.reason, Reason::PayloadTooDeep { max: 1 });
+    assert_eq!(error.reason, UnanalysableReason::PayloadTooDeep { max: 1 });
     assert_eq!((error.offset, error.payload_depth), (6, 1));
 }
 
@@ -173,7 +173,7 @@ fn messages_quote_the_input() {
 #[test]
 fn errors_inside_a_payload_point_at_the_payload_word() {
     let error = fail_with("ls; bash -c 'git log > x'", &ShellLimits::default());
-    assert_eq!(error.reason, Reason::Redirection);
+    assert_eq!(error.reason, UnanalysableReason::Redirection);
     assert_eq!(error.offset, 12);
     assert_eq!(error.payload_depth, 1);
     assert_eq!(error.payload_offset, 8);

@@ -10,7 +10,7 @@
 
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::preset::{
-    Current, Executor, KeyError, Knobs, LoadError, PermissionState, PresetConfig, PresetKey,
+    Current, Executor, Knobs, LoadError, PermissionState, PresetConfig, PresetKey, PresetKeyError,
     PresetLimits, PresetTable, SandboxMode, SeededFacts, SelectError, Session, Settings, Write,
 };
 
@@ -53,9 +53,9 @@ fn custom_cannot_be_configured_as_a_row() {
         .push(("custom", knobs(ReadOnly, Never), Some("Custom")));
     assert_eq!(
         PresetTable::load(&config),
-        Err(LoadError::InvalidKey(KeyError::Reserved))
+        Err(LoadError::InvalidKey(PresetKeyError::Reserved))
     );
-    assert_eq!(PresetKey::new("custom"), Err(KeyError::Reserved));
+    assert_eq!(PresetKey::new("custom"), Err(PresetKeyError::Reserved));
 }
 
 #[test]
@@ -232,7 +232,7 @@ fn load_fails_on_malformed_or_duplicate_keys_labels_and_limits() {
         assert!(
             matches!(
                 PresetTable::load(&bad),
-                Err(LoadError::InvalidKey(KeyError::Malformed { .. }))
+                Err(LoadError::InvalidKey(PresetKeyError::Malformed { .. }))
             ),
             "{name:?}"
         );
@@ -380,7 +380,7 @@ fn errors_display_lowercase_without_trailing_period() {
         }
         .to_string(),
         SelectError::Custom.to_string(),
-        KeyError::Reserved.to_string(),
+        PresetKeyError::Reserved.to_string(),
     ];
     for message in messages {
         let first = message.chars().next().unwrap();

@@ -1,19 +1,19 @@
 //! Character classes: what may never appear in a command, quoted or not.
 
-use super::Reason;
+use super::UnanalysableReason;
 
 /// The reason `c` may not appear anywhere in a command, or `None` when it may.
 ///
 /// Forbidden: C0 controls except TAB and LF, DEL, C1 controls; every non-ASCII whitespace
 /// character; and the invisible characters of [`is_invisible`].
-pub(super) fn forbidden(c: char) -> Option<Reason> {
+pub(super) fn forbidden(c: char) -> Option<UnanalysableReason> {
     let code = u32::from(c);
     if (code < 0x20 && c != '\t' && c != '\n') || (0x7f..=0x9f).contains(&code) {
-        Some(Reason::ControlCharacter { code })
+        Some(UnanalysableReason::ControlCharacter { code })
     } else if code >= 0x80 && c.is_whitespace() {
-        Some(Reason::UnicodeSpace { code })
+        Some(UnanalysableReason::UnicodeSpace { code })
     } else if is_invisible(code) {
-        Some(Reason::InvisibleCharacter { code })
+        Some(UnanalysableReason::InvisibleCharacter { code })
     } else {
         None
     }
@@ -81,30 +81,33 @@ mod tests {
         assert_eq!(forbidden('\t'), None);
         assert_eq!(forbidden('\n'), None);
         assert_eq!(forbidden('\u{e9}'), None);
-        assert_eq!(forbidden('\r'), Some(Reason::ControlCharacter { code: 13 }));
+        assert_eq!(
+            forbidden('\r'),
+            Some(UnanalysableReason::ControlCharacter { code: 13 })
+        );
         assert_eq!(
             forbidden('\u{7f}'),
-            Some(Reason::ControlCharacter { code: 0x7f })
+            Some(UnanalysableReason::ControlCharacter { code: 0x7f })
         );
         assert_eq!(
             forbidden('\u{85}'),
-            Some(Reason::ControlCharacter { code: 0x85 })
+            Some(UnanalysableReason::ControlCharacter { code: 0x85 })
         );
         assert_eq!(
             forbidden('\u{a0}'),
-            Some(Reason::UnicodeSpace { code: 0xa0 })
+            Some(UnanalysableReason::UnicodeSpace { code: 0xa0 })
         );
         assert_eq!(
             forbidden('\u{3000}'),
-            Some(Reason::UnicodeSpace { code: 0x3000 })
+            Some(UnanalysableReason::UnicodeSpace { code: 0x3000 })
         );
         assert_eq!(
             forbidden('\u{202e}'),
-            Some(Reason::InvisibleCharacter { code: 0x202e })
+            Some(UnanalysableReason::InvisibleCharacter { code: 0x202e })
         );
         assert_eq!(
             forbidden('\u{e0041}'),
-            Some(Reason::InvisibleCharacter { code: 0xe0041 })
+            Some(UnanalysableReason::InvisibleCharacter { code: 0xe0041 })
         );
     }
 }

@@ -4,12 +4,12 @@
 
 use super::buffer::{LexedEntry, Value, WordEntry};
 use super::chars::{forbidden, is_glob, is_name_byte, is_name_start};
-use super::{Operator, Reason, ShellLimits, Span};
+use super::{Operator, ShellLimits, Span, UnanalysableReason};
 
 /// Why and where (byte offset into the lexed text) the pass stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Stop {
-    pub reason: Reason,
+    pub reason: UnanalysableReason,
     pub offset: usize,
 }
 
@@ -114,7 +114,7 @@ impl Lexer<'_, '_> {
                 b';' => self.operator(Operator::Semicolon, 1)?,
                 b'&' => match self.peek(1) {
                     Some(b'&') => self.operator(Operator::And, 2)?,
-                    Some(b'>') => return Err(self.stop(Reason::Redirection)),
+                    Some(b'>') => return Err(self.stop(UnanalysableReason::Redirection)),
                     _ => self.operator(Operator::Background, 1)?,
                 },
                 b'|' => match self.peek(1) {
@@ -124,21 +124,21 @@ impl Lexer<'_, '_> {
                 },
                 b'<' => {
                     let reason = match (self.peek(1), self.peek(2)) {
-                        (Some(b'('), _) => Reason::ProcessSubstitution,
-                        (Some(b'<'), Some(b'<')) => Reason::HereString,
-                        (Some(b'<'), _) => Reason::Heredoc,
-                        _ => Reason::Redirection,
+                        (Some(b'('), _) => UnanalysableReason::ProcessSubstitution,
+                        (Some(b'<'), Some(b'<')) => UnanalysableReason::HereString,
+                        (Some(b'<'), _) => UnanalysableReason::Heredoc,
+                        _ => UnanalysableReason::Redirection,
                     };
                     return Err(self.stop(reason));
                 }
                 b'>' => {
                     let reason = match self.peek(1) {
-                        Some(b'(') => Reason::ProcessSubstitution,
-                        _ => Reason::Redirection,
+                        Some(b'(') => UnanalysableReason::ProcessSubstitution,
+                        _ => UnanalysableReason::Redirection,
                     };
                     return Err(self.stop(reason));
                 }
-                b'(' | b')' => return Err(self.stop(Reason::Subshell)),
+                b'(' | b')' => return Err(self.stop(UnanalysableReason::Subshell)),
                 // `{}` standing alone is a literal word in every shell of the family (no
                 // brace expansion without a comma or `..` inside): `find . -exec rm {} +`.
                 b'{' if self.word.is_none()
@@ -159,19 +159,19 @@ impl Lexer<'_, '_> {
                             None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
                         );
                     let reason = if alone {
-                        Reason::BraceGroup
+                        UnanalysableReason::BraceGroup
                     } else {
-                        Reason::BraceExpansion
+                        UnanalysableReason::BraceExpansion
                     };
                     return Err(self.stop(reason));
                 }
-                b'`' => return Err(self.stop(Reason::Backtick)),
+                b'`' => return Err(self.stop(UnanalysableReason::Backtick)),
                 b'$' => return Err(self.stop(self.dollar(false))),
                 b'\'' => self.single_quote()?,
                 b'"' => self.double_quote()?,
                 b'\\' => self.backslash()?,
-                b'#' if self.word.is_none() => return Err(self.stop(Reason::Comment)),
-                b'!' => return Err(self.stop(Reason::Bang)),
+                b'#' if self.word.is_none() => return Err(self.stop(UnanalysableReason::Comment)),
+                b'!' => return Err(self.stop(UnanalysableReason::Bang)),
                 0x20..=0x7e => {
                     self.push_unquoted(byte);
                     self.pos += 1;
@@ -194,13 +194,13 @@ impl Lexer<'_, '_> {
         match self.last_operator {
             Some((Operator::And | Operator::Or | Operator::Pipe | Operator::PipeAll, offset)) => {
                 Err(Stop {
-                    reason: Reason::DanglingOperator,
+                    reason: UnanalysableReason::DanglingOperator,
                     offset,
                 })
             }
             Some(_) => Ok(()),
             None => Err(Stop {
-                reason: Reason::EmptyCommand,
+                reason: UnanalysableReason::EmptyCommand,
                 offset: 0,
             }),
         }
@@ -210,7 +210,7 @@ impl Lexer<'_, '_> {
         self.bytes.get(self.pos + ahead).copied()
     }
 
-    fn stop(&self, reason: Reason) -> Stop {
+    fn stop(&self, reason: UnanalysableReason) -> Stop {
         Stop {
             reason,
             offset: self.pos,
@@ -224,7 +224,7 @@ impl Lexer<'_, '_> {
             .get(at..)
             .and_then(|rest| rest.chars().next())
             .ok_or(Stop {
-                reason: Reason::EmptyCommand,
+                reason: UnanalysableReason::EmptyCommand,
                 offset: at,
             })?;
         match forbidden(c) {
@@ -362,7 +362,7 @@ impl Lexer<'_, '_> {
         };
         if self.out.words.len() - self.first_word >= self.limits.max_words {
             return Err(Stop {
-                reason: Reason::TooManyWords {
+                reason: UnanalysableReason::TooManyWords {
                     max: self.limits.max_words,
                 },
                 offset: word.start,
@@ -398,7 +398,7 @@ impl Lexer<'_, '_> {
     fn operator(&mut self, operator: Operator, len: usize) -> Result<(), Stop> {
         self.end_word()?;
         if self.segment_is_empty() {
-            return Err(self.stop(Reason::EmptySegment));
+            return Err(self.stop(UnanalysableReason::EmptySegment));
         }
         self.end_segment(operator, len)
     }
@@ -417,7 +417,7 @@ impl Lexer<'_, '_> {
         let end = segment.last().map_or(self.pos, |w| w.span.end);
         if self.out.lexed.len() - self.segment_base >= self.limits.max_segments {
             return Err(Stop {
-                reason: Reason::TooManySegments {
+                reason: UnanalysableReason::TooManySegments {
                     max: self.limits.max_segments,
                 },
                 offset: start,
@@ -437,7 +437,7 @@ impl Lexer<'_, '_> {
         let rest = self.bytes.get(open + 1..).unwrap_or_default();
         let Some(len) = memchr::memchr(b'\'', rest) else {
             return Err(Stop {
-                reason: Reason::UnterminatedQuote { quote: '\'' },
+                reason: UnanalysableReason::UnterminatedQuote { quote: '\'' },
                 offset: open,
             });
         };
@@ -461,7 +461,7 @@ impl Lexer<'_, '_> {
     fn double_quote(&mut self) -> Result<(), Stop> {
         let open = self.pos;
         let unterminated = Stop {
-            reason: Reason::UnterminatedQuote { quote: '"' },
+            reason: UnanalysableReason::UnterminatedQuote { quote: '"' },
             offset: open,
         };
         self.decode();
@@ -482,7 +482,7 @@ impl Lexer<'_, '_> {
                         self.out.decoded.push(char::from(escaped));
                         self.pos += 2;
                     }
-                    Some(b'\n') => return Err(self.stop(Reason::ContinuationInWord)),
+                    Some(b'\n') => return Err(self.stop(UnanalysableReason::ContinuationInWord)),
                     None => return Err(unterminated),
                     Some(_) => {
                         self.out.decoded.push('\\');
@@ -490,7 +490,7 @@ impl Lexer<'_, '_> {
                     }
                 },
                 b'$' => return Err(self.stop(self.dollar(true))),
-                b'`' => return Err(self.stop(Reason::Backtick)),
+                b'`' => return Err(self.stop(UnanalysableReason::Backtick)),
                 _ => {
                     let c = self.char_at(self.pos)?;
                     self.out.decoded.push(c);
@@ -502,8 +502,10 @@ impl Lexer<'_, '_> {
 
     fn backslash(&mut self) -> Result<(), Stop> {
         match self.peek(1) {
-            None => Err(self.stop(Reason::TrailingBackslash)),
-            Some(b'\n') if self.word.is_some() => Err(self.stop(Reason::ContinuationInWord)),
+            None => Err(self.stop(UnanalysableReason::TrailingBackslash)),
+            Some(b'\n') if self.word.is_some() => {
+                Err(self.stop(UnanalysableReason::ContinuationInWord))
+            }
             Some(b'\n') => {
                 self.pos += 2;
                 Ok(())
@@ -520,20 +522,20 @@ impl Lexer<'_, '_> {
     }
 
     /// The reason for a `$` at the current position (`quoted`: inside double quotes).
-    fn dollar(&self, quoted: bool) -> Reason {
+    fn dollar(&self, quoted: bool) -> UnanalysableReason {
         match (self.peek(1), self.peek(2)) {
-            (Some(b'('), Some(b'(')) => Reason::Arithmetic,
-            (Some(b'('), _) => Reason::CommandSubstitution,
-            (Some(b'{'), _) => Reason::ParameterExpansion,
-            (Some(b'\''), _) if !quoted => Reason::AnsiCQuote,
-            (Some(b'"'), _) if !quoted => Reason::LocaleQuote,
+            (Some(b'('), Some(b'(')) => UnanalysableReason::Arithmetic,
+            (Some(b'('), _) => UnanalysableReason::CommandSubstitution,
+            (Some(b'{'), _) => UnanalysableReason::ParameterExpansion,
+            (Some(b'\''), _) if !quoted => UnanalysableReason::AnsiCQuote,
+            (Some(b'"'), _) if !quoted => UnanalysableReason::LocaleQuote,
             (Some(b), _)
                 if is_name_byte(b)
                     || matches!(b, b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') =>
             {
-                Reason::ParameterExpansion
+                UnanalysableReason::ParameterExpansion
             }
-            _ => Reason::Dollar,
+            _ => UnanalysableReason::Dollar,
         }
     }
 }

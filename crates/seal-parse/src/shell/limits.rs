@@ -1,7 +1,7 @@
 //! Caller-visible limits of the shell segmenter.
 
 /// Bounds on the segmenter's work. Exceeding one makes the command unanalysable with a named
-/// [`Reason`](super::Reason), never a silent truncation.
+/// [`UnanalysableReason`](super::UnanalysableReason), never a silent truncation.
 ///
 /// The struct is `#[non_exhaustive]`: start from [`ShellLimits::default`] (or
 /// [`ShellLimits::DEFAULT`]) and change the fields you need, or chain the `with_` methods.
@@ -9,17 +9,17 @@
 #[non_exhaustive]
 pub struct ShellLimits {
     /// Longest accepted command, in bytes. Default 131,072 (128 KiB). A longer command is
-    /// [`Reason::TooLong`](super::Reason::TooLong) before any byte is read.
+    /// [`UnanalysableReason::TooLong`](super::UnanalysableReason::TooLong) before any byte is read.
     pub max_bytes: usize,
     /// Most segments in the result, payload segments included. Default 256. One more is
-    /// [`Reason::TooManySegments`](super::Reason::TooManySegments).
+    /// [`UnanalysableReason::TooManySegments`](super::UnanalysableReason::TooManySegments).
     pub max_segments: usize,
     /// Most words in one segment. Default 1,024. One more is
-    /// [`Reason::TooManyWords`](super::Reason::TooManyWords).
+    /// [`UnanalysableReason::TooManyWords`](super::UnanalysableReason::TooManyWords).
     pub max_words: usize,
     /// Deepest nesting of shell payloads (`bash -c '...'` is depth 1, a `sh -c` inside it depth
     /// 2). Default 3. Unwrapping one level more is
-    /// [`Reason::PayloadTooDeep`](super::Reason::PayloadTooDeep). Each level re-reads its payload
+    /// [`UnanalysableReason::PayloadTooDeep`](super::UnanalysableReason::PayloadTooDeep). Each level re-reads its payload
     /// once, so the work is at most `max_payload_depth + 1` times linear in the command length;
     /// unwrapping recurses once per level, so keep this small (the default is far below any
     /// stack limit).

@@ -8,7 +8,7 @@
 //!
 //! Whatever it does not fully understand (substitutions, expansions, redirections, subshells,
 //! heredocs, control or invisible characters, unknown wrapper options...) makes the whole
-//! command [`Unanalysable`] with a [`Reason`] and a byte offset. A rule engine must never allow
+//! command [`Unanalysable`] with a [`UnanalysableReason`] and a byte offset. A rule engine must never allow
 //! an unanalysable command, must allow a command only if every segment's canonical form is
 //! allowed, and must deny it if any form of any segment is denied (spec/shell-segments.md).
 //!
@@ -46,7 +46,7 @@ pub use forms::{Form, NormalizedForms, Words};
 pub use limits::ShellLimits;
 pub use models::{model, model_names, ModelOption, Modelled, MAX_OPERANDS, MAX_OPTIONS};
 pub use quote::quote_word;
-pub use reason::{Reason, Unanalysable};
+pub use reason::{Unanalysable, UnanalysableReason};
 pub use segment::{
     segment, segment_into, segment_with_stats, Operator, Segment, Segments, ShellStats,
 };

@@ -3,7 +3,7 @@
 use super::buffer::WordEntry;
 use super::chars::listed;
 use super::wrappers::WordSeq;
-use super::Reason;
+use super::UnanalysableReason;
 
 /// Reserved words of sh, bash and zsh (`time` is handled as a wrapper).
 pub(super) const KEYWORDS: &[&str] = &[
@@ -63,22 +63,22 @@ pub(super) const OPAQUE_SHELLS: &[&str] = &[
 ];
 
 /// Checks one word found in program position (`value`, read as `word`).
-pub(super) fn check_program(value: &str, word: &WordEntry) -> Result<(), Reason> {
+pub(super) fn check_program(value: &str, word: &WordEntry) -> Result<(), UnanalysableReason> {
     let owned = || value.to_owned();
     if value.is_empty() {
-        Err(Reason::EmptyProgram)
+        Err(UnanalysableReason::EmptyProgram)
     } else if !value.is_ascii() {
-        Err(Reason::NonAsciiProgram { word: owned() })
+        Err(UnanalysableReason::NonAsciiProgram { word: owned() })
     } else if word.glob {
-        Err(Reason::GlobInProgram { word: owned() })
+        Err(UnanalysableReason::GlobInProgram { word: owned() })
     } else if word.leading_tilde {
-        Err(Reason::TildeInProgram { word: owned() })
+        Err(UnanalysableReason::TildeInProgram { word: owned() })
     } else if word.leading_equals {
-        Err(Reason::EqualsInProgram { word: owned() })
+        Err(UnanalysableReason::EqualsInProgram { word: owned() })
     } else if listed(KEYWORDS, value) {
-        Err(Reason::Keyword { word: owned() })
+        Err(UnanalysableReason::Keyword { word: owned() })
     } else if listed(EVAL_BUILTINS, value) {
-        Err(Reason::EvalBuiltin { word: owned() })
+        Err(UnanalysableReason::EvalBuiltin { word: owned() })
     } else {
         Ok(())
     }
@@ -98,8 +98,8 @@ pub(super) fn shell_invocation<W: WordSeq + ?Sized>(
     shell: &str,
     args: &W,
     steps: &mut usize,
-) -> Result<Invocation, Reason> {
-    let refuse = |word: &str| Reason::ShellInvocation {
+) -> Result<Invocation, UnanalysableReason> {
+    let refuse = |word: &str| UnanalysableReason::ShellInvocation {
         shell: shell.to_owned(),
         word: word.to_owned(),
     };

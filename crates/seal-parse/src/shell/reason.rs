@@ -12,7 +12,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unanalysable {
     /// What was not understood.
-    pub reason: Reason,
+    pub reason: UnanalysableReason,
     /// Byte offset in the command (see above).
     pub offset: usize,
     /// 0 for the command itself, `n` inside the `n`-th nested payload.
@@ -42,7 +42,7 @@ impl std::error::Error for Unanalysable {}
 /// limit; spec/shell-segments.md gives an example and the reason for each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Reason {
+pub enum UnanalysableReason {
     /// The command is longer than [`ShellLimits::max_bytes`](super::ShellLimits::max_bytes).
     TooLong {
         /// The command length in bytes.
@@ -200,141 +200,151 @@ pub enum Reason {
     },
 }
 
-impl Reason {
+impl UnanalysableReason {
     /// A stable snake_case identifier of the case, for logs and golden vectors.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            Reason::TooLong { .. } => "too_long",
-            Reason::TooManySegments { .. } => "too_many_segments",
-            Reason::TooManyWords { .. } => "too_many_words",
-            Reason::PayloadTooDeep { .. } => "payload_too_deep",
-            Reason::EmptyCommand => "empty_command",
-            Reason::EmptySegment => "empty_segment",
-            Reason::DanglingOperator => "dangling_operator",
-            Reason::UnterminatedQuote { .. } => "unterminated_quote",
-            Reason::TrailingBackslash => "trailing_backslash",
-            Reason::ContinuationInWord => "continuation_in_word",
-            Reason::CommandSubstitution => "command_substitution",
-            Reason::Backtick => "backtick",
-            Reason::Arithmetic => "arithmetic",
-            Reason::ParameterExpansion => "parameter_expansion",
-            Reason::Dollar => "dollar",
-            Reason::AnsiCQuote => "ansi_c_quote",
-            Reason::LocaleQuote => "locale_quote",
-            Reason::ProcessSubstitution => "process_substitution",
-            Reason::Redirection => "redirection",
-            Reason::Heredoc => "heredoc",
-            Reason::HereString => "here_string",
-            Reason::Subshell => "subshell",
-            Reason::BraceGroup => "brace_group",
-            Reason::BraceExpansion => "brace_expansion",
-            Reason::Comment => "comment",
-            Reason::Bang => "bang",
-            Reason::ControlCharacter { .. } => "control_character",
-            Reason::UnicodeSpace { .. } => "unicode_space",
-            Reason::InvisibleCharacter { .. } => "invisible_character",
-            Reason::EmptyProgram => "empty_program",
-            Reason::NonAsciiProgram { .. } => "non_ascii_program",
-            Reason::GlobInProgram { .. } => "glob_in_program",
-            Reason::TildeInProgram { .. } => "tilde_in_program",
-            Reason::EqualsInProgram { .. } => "equals_in_program",
-            Reason::Keyword { .. } => "keyword",
-            Reason::EvalBuiltin { .. } => "eval_builtin",
-            Reason::AssignmentOnly => "assignment_only",
-            Reason::AssignmentExpansion { .. } => "assignment_expansion",
-            Reason::WrapperOption { .. } => "wrapper_option",
-            Reason::WrapperOperand { .. } => "wrapper_operand",
-            Reason::ShellInvocation { .. } => "shell_invocation",
-            Reason::UnsupportedShell { .. } => "unsupported_shell",
+            UnanalysableReason::TooLong { .. } => "too_long",
+            UnanalysableReason::TooManySegments { .. } => "too_many_segments",
+            UnanalysableReason::TooManyWords { .. } => "too_many_words",
+            UnanalysableReason::PayloadTooDeep { .. } => "payload_too_deep",
+            UnanalysableReason::EmptyCommand => "empty_command",
+            UnanalysableReason::EmptySegment => "empty_segment",
+            UnanalysableReason::DanglingOperator => "dangling_operator",
+            UnanalysableReason::UnterminatedQuote { .. } => "unterminated_quote",
+            UnanalysableReason::TrailingBackslash => "trailing_backslash",
+            UnanalysableReason::ContinuationInWord => "continuation_in_word",
+            UnanalysableReason::CommandSubstitution => "command_substitution",
+            UnanalysableReason::Backtick => "backtick",
+            UnanalysableReason::Arithmetic => "arithmetic",
+            UnanalysableReason::ParameterExpansion => "parameter_expansion",
+            UnanalysableReason::Dollar => "dollar",
+            UnanalysableReason::AnsiCQuote => "ansi_c_quote",
+            UnanalysableReason::LocaleQuote => "locale_quote",
+            UnanalysableReason::ProcessSubstitution => "process_substitution",
+            UnanalysableReason::Redirection => "redirection",
+            UnanalysableReason::Heredoc => "heredoc",
+            UnanalysableReason::HereString => "here_string",
+            UnanalysableReason::Subshell => "subshell",
+            UnanalysableReason::BraceGroup => "brace_group",
+            UnanalysableReason::BraceExpansion => "brace_expansion",
+            UnanalysableReason::Comment => "comment",
+            UnanalysableReason::Bang => "bang",
+            UnanalysableReason::ControlCharacter { .. } => "control_character",
+            UnanalysableReason::UnicodeSpace { .. } => "unicode_space",
+            UnanalysableReason::InvisibleCharacter { .. } => "invisible_character",
+            UnanalysableReason::EmptyProgram => "empty_program",
+            UnanalysableReason::NonAsciiProgram { .. } => "non_ascii_program",
+            UnanalysableReason::GlobInProgram { .. } => "glob_in_program",
+            UnanalysableReason::TildeInProgram { .. } => "tilde_in_program",
+            UnanalysableReason::EqualsInProgram { .. } => "equals_in_program",
+            UnanalysableReason::Keyword { .. } => "keyword",
+            UnanalysableReason::EvalBuiltin { .. } => "eval_builtin",
+            UnanalysableReason::AssignmentOnly => "assignment_only",
+            UnanalysableReason::AssignmentExpansion { .. } => "assignment_expansion",
+            UnanalysableReason::WrapperOption { .. } => "wrapper_option",
+            UnanalysableReason::WrapperOperand { .. } => "wrapper_operand",
+            UnanalysableReason::ShellInvocation { .. } => "shell_invocation",
+            UnanalysableReason::UnsupportedShell { .. } => "unsupported_shell",
         }
     }
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for UnanalysableReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::TooLong { len, max } => {
+            UnanalysableReason::TooLong { len, max } => {
                 write!(
                     f,
                     "command of {len} bytes is longer than the limit of {max}"
                 )
             }
-            Reason::TooManySegments { max } => write!(f, "more than {max} segments"),
-            Reason::TooManyWords { max } => write!(f, "a segment has more than {max} words"),
-            Reason::PayloadTooDeep { max } => {
+            UnanalysableReason::TooManySegments { max } => write!(f, "more than {max} segments"),
+            UnanalysableReason::TooManyWords { max } => {
+                write!(f, "a segment has more than {max} words")
+            }
+            UnanalysableReason::PayloadTooDeep { max } => {
                 write!(f, "shell payloads nested deeper than {max}")
             }
-            Reason::EmptyCommand => f.write_str("empty command"),
-            Reason::EmptySegment => f.write_str("operator with no command before it"),
-            Reason::DanglingOperator => f.write_str("command ends with an operator"),
-            Reason::UnterminatedQuote { quote } => write!(f, "unterminated `{quote}` quote"),
-            Reason::TrailingBackslash => f.write_str("trailing backslash"),
-            Reason::ContinuationInWord => f.write_str("line continuation inside a word"),
-            Reason::CommandSubstitution => f.write_str("command substitution `$(`"),
-            Reason::Backtick => f.write_str("backtick command substitution"),
-            Reason::Arithmetic => f.write_str("arithmetic expansion `$((`"),
-            Reason::ParameterExpansion => f.write_str("parameter expansion"),
-            Reason::Dollar => f.write_str("`$` outside single quotes"),
-            Reason::AnsiCQuote => f.write_str("ANSI-C quoting `$'`"),
-            Reason::LocaleQuote => f.write_str("locale quoting `$\"`"),
-            Reason::ProcessSubstitution => f.write_str("process substitution"),
-            Reason::Redirection => f.write_str("redirection"),
-            Reason::Heredoc => f.write_str("here-document `<<`"),
-            Reason::HereString => f.write_str("here-string `<<<`"),
-            Reason::Subshell => f.write_str("unquoted parenthesis"),
-            Reason::BraceGroup => f.write_str("brace group"),
-            Reason::BraceExpansion => f.write_str("unquoted brace in a word"),
-            Reason::Comment => f.write_str("comment `#`"),
-            Reason::Bang => f.write_str("unquoted `!`"),
-            Reason::ControlCharacter { code } => write!(f, "control character U+{code:04X}"),
-            Reason::UnicodeSpace { code } => write!(f, "non-ASCII space U+{code:04X}"),
-            Reason::InvisibleCharacter { code } => {
+            UnanalysableReason::EmptyCommand => f.write_str("empty command"),
+            UnanalysableReason::EmptySegment => f.write_str("operator with no command before it"),
+            UnanalysableReason::DanglingOperator => f.write_str("command ends with an operator"),
+            UnanalysableReason::UnterminatedQuote { quote } => {
+                write!(f, "unterminated `{quote}` quote")
+            }
+            UnanalysableReason::TrailingBackslash => f.write_str("trailing backslash"),
+            UnanalysableReason::ContinuationInWord => {
+                f.write_str("line continuation inside a word")
+            }
+            UnanalysableReason::CommandSubstitution => f.write_str("command substitution `$(`"),
+            UnanalysableReason::Backtick => f.write_str("backtick command substitution"),
+            UnanalysableReason::Arithmetic => f.write_str("arithmetic expansion `$((`"),
+            UnanalysableReason::ParameterExpansion => f.write_str("parameter expansion"),
+            UnanalysableReason::Dollar => f.write_str("`$` outside single quotes"),
+            UnanalysableReason::AnsiCQuote => f.write_str("ANSI-C quoting `$'`"),
+            UnanalysableReason::LocaleQuote => f.write_str("locale quoting `$\"`"),
+            UnanalysableReason::ProcessSubstitution => f.write_str("process substitution"),
+            UnanalysableReason::Redirection => f.write_str("redirection"),
+            UnanalysableReason::Heredoc => f.write_str("here-document `<<`"),
+            UnanalysableReason::HereString => f.write_str("here-string `<<<`"),
+            UnanalysableReason::Subshell => f.write_str("unquoted parenthesis"),
+            UnanalysableReason::BraceGroup => f.write_str("brace group"),
+            UnanalysableReason::BraceExpansion => f.write_str("unquoted brace in a word"),
+            UnanalysableReason::Comment => f.write_str("comment `#`"),
+            UnanalysableReason::Bang => f.write_str("unquoted `!`"),
+            UnanalysableReason::ControlCharacter { code } => {
+                write!(f, "control character U+{code:04X}")
+            }
+            UnanalysableReason::UnicodeSpace { code } => write!(f, "non-ASCII space U+{code:04X}"),
+            UnanalysableReason::InvisibleCharacter { code } => {
                 write!(f, "invisible character U+{code:04X}")
             }
-            Reason::EmptyProgram => f.write_str("empty program word"),
-            Reason::NonAsciiProgram { word } => {
+            UnanalysableReason::EmptyProgram => f.write_str("empty program word"),
+            UnanalysableReason::NonAsciiProgram { word } => {
                 write!(f, "non-ASCII program `{}`", word.escape_debug())
             }
-            Reason::GlobInProgram { word } => {
+            UnanalysableReason::GlobInProgram { word } => {
                 write!(f, "glob in program `{}`", word.escape_debug())
             }
-            Reason::TildeInProgram { word } => {
+            UnanalysableReason::TildeInProgram { word } => {
                 write!(f, "tilde expansion in program `{}`", word.escape_debug())
             }
-            Reason::EqualsInProgram { word } => {
+            UnanalysableReason::EqualsInProgram { word } => {
                 write!(f, "`=` expansion in program `{}`", word.escape_debug())
             }
-            Reason::Keyword { word } => write!(f, "reserved word `{}`", word.escape_debug()),
-            Reason::EvalBuiltin { word } => {
+            UnanalysableReason::Keyword { word } => {
+                write!(f, "reserved word `{}`", word.escape_debug())
+            }
+            UnanalysableReason::EvalBuiltin { word } => {
                 write!(f, "code-evaluating builtin `{}`", word.escape_debug())
             }
-            Reason::AssignmentOnly => f.write_str("assignments with no command"),
-            Reason::AssignmentExpansion { word } => {
+            UnanalysableReason::AssignmentOnly => f.write_str("assignments with no command"),
+            UnanalysableReason::AssignmentExpansion { word } => {
                 write!(f, "expansion in assignment `{}`", word.escape_debug())
             }
-            Reason::WrapperOption { wrapper, option } => write!(
+            UnanalysableReason::WrapperOption { wrapper, option } => write!(
                 f,
                 "unknown option `{}` of wrapper `{}`",
                 option.escape_debug(),
                 wrapper.escape_debug()
             ),
-            Reason::WrapperOperand { wrapper, operand } => write!(
+            UnanalysableReason::WrapperOperand { wrapper, operand } => write!(
                 f,
                 "unexpected operand `{}` of wrapper `{}`",
                 operand.escape_debug(),
                 wrapper.escape_debug()
             ),
-            Reason::ShellInvocation { shell, word } if word.is_empty() => {
+            UnanalysableReason::ShellInvocation { shell, word } if word.is_empty() => {
                 write!(f, "`{} -c` without a payload", shell.escape_debug())
             }
-            Reason::ShellInvocation { shell, word } => write!(
+            UnanalysableReason::ShellInvocation { shell, word } => write!(
                 f,
                 "cannot unwrap `{}` at `{}`",
                 shell.escape_debug(),
                 word.escape_debug()
             ),
-            Reason::UnsupportedShell { shell } => {
+            UnanalysableReason::UnsupportedShell { shell } => {
                 write!(
                     f,
                     "arguments of `{}` are not analysed",

@@ -11,7 +11,7 @@ use super::lexer::{lex, Out, Stop};
 use super::program::{check_program, shell_invocation, Invocation, OPAQUE_SHELLS, POSIX_SHELLS};
 use super::quote::quote_word;
 use super::wrappers::{wrapper, Strip};
-use super::{Reason, ShellLimits, Span, Unanalysable};
+use super::{ShellLimits, Span, Unanalysable, UnanalysableReason};
 
 /// The operator that ends a segment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -228,7 +228,7 @@ impl ShellStats {
 ///
 /// Strict: whatever the grammar of spec/shell-segments.md does not cover (expansions,
 /// redirections, grouping, hidden characters, unknown wrapper options, limits...) is an
-/// [`Unanalysable`] with its [`Reason`]. Linear in the length of `command` per payload level;
+/// [`Unanalysable`] with its [`UnanalysableReason`]. Linear in the length of `command` per payload level;
 /// no panic on any input. The owned form of [`segment_into`], which makes the same segments
 /// without copying them.
 ///
@@ -310,7 +310,7 @@ fn run(
     };
     let result = if command.len() > limits.max_bytes {
         Err(Unanalysable {
-            reason: Reason::TooLong {
+            reason: UnanalysableReason::TooLong {
                 len: command.len(),
                 max: limits.max_bytes,
             },
@@ -341,7 +341,7 @@ impl Origin {
         launcher: None,
     };
 
-    fn fail(&self, reason: Reason, offset: usize) -> Unanalysable {
+    fn fail(&self, reason: UnanalysableReason, offset: usize) -> Unanalysable {
         Unanalysable {
             reason,
             offset: self.outer.map_or(offset, |outer| outer.start),
@@ -407,7 +407,7 @@ impl Run<'_, '_> {
         }
         if buffer.segments.len() >= self.limits.max_segments {
             return Err(origin.fail(
-                Reason::TooManySegments {
+                UnanalysableReason::TooManySegments {
                     max: self.limits.max_segments,
                 },
                 lexed.span.start,
@@ -441,11 +441,11 @@ impl Run<'_, '_> {
         }
         .range(lexed.words);
         let Some(word) = words.entry(payload) else {
-            return Err(origin.fail(Reason::EmptyCommand, lexed.span.start));
+            return Err(origin.fail(UnanalysableReason::EmptyCommand, lexed.span.start));
         };
         if origin.depth >= self.limits.max_payload_depth {
             return Err(origin.fail(
-                Reason::PayloadTooDeep {
+                UnanalysableReason::PayloadTooDeep {
                     max: self.limits.max_payload_depth,
                 },
                 word.span.start,
@@ -488,7 +488,7 @@ fn analyse(
     words: BufferWords<'_>,
     all: &mut Vec<FormRef>,
     steps: &mut usize,
-) -> Result<Analysis, (Reason, usize)> {
+) -> Result<Analysis, (UnanalysableReason, usize)> {
     let at = |word: &WordEntry| word.span.start;
     let value = |index: usize| words.value(index).unwrap_or_default();
     let base = all.len();
@@ -497,7 +497,7 @@ fn analyse(
         *steps += 1;
         if word.tilde {
             return Err((
-                Reason::AssignmentExpansion {
+                UnanalysableReason::AssignmentExpansion {
                     word: words.value_of(word).to_owned(),
                 },
                 at(word),
@@ -508,7 +508,7 @@ fn analyse(
     let assignments = start;
     let Some(first) = words.entry(start) else {
         return Err((
-            Reason::AssignmentOnly,
+            UnanalysableReason::AssignmentOnly,
             words.entry(0).map_or(0, |w| w.span.start),
         ));
     };
@@ -578,7 +578,7 @@ fn analyse(
         }
     } else if listed(OPAQUE_SHELLS, name) && !args.is_empty() {
         return Err((
-            Reason::UnsupportedShell {
+            UnanalysableReason::UnsupportedShell {
                 shell: name.to_owned(),
             },
             at(program),

@@ -2,7 +2,7 @@
 //! the options each accepts. Any other option makes the command unanalysable.
 
 use super::buffer::BufferWords;
-use super::Reason;
+use super::UnanalysableReason;
 
 /// Words read by index: the arguments of a wrapper or a shell, wherever they are stored.
 pub(super) trait WordSeq {
@@ -225,7 +225,7 @@ impl Wrapper {
         &self,
         args: &W,
         steps: &mut usize,
-    ) -> Result<Strip, Reason> {
+    ) -> Result<Strip, UnanalysableReason> {
         let mut i = 0;
         while let Some(word) = args.word(i) {
             *steps += 1;
@@ -264,7 +264,7 @@ impl Wrapper {
             Operands::Duration => match args.word(i) {
                 Some(duration) if is_duration(duration) => i += 1,
                 Some(other) => {
-                    return Err(Reason::WrapperOperand {
+                    return Err(UnanalysableReason::WrapperOperand {
                         wrapper: self.name.to_owned(),
                         operand: other.to_owned(),
                     })
@@ -281,7 +281,7 @@ impl Wrapper {
     }
 
     /// How many words the long option `--long` (as `word`) takes.
-    fn long(&self, long: &str, word: &str) -> Result<usize, Reason> {
+    fn long(&self, long: &str, word: &str) -> Result<usize, UnanalysableReason> {
         let (name, value) = match long.split_once('=') {
             Some((name, value)) => (name, Some(value)),
             None => (long, None),
@@ -295,7 +295,12 @@ impl Wrapper {
         }
     }
 
-    fn cluster(&self, letters: &str, word: &str, steps: &mut usize) -> Result<Cluster, Reason> {
+    fn cluster(
+        &self,
+        letters: &str,
+        word: &str,
+        steps: &mut usize,
+    ) -> Result<Cluster, UnanalysableReason> {
         for (at, letter) in letters.bytes().enumerate() {
             *steps += 1;
             if self.flags.contains(&letter) {
@@ -316,8 +321,8 @@ impl Wrapper {
         Ok(Cluster::Done)
     }
 
-    fn unknown(&self, word: &str) -> Reason {
-        Reason::WrapperOption {
+    fn unknown(&self, word: &str) -> UnanalysableReason {
+        UnanalysableReason::WrapperOption {
             wrapper: self.name.to_owned(),
             option: word.to_owned(),
         }
@@ -343,7 +348,7 @@ fn is_duration(word: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn strip(line: &str) -> Result<Strip, Reason> {
+    fn strip(line: &str) -> Result<Strip, UnanalysableReason> {
         let mut words = line.split(' ').map(str::to_owned);
         let name = words.next().unwrap();
         let args: Vec<String> = words.collect();
@@ -367,23 +372,23 @@ mod tests {
         assert_eq!(strip("timeout 5"), Ok(Strip::NoCommand));
         assert!(matches!(
             strip("timeout x rm"),
-            Err(Reason::WrapperOperand { .. })
+            Err(UnanalysableReason::WrapperOperand { .. })
         ));
         assert!(matches!(
             strip("env -S rm"),
-            Err(Reason::WrapperOption { .. })
+            Err(UnanalysableReason::WrapperOption { .. })
         ));
         assert!(matches!(
             strip("xargs -I X X"),
-            Err(Reason::WrapperOption { .. })
+            Err(UnanalysableReason::WrapperOption { .. })
         ));
         assert!(matches!(
             strip("sudo -s rm"),
-            Err(Reason::WrapperOption { .. })
+            Err(UnanalysableReason::WrapperOption { .. })
         ));
         assert!(matches!(
             strip("sudo --shell rm"),
-            Err(Reason::WrapperOption { .. })
+            Err(UnanalysableReason::WrapperOption { .. })
         ));
         assert!(is_duration("1.5m") && !is_duration("1..5") && !is_duration("s"));
     }

@@ -18,7 +18,7 @@ pub struct PresetKey(String);
 /// A preset key that is malformed or reserved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum KeyError {
+pub enum PresetKeyError {
     /// The key is `custom`, which names the derived state and cannot be configured or selected.
     Reserved,
     /// The key is empty, too long, or not `[a-z][a-z0-9-]*`.
@@ -30,16 +30,16 @@ pub enum KeyError {
 
 impl PresetKey {
     /// Parses a preset key exactly.
-    pub fn new(key: &str) -> Result<PresetKey, KeyError> {
+    pub fn new(key: &str) -> Result<PresetKey, PresetKeyError> {
         if key == CUSTOM {
-            return Err(KeyError::Reserved);
+            return Err(PresetKeyError::Reserved);
         }
         let mut bytes = key.bytes();
         let well_formed = key.len() <= MAX_KEY_BYTES
             && bytes.next().is_some_and(|b| b.is_ascii_lowercase())
             && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
         if !well_formed {
-            return Err(KeyError::Malformed {
+            return Err(PresetKeyError::Malformed {
                 key: key.to_owned(),
             });
         }
@@ -58,14 +58,14 @@ impl fmt::Display for PresetKey {
     }
 }
 
-impl fmt::Display for KeyError {
+impl fmt::Display for PresetKeyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            KeyError::Reserved => write!(
+            PresetKeyError::Reserved => write!(
                 f,
                 "preset key `{CUSTOM}` is reserved for knobs that match no preset"
             ),
-            KeyError::Malformed { key } => write!(
+            PresetKeyError::Malformed { key } => write!(
                 f,
                 "preset key `{}` is not 1 to {MAX_KEY_BYTES} bytes of `[a-z][a-z0-9-]*`",
                 key.escape_debug()
@@ -74,4 +74,4 @@ impl fmt::Display for KeyError {
     }
 }
 
-impl std::error::Error for KeyError {}
+impl std::error::Error for PresetKeyError {}

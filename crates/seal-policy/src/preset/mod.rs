@@ -49,7 +49,7 @@ mod session;
 mod table;
 
 pub use executor::Executor;
-pub use key::{KeyError, PresetKey, CUSTOM, MAX_KEY_BYTES};
+pub use key::{PresetKey, PresetKeyError, CUSTOM, MAX_KEY_BYTES};
 pub use knobs::{Knobs, PermissionState, Write};
 pub use mode::SandboxMode;
 pub use session::{SeededFacts, Session, Settings};

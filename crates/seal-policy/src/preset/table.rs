@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::executor::Executor;
-use super::key::{KeyError, PresetKey};
+use super::key::{PresetKey, PresetKeyError};
 use super::knobs::{Knobs, PermissionState, Write};
 
 /// One row of the preset table: a key, the two knob values it bundles, and presentation text.
@@ -73,7 +73,7 @@ pub enum LoadError {
         max: usize,
     },
     /// A row's key is malformed or `custom`.
-    InvalidKey(KeyError),
+    InvalidKey(PresetKeyError),
     /// Two rows share a key.
     DuplicateKey {
         /// The repeated key.

@@ -66,7 +66,7 @@ pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, Finding, FindingKind};
 pub use listener::RulesListener;
 pub use load::{LoadError, LoadErrorKind};
-pub use path::{workspace_path, WorkspacePath, PathPattern, PathPatternError};
+pub use path::{workspace_path, PathPattern, PathPatternError, WorkspacePath};
 pub use read_only::ClientDefault;
 pub use rule::{
     FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, NAME_TOOLS, PATH_TOOLS,
