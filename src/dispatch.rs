@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use seal_policy::chain::{self as core, Returned, Via};
+use seal_policy::chain::{self as core, Returned, StageKind, Via};
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
 use seal_render::{escape, Context};
 
@@ -202,6 +202,22 @@ impl Trace {
         self.decided_by.and_then(|index| self.steps.get(index))
     }
 
+    /// The index in [`Trace::steps`] of the step that decided, if any.
+    pub fn decided_by_index(&self) -> Option<usize> {
+        self.decided_by
+    }
+
+    /// The steps before the approval step: the waterfall's (and an escalation check's), all
+    /// of them when no approval was settled.
+    pub fn before_approval(&self) -> &[TraceStep] {
+        let end = self
+            .steps
+            .iter()
+            .position(TraceStep::is_approval)
+            .unwrap_or(self.steps.len());
+        self.steps.get(..end).unwrap_or(&self.steps)
+    }
+
     pub(crate) fn from_core(trace: &core::Trace) -> Trace {
         let steps = trace
             .steps()
@@ -262,6 +278,13 @@ impl Trace {
         if decides {
             self.decided_by = Some(self.steps.len() - 1);
         }
+    }
+}
+
+impl TraceStep {
+    /// True for the step of a settled approval (kind `approval`).
+    pub fn is_approval(&self) -> bool {
+        self.kind == StageKind::Approval.as_str()
     }
 }
 
