@@ -22,7 +22,8 @@ use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
 /// assert_eq!(key.tag_chars(), 22);
 /// assert!(format!("{key:?}").contains("redacted"));
 /// assert!(seal::FrameKey::from_secret(&[7; 16]).is_err());
-/// assert_eq!(key.with_tag_chars(5)?.tag_chars(), 5);
+/// assert_eq!(key.clone().with_tag_chars(16)?.tag_chars(), 16);
+/// assert!(key.with_tag_chars(5).is_err());
 /// # Ok::<(), seal::KeyError>(())
 /// ```
 pub struct FrameKey {
@@ -111,8 +112,11 @@ impl FrameKey {
     }
 
     /// The same key with tags of `chars` base64url characters (6 bits each) instead of the
-    /// standard 22: 5 is the compact profile (30 bits), which a verifier accepts only together
-    /// with its compensating controls (spec/frame-v1.md); lengths below the floor are refused.
+    /// standard 22: from the floor of 16 characters (96 bits) to 42, as
+    /// [`MIN_TAG_CHARS`](crate::store_document::MIN_TAG_CHARS) and
+    /// [`MAX_TAG_CHARS`](crate::store_document::MAX_TAG_CHARS) say. The compact profile (5
+    /// characters) is not a length this gives: it needs compensating controls
+    /// (spec/frame-v1.md).
     ///
     /// # Errors
     /// [`KeyError::TagChars`] for a length outside the allowed range.
