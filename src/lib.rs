@@ -65,8 +65,8 @@
 //!   cache), or use [`MemoryReplayStore`] for one process;
 //! - [`ALARM_ELEMENT`] and [`FRAME_ID_ATTRIBUTE`]: the element of alarms and the attribute of
 //!   frame ids (spec/frame-v1.md);
-//! - [`canonical_path`]: the one canonical spelling of a path that disclosure manifests and
-//!   path rules compare (spec/manifest-v1.md);
+//! - [`canonical_path`], with [`CanonicalPath`] and [`PathError`]: the one canonical spelling
+//!   of a path that disclosure manifests and path rules compare (spec/manifest-v1.md);
 //! - the modules [`json`] (canonical and lossless JSON), [`patch`] (the paths of an
 //!   `apply_patch` call), [`render`] (escape grammar, frame and alarm renderers),
 //!   [`base64url`] (the spelling of key material) and [`store_document`] (trust store
@@ -113,7 +113,7 @@ pub use seal_policy::rules::RECOMMENDED_RULES;
 
 pub use seal_policy::approval::ApprovalPolicy;
 pub use seal_policy::preset::SandboxMode;
-pub use seal_record::canonical_path;
+pub use seal_record::{canonical_path, CanonicalPath, PathError};
 pub use seal_record::{Outcome, Sha256Digest};
 pub use seal_verify::{AlarmReason, UnixTime};
 pub use seal_verify::{

@@ -199,7 +199,6 @@ pub fn decide(
     let inline = |text: &str| escape(text, Context::Inline).into_owned();
     let rules_text = rules;
     let rules = String::new();
-    let explanation = None;
     let mut decided = match seal.prepare(&tool_call, None) {
         Prepared::Run(run) => Decided {
             answer: Answer::Allow,
@@ -207,7 +206,7 @@ pub fn decide(
             trace: trace_lines(run.trace(), false),
             matched: matched(run.trace()),
             rules,
-            explanation,
+            explanation: None,
             card: None,
             arguments_sha256: arguments_sha256.clone(),
         },
@@ -217,7 +216,7 @@ pub fn decide(
             trace: trace_lines(deny.trace(), false),
             matched: matched(deny.trace()),
             rules,
-            explanation,
+            explanation: None,
             card: None,
             arguments_sha256: arguments_sha256.clone(),
         },
@@ -237,7 +236,7 @@ pub fn decide(
                 trace: trace_lines(settled.trace(), true),
                 matched: matched(settled.trace()),
                 rules,
-                explanation,
+                explanation: None,
                 card: Some(card),
                 arguments_sha256,
             }
