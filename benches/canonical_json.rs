@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use seal::parse::json::{canonicalize, JsonLimits};
+use seal_parse::json::{canonicalize, JsonLimits};
 use sha2::{Digest, Sha256};
 
 /// A pretty-printed, unsorted document of about `target` bytes: a tool call with arguments and

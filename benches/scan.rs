@@ -11,8 +11,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use memchr::memmem::Finder;
-use seal::parse::frame::{scan, ScanConfig};
 use seal::render::render_frame;
+use seal_parse::frame::{scan, ScanConfig};
 
 const MIB: usize = 1 << 20;
 

@@ -14,7 +14,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use seal::parse::frame::ScanConfig;
+use seal_parse::frame::ScanConfig;
 use seal_record::{LineRange, Manifest, ManifestLimits, Sha256Digest};
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 use seal_verify::{

@@ -4,8 +4,8 @@
 //! Run with `cargo run --example hostile-text`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use seal::parse::frame::{scan, Finding, HarnessRewrite, ScanConfig};
 use seal::render::{append_alarm, escape, render_frame, Context};
+use seal_parse::frame::{scan, Finding, HarnessRewrite, ScanConfig};
 
 const CORPUS: &[(&str, &str)] = &[
     ("plain text", "hello, operator"),

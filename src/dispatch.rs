@@ -4,7 +4,7 @@
 use std::fmt;
 
 use seal_policy::approval::Effect;
-use seal_policy::chain::{self as core, Returned, Via};
+use seal_policy::chain::{self as core, Returned, StageKind, Via};
 use seal_policy::pipeline::{Cleared, Refused};
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
 use seal_render::{escape, Context};
@@ -232,6 +232,22 @@ impl Trace {
         self.decided_by.and_then(|index| self.steps.get(index))
     }
 
+    /// The index in [`Trace::steps`] of the step that decided, if any.
+    pub fn decided_by_index(&self) -> Option<usize> {
+        self.decided_by
+    }
+
+    /// The steps before the approval step: the waterfall's (and an escalation check's), all
+    /// of them when no approval was settled.
+    pub fn before_approval(&self) -> &[TraceStep] {
+        let end = self
+            .steps
+            .iter()
+            .position(TraceStep::is_approval)
+            .unwrap_or(self.steps.len());
+        self.steps.get(..end).unwrap_or(&self.steps)
+    }
+
     pub(crate) fn from_core(trace: &core::Trace) -> Trace {
         let steps = trace
             .steps()
@@ -278,6 +294,13 @@ impl Trace {
             steps,
             decided_by: trace.decided_by_index(),
         }
+    }
+}
+
+impl TraceStep {
+    /// True for the step of a settled approval (kind `approval`).
+    pub fn is_approval(&self) -> bool {
+        self.kind == StageKind::Approval.as_str()
     }
 }
 

@@ -9,7 +9,8 @@ use std::fmt;
 use seal_verify::store::MIN_BOUND_SECRET_BYTES;
 use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
 
-/// An HMAC-SHA256 frame key with the standard tag profile (132 bits, 22 characters).
+/// An HMAC-SHA256 frame key, bound to its tag length: the standard tag profile (132 bits, 22
+/// characters) unless [`FrameKey::with_tag_chars`] chose another.
 ///
 /// Frames are tagged with its per-conversation subkey, so a frame copied into another
 /// conversation fails. The secret must be at least 32 bytes: the same floor a trust store
@@ -18,13 +19,16 @@ use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
 /// ```
 /// let key = seal::FrameKey::from_secret(&[7; 32])?;
 /// assert_eq!(key.secret_sha256().len(), 43);
+/// assert_eq!(key.tag_chars(), 22);
 /// assert!(format!("{key:?}").contains("redacted"));
 /// assert!(seal::FrameKey::from_secret(&[7; 16]).is_err());
+/// assert_eq!(key.clone().with_tag_chars(16)?.tag_chars(), 16);
+/// assert!(key.with_tag_chars(5).is_err());
 /// # Ok::<(), seal::KeyError>(())
 /// ```
-#[derive(Clone)]
 pub struct FrameKey {
     secret: HmacSecret,
+    key: HmacKey,
 }
 
 /// An Ed25519 approver key: signs trust store documents (and, with the store-update scope,
@@ -60,6 +64,13 @@ pub enum KeyError {
         /// Bytes given.
         len: usize,
     },
+    /// A tag length that no frame key may have.
+    TagChars {
+        /// The length asked for, in base64url characters.
+        chars: u8,
+        /// Why it is refused.
+        detail: String,
+    },
 }
 
 impl fmt::Display for KeyError {
@@ -73,6 +84,9 @@ impl fmt::Display for KeyError {
             }
             Self::SecretTooLong { len } => write!(f, "frame key secret is {len} bytes, too long"),
             Self::SeedLength { len } => write!(f, "approver key seed is {len} bytes, not 32"),
+            Self::TagChars { chars, detail } => {
+                write!(f, "a tag of {chars} characters is refused: {detail}")
+            }
         }
     }
 }
@@ -93,7 +107,29 @@ impl FrameKey {
         }
         let secret = HmacSecret::from_bytes(secret)
             .map_err(|_| KeyError::SecretTooLong { len: secret.len() })?;
-        Ok(FrameKey { secret })
+        let key = HmacKey::new(secret.clone(), TagLength::STANDARD);
+        Ok(FrameKey { secret, key })
+    }
+
+    /// The same key with tags of `chars` base64url characters (6 bits each) instead of the
+    /// standard 22: from the floor of 16 characters (96 bits) to 42, as
+    /// [`MIN_TAG_CHARS`](crate::store_document::MIN_TAG_CHARS) and
+    /// [`MAX_TAG_CHARS`](crate::store_document::MAX_TAG_CHARS) say. The compact profile (5
+    /// characters) is not a length this gives: it needs compensating controls
+    /// (spec/frame-v1.md).
+    ///
+    /// # Errors
+    /// [`KeyError::TagChars`] for a length outside the allowed range.
+    pub fn with_tag_chars(self, chars: u8) -> Result<FrameKey, KeyError> {
+        let tag = TagLength::from_chars(chars).map_err(|error| KeyError::TagChars {
+            chars,
+            detail: error.to_string(),
+        })?;
+        let key = HmacKey::new(self.secret.clone(), tag);
+        Ok(FrameKey {
+            secret: self.secret,
+            key,
+        })
     }
 
     /// The `secret_sha256` member a trust store document lists for this key: base64url (no
@@ -103,13 +139,20 @@ impl FrameKey {
         base64url::encode(self.secret.fingerprint().as_bytes())
     }
 
-    /// The `tag_chars` member a trust store document lists for this key: 22.
+    /// The `tag_chars` member a trust store document lists for this key: 22 unless
+    /// [`FrameKey::with_tag_chars`] chose another length.
     pub fn tag_chars(&self) -> usize {
-        TagLength::STANDARD.text_len()
+        self.key.tag_length().text_len()
     }
 
+    /// A copy of the key bound to its tag length.
     pub(crate) fn hmac_key(&self) -> HmacKey {
-        HmacKey::new(self.secret.clone(), TagLength::STANDARD)
+        HmacKey::new(self.secret.clone(), self.key.tag_length())
+    }
+
+    /// The key bound to its tag length.
+    pub(crate) fn bound_key(&self) -> &HmacKey {
+        &self.key
     }
 
     pub(crate) fn secret(&self) -> &HmacSecret {
@@ -123,12 +166,22 @@ impl ApproverKey {
     /// # Errors
     /// [`KeyError::SeedLength`].
     pub fn from_seed(seed: &[u8]) -> Result<ApproverKey, KeyError> {
-        if seed.len() != 32 {
-            return Err(KeyError::SeedLength { len: seed.len() });
-        }
+        ApproverKey::check_seed(seed)?;
         let key = Ed25519SigningKey::from_seed(seed)
             .map_err(|_| KeyError::SeedLength { len: seed.len() })?;
         Ok(ApproverKey { key })
+    }
+
+    /// Checks that `seed` can make an approver key (32 bytes) without deriving the key pair,
+    /// for a loader that reads seeds it may never use.
+    ///
+    /// # Errors
+    /// [`KeyError::SeedLength`].
+    pub fn check_seed(seed: &[u8]) -> Result<(), KeyError> {
+        if seed.len() != 32 {
+            return Err(KeyError::SeedLength { len: seed.len() });
+        }
+        Ok(())
     }
 
     /// The `public_key` member a trust store document lists for this key: base64url (no
@@ -142,11 +195,21 @@ impl ApproverKey {
     }
 }
 
+impl Clone for FrameKey {
+    fn clone(&self) -> FrameKey {
+        FrameKey {
+            secret: self.secret.clone(),
+            key: self.hmac_key(),
+        }
+    }
+}
+
 impl fmt::Debug for FrameKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FrameKey")
             .field("secret", &"<redacted>")
             .field("secret_sha256", &self.secret_sha256())
+            .field("tag_chars", &self.tag_chars())
             .finish()
     }
 }

@@ -18,6 +18,8 @@
 //!   distinct [`SpawnError`]s).
 //! - **Rendering**: everything seal shows is ASCII-only and injective ([`render`]); with feature
 //!   `testing`, the module `testing` checks your own renderer the same way.
+//! - **Signing with one key** ([`FrameSigner`]): frames written by a harness or a tool that
+//!   holds a [`FrameKey`] or an [`ApproverKey`], for a seal elsewhere to verify.
 //!
 //! ```
 //! use seal::{Dispatch, Outcome, Prepared, Seal};
@@ -61,8 +63,14 @@
 //!   atomic check-and-record contract through which frame ids and approval ids are claimed
 //!   (spec/frame-v1.md section 9.1); implement it to plug your own store (a database, a shared
 //!   cache), or use [`MemoryReplayStore`] for one process;
-//! - the modules [`parse`] (frame scanner, canonical JSON, shell segmentation) and [`render`]
-//!   (escape grammar, frame and alarm renderers), for code that works with seal's text
+//! - [`ALARM_ELEMENT`] and [`FRAME_ID_ATTRIBUTE`]: the element of alarms and the attribute of
+//!   frame ids (spec/frame-v1.md);
+//! - [`canonical_path`], with [`CanonicalPath`] and [`PathError`]: the one canonical spelling
+//!   of a path that disclosure manifests and path rules compare (spec/manifest-v1.md);
+//! - the modules [`json`] (canonical and lossless JSON), [`patch`] (the paths of an
+//!   `apply_patch` call), [`render`] (escape grammar, frame and alarm renderers),
+//!   [`base64url`] (the spelling of key material) and [`store_document`] (trust store
+//!   documents), each an explicit list of core items, for code that works with seal's text
 //!   formats directly;
 //! - with feature `testing`, the hostile-text strategies and corpora of the renderer crate
 //!   (`testing::hostile_string` and its siblings), which are proptest strategies.
@@ -70,18 +78,24 @@
 #![deny(missing_docs)]
 
 mod approval;
+pub mod base64url;
 mod builder;
 mod card;
 mod disclosure;
 mod dispatch;
 pub mod explain;
 mod inbound;
+pub mod json;
 mod keys;
 mod lint;
+pub mod patch;
 mod policy;
 mod policy_digest;
+pub mod render;
 mod seal;
 mod session;
+mod signer;
+pub mod store_document;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod trust;
@@ -95,18 +109,18 @@ pub mod destructive {
         MAX_REDIRECT_TARGET_BYTES, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
     };
 }
-pub use seal_parse as parse;
 pub use seal_policy::rules::RECOMMENDED_RULES;
-pub use seal_render as render;
 
 pub use seal_policy::approval::ApprovalPolicy;
 pub use seal_policy::preset::SandboxMode;
+pub use seal_record::{canonical_path, CanonicalPath, PathError};
 pub use seal_record::{Outcome, Sha256Digest};
 pub use seal_verify::{AlarmReason, UnixTime};
 pub use seal_verify::{
     Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
     DEFAULT_MEMORY_REPLAY_CAPACITY,
 };
+pub use seal_verify::{ALARM_ELEMENT, FRAME_ID_ATTRIBUTE};
 pub use seal_verify::{DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS, ISSUED_AT_ATTRIBUTE};
 
 pub use approval::{Answer, Answerer, PendingApproval, Question};
@@ -126,7 +140,9 @@ pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
 pub use seal::{InboundVerifier, Seal, SignError};
 pub use session::{Call, CallError, Escalation, Session, MAX_FOREIGN_ARGUMENTS_BYTES};
+pub use signer::FrameSigner;
 pub use trust::{sign_store_document, TrustError, TrustStore};
 
+#[cfg(feature = "fuzz")]
 #[doc(hidden)]
 pub mod fuzz;

@@ -13,17 +13,17 @@ use std::path::Path;
 type Check = fn(&[u8]) -> Result<(), String>;
 
 const TARGETS: &[(&str, Check)] = &[
-    ("frame_scan", seal::parse::fuzz::scan_frames),
-    ("json_canonical", seal::parse::fuzz::canonical_json),
-    ("json_lossless", seal::parse::fuzz::lossless_json),
-    ("apply_patch", seal::parse::fuzz::apply_patch),
-    ("escape_decode", seal::render::fuzz::decode_strict),
-    ("render_roundtrip", seal::render::fuzz::render_then_decode),
+    ("frame_scan", seal_parse::fuzz::scan_frames),
+    ("json_canonical", seal_parse::fuzz::canonical_json),
+    ("json_lossless", seal_parse::fuzz::lossless_json),
+    ("apply_patch", seal_parse::fuzz::apply_patch),
+    ("escape_decode", seal_render::fuzz::decode_strict),
+    ("render_roundtrip", seal_render::fuzz::render_then_decode),
     ("frame_render", seal::fuzz::frame_render),
     ("card_render", seal::fuzz::card_render),
     (
         "shell_segments",
-        seal::parse::shell::fuzz_check::shell_segments,
+        seal_parse::shell::fuzz_check::shell_segments,
     ),
     ("manifest_json", seal_record::fuzz::manifest_json),
     ("store_document", seal_verify::fuzz::store_document),

@@ -1,14 +1,14 @@
 //! Codex `apply_patch` calls in the Codex `PreToolUse` hook (spec/apply-patch.md): the patch in
-//! `tool_input.command` is read with [`seal_parse::patch`], and every path it touches is decided
+//! `tool_input.command` is read with [`seal::patch`], and every path it touches is decided
 //! as an `Edit` call through the same [`decide`] as every other call, so `Edit(...)` path rules
 //! govern patches as they govern Claude Code's edits. A patch that cannot be read is denied
 //! (Codex cannot ask); any deny denies; any ask is answered as an ask, which the Codex hook
 //! turns into a deny.
 
+use seal::json::{parse_lossless, JsonLimits, Value};
+use seal::patch::{Patch, PatchLimits, TouchedPath};
+use seal::render::{escape, Context};
 use seal::Fallback;
-use seal_parse::json::{parse_lossless, JsonLimits, Value};
-use seal_parse::patch::{Patch, PatchLimits, TouchedPath};
-use seal_render::{escape, Context};
 
 use crate::failure::Failure;
 use crate::json_out::J;

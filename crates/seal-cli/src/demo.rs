@@ -3,10 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use seal::json::{parse, JsonLimits};
+use seal::FrameSigner;
 use seal::{Fallback, FrameKey, LiveState, Manifest, Seal, Sha256Digest, TrustStore, UnixTime};
-use seal_parse::frame::HarnessRewrite;
-use seal_parse::json::{parse, JsonLimits};
-use seal_verify::{FrameSigner, HmacKey, HmacSecret, SigningKey, TagLength};
 
 use crate::failure::{Exit, Failure};
 use crate::manifest::{spawn_code, spawn_exit};
@@ -120,9 +119,10 @@ fn internal(error: impl std::fmt::Display) -> Failure {
 }
 
 /// The demo's seal: the demo frame key in a trust store valid around the demo time. Frames are
-/// verified through the facade; they are signed below with the core signer, the way a harness
-/// signs a raw body after its closing-tag rewrite (the facade signs escaped bodies only).
-fn demo_seal() -> Result<(Seal, HmacKey), Failure> {
+/// verified through the seal; they are signed below with the same key by a [`FrameSigner`],
+/// the way a harness signs a raw body after its closing-tag rewrite (a seal signs escaped
+/// bodies only).
+fn demo_seal() -> Result<(Seal, FrameKey), Failure> {
     let frame_key = FrameKey::from_secret(&DEMO_SECRET).map_err(internal)?;
     let mut store = TrustStore::new(UnixTime(DEMO_TIME.seconds() + 86_400));
     store
@@ -138,24 +138,14 @@ fn demo_seal() -> Result<(Seal, HmacKey), Failure> {
         .trust_store(store)
         .build()
         .map_err(internal)?;
-    let master = HmacKey::new(
-        HmacSecret::from_bytes(&DEMO_SECRET).map_err(internal)?,
-        TagLength::STANDARD,
-    );
-    Ok((seal, master))
+    Ok((seal, frame_key))
 }
 
 fn frames(out: &mut Out) -> Result<(), Failure> {
     let (seal, master) = demo_seal()?;
-    let rewrite = HarnessRewrite::closing_tag("channel").map_err(internal)?;
-    let signer = FrameSigner::new(
-        DEMO_KEY_ID,
-        SigningKey::Hmac(&master),
-        DEMO_CONVERSATION,
-        DEMO_TIME,
-    )
-    .map_err(internal)?
-    .with_rewrite(rewrite);
+    let signer = FrameSigner::hmac(DEMO_KEY_ID, &master, DEMO_CONVERSATION, DEMO_TIME)
+        .and_then(|signer| signer.with_closing_tag_rewrite("channel"))
+        .map_err(internal)?;
     // The conversation's replay store: each frame id is claimed as its frame verifies.
     let replay = seal::MemoryReplayStore::new();
     let verify = |text: &str| seal.verify_inbound(text, DEMO_CONVERSATION, DEMO_TIME, &replay);

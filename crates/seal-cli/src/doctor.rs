@@ -2,10 +2,10 @@
 //! warnings, the verification-off state, the key file against the store, the replay state, and
 //! rule lint.
 
+use seal::store_document::{accept_initial, KeyMaterial, KeyStatus, COMPACT_TAG_BITS};
+use seal::UnixTime;
 use seal_store_redis::{RedisReplayStore, DEFAULT_COUNT_LIMIT};
 use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
-use seal_verify::store::{accept_initial, KeyMaterial, KeyStatus};
-use seal_verify::{UnixTime, COMPACT_TAG_BITS};
 
 use crate::cli::DoctorArgs;
 use crate::failure::{quoted, Exit, Failure};

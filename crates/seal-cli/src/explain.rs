@@ -1,31 +1,39 @@
 //! `seal policy check --explain`: what the rules and the destructive-command guard read in a
-//! command, form by form, from the facade's explanation (`seal::explain`). The explanation is
-//! shown next to the decision, never instead of it: the decision is the facade's.
+//! command, form by form, from the facade's explanation (`seal::explain`). The rules' part is
+//! the reading the decision's `rules` line comes from ([`Decided::explanation`]), so both show
+//! one evaluation. The explanation is shown next to the decision, never instead of it: the
+//! decision is the facade's.
+//!
+//! [`Decided::explanation`]: crate::policy::Decided::explanation
 
 use seal::destructive::{DestructiveGuard, Finding};
 use seal::explain::{
-    explain_rules, Explanation, FormExplanation, GuardExplanation, ModelReading, RuleMatch,
+    CallExplanation, Explanation, FormExplanation, GuardExplanation, ModelReading, RuleMatch,
     COMMAND_TOOL,
 };
-use seal_parse::json::Value;
-use seal_render::{escape, Context};
+use seal::json::Value;
+use seal::render::{escape, Context};
 
-use crate::failure::{Exit, Failure};
 use crate::json_in;
 use crate::json_out::J;
 use crate::policy::{CallInput, Mode};
 
 /// The rules' and the guard's explanation of one call.
-pub struct Explained {
+pub struct Explained<'a> {
     /// The rules' explanation, for a call of the shell tool with a command.
-    rules: Option<Explanation>,
+    rules: Option<&'a Explanation>,
     /// The guard's, when it is on and the call has a command.
     guard: Option<GuardExplanation>,
 }
 
-/// Explains `call` under the rules text `rules` and `mode`, as `policy check` decides it: the
-/// same fallback, workspace root and guard (its workspace the call's `cwd`, `~` as `HOME`).
-pub fn explain(rules: &str, mode: Mode, call: &CallInput<'_>) -> Result<Explained, Failure> {
+/// Explains `call` as `policy check` decided it under `mode`: the rules' reading `rules` (from
+/// [`decide`](crate::policy::decide) with `Explain::Forms`), and the guard's reading with the
+/// same workspace (the call's `cwd`, `~` as `HOME`).
+pub fn explain<'a>(
+    rules: Option<&'a CallExplanation>,
+    mode: Mode,
+    call: &CallInput<'_>,
+) -> Explained<'a> {
     // The shell tool's command, as the chain reads it (another field is not explained).
     let command = match call.input {
         Value::Object(object) if call.tool == COMMAND_TOOL => {
@@ -36,13 +44,6 @@ pub fn explain(rules: &str, mode: Mode, call: &CallInput<'_>) -> Result<Explaine
         _ => None,
     };
     let root = call.cwd.filter(|cwd| cwd.starts_with('/'));
-    let explanation = match command {
-        Some(command) => Some(
-            explain_rules(rules, mode.fallback, root, call.tool, command)
-                .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?,
-        ),
-        None => None,
-    };
     let guard = match command {
         Some(command) if mode.destructive_guard => {
             let mut guard = DestructiveGuard::new();
@@ -59,10 +60,10 @@ pub fn explain(rules: &str, mode: Mode, call: &CallInput<'_>) -> Result<Explaine
         }
         _ => None,
     };
-    Ok(Explained {
-        rules: explanation,
+    Explained {
+        rules: rules.and_then(CallExplanation::command),
         guard,
-    })
+    }
 }
 
 fn inline(text: &str) -> String {
@@ -126,7 +127,7 @@ fn guard_on(
 pub fn explained_text(explained: &Explained) -> String {
     let guard = explained.guard.as_ref();
     let mut out = String::from("explain:\n");
-    let Some(rules) = &explained.rules else {
+    let Some(rules) = explained.rules else {
         out.push_str("  no shell command: the rules read the call's other field (see `rules`)\n");
         return out;
     };
@@ -258,7 +259,7 @@ fn finding_json(found: Option<&Finding>) -> J {
 /// The explanation as JSON (spec/cli.md 5.6, `explain`).
 pub fn explained_json(explained: &Explained) -> J {
     let guard = explained.guard.as_ref();
-    let Some(rules) = &explained.rules else {
+    let Some(rules) = explained.rules else {
         return J::Obj(vec![("command", J::Bool(false))]);
     };
     let segments = rules

@@ -10,8 +10,8 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Parser;
-use seal_render::{escape, render_alarm, Context};
-use seal_verify::ALARM_ELEMENT;
+use seal::render::{escape, render_alarm, Context};
+use seal::ALARM_ELEMENT;
 
 use crate::cli::{Cli, Command, HookCommand, HookEvent, PromptHookArgs, Toggle, ToolHookArgs};
 use crate::failure::{Exit, Failure};
@@ -338,7 +338,7 @@ pub fn decide_input(
     Ok((decided.answer, reason))
 }
 
-fn check_event(object: &seal_parse::json::Object<'_>, expected: &str) -> Result<(), Failure> {
+fn check_event(object: &seal::json::Object<'_>, expected: &str) -> Result<(), Failure> {
     match json_in::optional_string(object, "hook_event_name", "hook input")? {
         Some(name) if name != expected => Err(Failure::input(format!(
             "hook input is for `{}`, not `{expected}`",

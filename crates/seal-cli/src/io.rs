@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use seal_verify::UnixTime;
+use seal::UnixTime;
 
 use crate::failure::{quoted, Exit, Failure};
 

@@ -5,7 +5,7 @@
 //! read losslessly ([`foreign_object`]: numbers as written, lone surrogates kept, duplicate keys
 //! still refused), so a field seal does not use is never a reason to refuse them.
 
-use seal_parse::json::{parse, parse_lossless, JsonLimits, Object, Value};
+use seal::json::{parse, parse_lossless, JsonLimits, Object, Value};
 
 use crate::failure::{quoted, Failure};
 

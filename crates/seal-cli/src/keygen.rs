@@ -2,8 +2,10 @@
 //! Ed25519 approver key) and the secret key file that goes with it.
 
 use ring::rand::{SecureRandom, SystemRandom};
+use seal::base64url;
+use seal::store_document::{MAX_TAG_CHARS, MIN_TAG_CHARS, STORE_DOCUMENT_TYPE};
+use seal::UnixTime;
 use seal::{sign_store_document, ApproverKey, FrameKey};
-use seal_verify::{base64url, UnixTime, MAX_TAG_CHARS, MIN_TAG_CHARS};
 
 use crate::cli::KeygenArgs;
 use crate::failure::{Exit, Failure};
@@ -180,7 +182,7 @@ pub fn build_store(spec: &StoreSpec<'_>) -> Result<Vec<u8>, Failure> {
         keys.push(J::Obj(entry));
     }
     let document = J::Obj(vec![
-        ("type", J::str(seal_verify::store::STORE_DOCUMENT_TYPE)),
+        ("type", J::str(STORE_DOCUMENT_TYPE)),
         ("version", J::Num(1)),
         ("expires", J::Num(not_after)),
         ("threshold", J::Num(1)),

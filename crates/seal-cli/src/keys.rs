@@ -1,9 +1,8 @@
 //! The secret key file written by `seal keygen` and read by `sign`, `scan`, the hooks and
 //! `doctor`: `{"type":"seal/secret-keys/v1","keys":[..]}`, mode 0600.
 
-use seal::{ApproverKey, FrameKey};
-use seal_parse::json::Value;
-use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
+use seal::json::Value;
+use seal::{base64url, ApproverKey, FrameKey};
 
 use crate::failure::{quoted, Failure};
 use crate::io::{read_file, MAX_FILE_BYTES};
@@ -15,13 +14,11 @@ pub const SECRET_KEYS_TYPE: &str = "seal/secret-keys/v1";
 
 /// One secret key.
 pub enum Secret {
-    /// An HMAC frame key with its tag length in characters.
+    /// An HMAC frame key (standard tags) with the tag length in characters the file gives it.
     Hmac {
-        /// The secret.
-        secret: HmacSecret,
-        /// The secret's bytes (for the facade's `FrameKey`).
-        bytes: Vec<u8>,
-        /// Tag length in base64url characters.
+        /// The key, checked at load (32 to 1024 bytes).
+        key: FrameKey,
+        /// Tag length in base64url characters, bound when the key signs.
         tag_chars: u8,
     },
     /// An Ed25519 key (store root or approver), from its 32-byte seed.
@@ -73,20 +70,16 @@ impl SecretKeys {
                 "hmac-sha256" => {
                     json_in::only(entry, &["id", "algorithm", "secret", "tag_chars"], &what)?;
                     let bytes = decode(json_in::string(entry, "secret", &what)?, &what)?;
-                    let secret = HmacSecret::from_bytes(&bytes)
+                    let key = FrameKey::from_secret(&bytes)
                         .map_err(|error| Failure::keys(format!("{what}: {error}")))?;
                     let tag_chars = u8::try_from(json_in::integer(entry, "tag_chars", &what)?)
                         .map_err(|_| Failure::keys(format!("{what}: `tag_chars` out of range")))?;
-                    Secret::Hmac {
-                        secret,
-                        bytes,
-                        tag_chars,
-                    }
+                    Secret::Hmac { key, tag_chars }
                 }
                 "ed25519" => {
                     json_in::only(entry, &["id", "algorithm", "seed"], &what)?;
                     let seed = decode(json_in::string(entry, "seed", &what)?, &what)?;
-                    Ed25519SigningKey::check_seed(&seed)
+                    ApproverKey::check_seed(&seed)
                         .map_err(|error| Failure::keys(format!("{what}: {error}")))?;
                     Secret::Ed25519 { seed }
                 }
@@ -108,17 +101,15 @@ impl SecretKeys {
         Ok(SecretKeys { keys })
     }
 
-    /// The HMAC secrets by key id as the facade's frame keys.
-    pub fn frame_keys(&self) -> Result<Vec<(&str, FrameKey)>, Failure> {
-        let mut keys = Vec::new();
-        for key in &self.keys {
-            if let Secret::Hmac { bytes, .. } = &key.secret {
-                let frame_key = FrameKey::from_secret(bytes)
-                    .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(&key.id))))?;
-                keys.push((key.id.as_str(), frame_key));
-            }
-        }
-        Ok(keys)
+    /// The HMAC keys by key id, for binding to a trust store (which gives their tag length).
+    pub fn frame_keys(&self) -> Vec<(&str, &FrameKey)> {
+        self.keys
+            .iter()
+            .filter_map(|entry| match &entry.secret {
+                Secret::Hmac { key, .. } => Some((entry.id.as_str(), key)),
+                Secret::Ed25519 { .. } => None,
+            })
+            .collect()
     }
 
     /// The key with `id`.
@@ -129,16 +120,13 @@ impl SecretKeys {
             .ok_or_else(|| Failure::keys(format!("no key {} in the key file", quoted(id))))
     }
 
-    /// The HMAC key with `id`, bound to its tag length.
-    pub fn hmac_key(&self, id: &str) -> Result<HmacKey, Failure> {
+    /// The HMAC key with `id`, bound to the file's tag length.
+    pub fn hmac_key(&self, id: &str) -> Result<FrameKey, Failure> {
         match &self.get(id)?.secret {
-            Secret::Hmac {
-                secret, tag_chars, ..
-            } => {
-                let length = TagLength::from_chars(*tag_chars)
-                    .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id))))?;
-                Ok(HmacKey::new(secret.clone(), length))
-            }
+            Secret::Hmac { key, tag_chars } => key
+                .clone()
+                .with_tag_chars(*tag_chars)
+                .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
             Secret::Ed25519 { .. } => Err(Failure::keys(format!(
                 "key {} is not an HMAC key",
                 quoted(id)
@@ -146,21 +134,7 @@ impl SecretKeys {
         }
     }
 
-    /// The Ed25519 key with `id`.
-    pub fn ed25519_key(&self, id: &str) -> Result<Ed25519SigningKey, Failure> {
-        match &self.get(id)?.secret {
-            Secret::Ed25519 { seed } => Ed25519SigningKey::from_seed(seed)
-                .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
-            Secret::Hmac { .. } => Err(Failure::keys(format!(
-                "key {} is not an Ed25519 key",
-                quoted(id)
-            ))),
-        }
-    }
-}
-
-impl SecretKeys {
-    /// The Ed25519 key with `id` as the facade's approver key.
+    /// The Ed25519 key with `id` (an approver key, or a store root).
     pub fn approver_key(&self, id: &str) -> Result<ApproverKey, Failure> {
         match &self.get(id)?.secret {
             Secret::Ed25519 { seed } => ApproverKey::from_seed(seed)

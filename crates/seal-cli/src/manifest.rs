@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
+use seal::canonical_path;
+use seal::json::Value;
 use seal::{
     ApprovalContext, LiveState, Manifest, ManifestApproval, Sha256Digest, SpawnError, TrustStore,
 };
-use seal_parse::json::Value;
-use seal_record::canonical_path;
 
 use crate::approve::load_approval;
 use crate::cli::{ManifestSealArgs, ManifestVerifyArgs};

@@ -3,12 +3,10 @@
 //! trace and, for an ask, the facade's approval card; and `policy lint` (the facade's lint).
 
 use seal::destructive::DestructiveGuard;
-use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Trace};
-use seal_parse::json::{JsonLimits, Object, Value};
-use seal_policy::chain::ToolCall;
-use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener};
-use seal_record::SealedCall;
-use seal_render::{escape, Context};
+use seal::explain::{explain_call, CallExplanation};
+use seal::json::{Object, Value};
+use seal::render::{escape, Context};
+use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Trace, TraceStep};
 
 use crate::cli::{PolicyCheckArgs, PolicyLintArgs, Toggle};
 use crate::failure::{quoted, Exit, Failure};
@@ -53,6 +51,9 @@ pub struct Decided {
     /// What the rules alone give, per segment (for a command no rule covers, the first segment
     /// no allow rule covers); empty when not asked for ([`Explain`]).
     pub rules: String,
+    /// The rules' reading of the call that [`Decided::rules`] comes from, form by form for a
+    /// shell command with [`Explain::Forms`].
+    pub explanation: Option<CallExplanation>,
     /// The approval card, for an ask.
     pub card: Option<String>,
     /// SHA-256 (hex) of the frozen arguments: the lossless canonical bytes of `tool_input`, the
@@ -129,6 +130,9 @@ pub fn read_rules(path: &str) -> Result<String, Failure> {
 /// Whether [`decide`] explains what the rule set alone gives ([`Decided::rules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Explain {
+    /// Always, and a shell command form by form as well (`policy check --explain`), from the
+    /// same evaluation.
+    Forms,
     /// Always (`policy check`, the demo).
     Always,
     /// Only when no rule decided, where the hook's reason names what the rules saw; otherwise
@@ -202,6 +206,7 @@ pub fn decide(
             trace: trace_lines(run.trace(), false),
             matched: matched(run.trace()),
             rules,
+            explanation: None,
             card: None,
             arguments_sha256: arguments_sha256.clone(),
         },
@@ -211,6 +216,7 @@ pub fn decide(
             trace: trace_lines(deny.trace(), false),
             matched: matched(deny.trace()),
             rules,
+            explanation: None,
             card: None,
             arguments_sha256: arguments_sha256.clone(),
         },
@@ -230,13 +236,26 @@ pub fn decide(
                 trace: trace_lines(settled.trace(), true),
                 matched: matched(settled.trace()),
                 rules,
+                explanation: None,
                 card: Some(card),
                 arguments_sha256,
             }
         }
     };
-    if explain == Explain::Always || decided.matched.is_none() {
-        decided.rules = inline(&rules_detail(rules_text, fallback, call, &arguments)?);
+    if explain != Explain::WhenNoRuleDecided || decided.matched.is_none() {
+        // What the rules alone give, next to the seal's decision and never instead of it: the
+        // call as the seal froze it, under the same rules, fallback and workspace root.
+        let root = call.cwd.filter(|cwd| cwd.starts_with('/'));
+        let explained = explain_call(
+            rules_text,
+            fallback,
+            root,
+            &tool_call,
+            explain == Explain::Forms,
+        )
+        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+        decided.rules = inline(&explained.evaluation().to_string());
+        decided.explanation = Some(explained);
     }
     Ok(decided)
 }
@@ -288,44 +307,14 @@ pub fn decided_text(decided: &Decided) -> String {
     out
 }
 
-/// What the rule set alone gives on `call` (the core evaluation with the segment and form
-/// that matched, or the first segment no allow rule covers): an explanation next to the
-/// facade's decision, never a second decision. `arguments` is the text [`decide`] froze, sealed
-/// here the same way (lossless profile), so both see the same arguments.
-fn rules_detail(
-    rules: &str,
-    fallback: Fallback,
-    call: &CallInput<'_>,
-    arguments: &str,
-) -> Result<String, Failure> {
-    let mut set = RuleSet::from_json(rules.as_bytes(), &RuleLimits::default())
-        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
-    if fallback == Fallback::ClaudeCode {
-        set = set.with_client_default(ClientDefault::ClaudeCode);
-    }
-    if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
-        set = set.with_workspace_root(cwd);
-    }
-    let mut limits = JsonLimits::default();
-    limits.max_bytes = seal::MAX_FOREIGN_ARGUMENTS_BYTES;
-    let sealed = SealedCall::from_foreign_json_arguments(
-        call.call_id,
-        call.tool,
-        arguments.as_bytes(),
-        &limits,
-    )
-    .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let tool_call = ToolCall::new(call.session, Some(call.agent), sealed)
-        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    Ok(RulesListener::new(set).evaluate(&tool_call).to_string())
-}
-
 fn trace_lines(trace: &Trace, before_approval: bool) -> Vec<String> {
+    let steps: &[TraceStep] = if before_approval {
+        trace.before_approval()
+    } else {
+        trace.steps()
+    };
     let mut lines = Vec::new();
-    for (index, step) in trace.steps().iter().enumerate() {
-        if before_approval && step.kind == "approval" {
-            break;
-        }
+    for (index, step) in steps.iter().enumerate() {
         let mut line = format!(
             "{}. {} {}: {}",
             index + 1,
@@ -344,9 +333,7 @@ fn trace_lines(trace: &Trace, before_approval: bool) -> Vec<String> {
     }
     if !before_approval {
         let decided = trace
-            .steps()
-            .iter()
-            .position(|step| Some(step) == trace.decided_by())
+            .decided_by_index()
             .map_or_else(|| "none".to_owned(), |index| (index + 1).to_string());
         lines.push(format!("decided by: {decided}"));
     }
@@ -384,12 +371,15 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
     if let Some(cwd) = &args.cwd {
         call.cwd = Some(cwd);
     }
-    let decided = decide(&rules, mode, &call, Explain::Always)?;
-    let explained = if args.explain {
-        Some(crate::explain::explain(&rules, mode, &call)?)
+    let explain = if args.explain {
+        Explain::Forms
     } else {
-        None
+        Explain::Always
     };
+    let decided = decide(&rules, mode, &call, explain)?;
+    let explained = args
+        .explain
+        .then(|| crate::explain::explain(decided.explanation.as_ref(), mode, &call));
     if args.json {
         let mut json = decided_json(&decided);
         if let (J::Obj(members), Some(explained)) = (&mut json, &explained) {

@@ -1,6 +1,6 @@
 //! `seal render` and `seal render --decode`: the escape-v1 grammar on stdin.
 
-use seal_render::{decode_bytes, escape_bytes, Context};
+use seal::render::{decode_bytes, escape_bytes, Context};
 
 use crate::cli::{RenderArgs, RenderContext};
 use crate::failure::{Exit, Failure};

@@ -1,7 +1,7 @@
 //! `seal sign`: a signed frame around the body read from stdin.
 
 use ring::rand::{SecureRandom, SystemRandom};
-use seal_verify::{FrameSigner, SigningKey, FRAME_ID_ATTRIBUTE};
+use seal::{FrameSigner, SignError, FRAME_ID_ATTRIBUTE};
 
 use crate::cli::SignArgs;
 use crate::failure::{quoted, Exit, Failure};
@@ -34,18 +34,17 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
     let body = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let hmac;
     let ed25519;
-    let signing_key = match &keys.get(key_id)?.secret {
+    let signer = match &keys.get(key_id)?.secret {
         Secret::Hmac { .. } => {
             hmac = keys.hmac_key(key_id)?;
-            SigningKey::Hmac(&hmac)
+            FrameSigner::hmac(key_id, &hmac, conversation, now)
         }
         Secret::Ed25519 { .. } => {
-            ed25519 = keys.ed25519_key(key_id)?;
-            SigningKey::Ed25519(&ed25519)
+            ed25519 = keys.approver_key(key_id)?;
+            FrameSigner::ed25519(key_id, &ed25519, conversation, now)
         }
-    };
-    let signer = FrameSigner::new(key_id, signing_key, conversation, now)
-        .map_err(|error| Failure::usage(format!("cannot sign: {error}")))?;
+    }
+    .map_err(cannot_sign)?;
     let pairs: Vec<(&str, &str)> = attributes
         .iter()
         .map(|(name, value)| (name.as_str(), value.as_str()))
@@ -55,9 +54,18 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
     } else {
         signer.sign(element, &pairs, &body)
     }
-    .map_err(|error| Failure::usage(format!("cannot sign: {error}")))?;
+    .map_err(cannot_sign)?;
     outln!("{frame}");
     Ok(Exit::Ok.code())
+}
+
+/// The usage failure for a frame the signer refused, naming why.
+fn cannot_sign(error: SignError) -> Failure {
+    let detail = match error {
+        SignError::Refused { detail } => detail,
+        other => other.to_string(),
+    };
+    Failure::usage(format!("cannot sign: {detail}"))
 }
 
 /// A fresh frame id: 16 random bytes in lowercase hex.

@@ -1,7 +1,7 @@
 //! Reading the trust store file for `doctor`: the signed envelope of spec/trust-store.md
 //! section 8, parsed strictly (acceptance and binding are the facade's, in `verify`).
 
-use seal_verify::store::{SignedStoreDocument, StoreLimits};
+use seal::store_document::{SignedStoreDocument, StoreLimits};
 
 use crate::failure::{quoted, Failure};
 use crate::io::{read_file, MAX_FILE_BYTES};

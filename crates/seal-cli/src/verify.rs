@@ -66,12 +66,7 @@ pub fn inbound_seal(
     now: UnixTime,
 ) -> Result<Seal, Failure> {
     let envelope = read_file(store_path, MAX_FILE_BYTES, "trust store")?;
-    let frame_keys = keys
-        .map(SecretKeys::frame_keys)
-        .transpose()?
-        .unwrap_or_default();
-    let secrets: Vec<(&str, &seal::FrameKey)> =
-        frame_keys.iter().map(|(id, key)| (*id, key)).collect();
+    let secrets = keys.map(SecretKeys::frame_keys).unwrap_or_default();
     let store = TrustStore::from_signed_document(&envelope, &secrets, now)
         .map_err(|error| Failure::keys(format!("trust store {}: {error}", quoted(store_path))))?;
     let mut builder = Seal::builder()
