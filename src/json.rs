@@ -3,7 +3,8 @@
 //! such as hook payloads and a client's tool-call arguments ([`parse_lossless`]).
 //!
 //! These are the core parser's own items, re-exported as they are: a parsed [`Value`] is the
-//! value every seal decision reads, and its canonical bytes are the ones seal hashes.
+//! value every seal decision reads, and its canonical bytes are the ones seal hashes; [`Fields`]
+//! is the typed reader every seal format reads its objects with.
 //!
 //! ```
 //! use seal::json::{parse_lossless, JsonLimits, Value};
@@ -16,6 +17,7 @@
 //! ```
 
 pub use seal_parse::json::{
-    parse, parse_lossless, DuplicateKeyError, IllFormedString, JsonError, JsonErrorKind,
-    JsonLimits, Number, NumberError, NumberLiteral, NumberRule, Object, Value,
+    member_path, parse, parse_lossless, DuplicateKeyError, FieldError, FieldErrorKind, Fields,
+    IllFormedString, JsonError, JsonErrorKind, JsonLimits, Number, NumberError, NumberLiteral,
+    NumberRule, Object, Value,
 };

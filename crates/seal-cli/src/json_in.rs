@@ -5,7 +5,9 @@
 //! read losslessly ([`foreign_object`]: numbers as written, lone surrogates kept, duplicate keys
 //! still refused), so a field seal does not use is never a reason to refuse them.
 
-use seal::json::{parse, parse_lossless, JsonLimits, Object, Value};
+use seal::json::{
+    parse, parse_lossless, FieldError, FieldErrorKind, Fields, JsonLimits, Object, Value,
+};
 
 use crate::failure::{quoted, Failure};
 
@@ -38,68 +40,79 @@ pub fn foreign_object<'a>(bytes: &'a [u8], what: &str) -> Result<Object<'a>, Fai
 }
 
 /// A required string member.
-pub fn string<'a>(object: &'a Object<'_>, name: &str, what: &str) -> Result<&'a str, Failure> {
-    match object.get(name) {
-        Some(Value::String(text)) => Ok(text),
-        Some(Value::IllFormedString(_)) => Err(not_text(name, what)),
-        Some(_) => Err(Failure::input(format!("{what}: `{name}` is not a string"))),
-        None => Err(Failure::input(format!("{what}: `{name}` is missing"))),
-    }
+pub fn string<'a>(
+    object: &'a Object<'_>,
+    name: &'static str,
+    what: &str,
+) -> Result<&'a str, Failure> {
+    text_only(object, name, what)?;
+    Fields::new(object, "")
+        .string(name)
+        .map_err(|error| failure(what, error))
 }
 
 /// An optional string member (`null` counts as absent).
 pub fn optional_string<'a>(
     object: &'a Object<'_>,
-    name: &str,
+    name: &'static str,
     what: &str,
 ) -> Result<Option<&'a str>, Failure> {
-    match object.get(name) {
-        Some(Value::String(text)) => Ok(Some(text)),
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::IllFormedString(_)) => Err(not_text(name, what)),
-        Some(_) => Err(Failure::input(format!("{what}: `{name}` is not a string"))),
+    if let Some(Value::Null) = object.get(name) {
+        return Ok(None);
     }
+    text_only(object, name, what)?;
+    Fields::new(object, "")
+        .optional_string(name)
+        .map_err(|error| failure(what, error))
 }
 
-/// A required non-negative integer member.
-pub fn integer(object: &Object<'_>, name: &str, what: &str) -> Result<u64, Failure> {
-    let value = object
-        .get(name)
-        .ok_or_else(|| Failure::input(format!("{what}: `{name}` is missing")))?;
-    value
-        .as_number()
-        .and_then(|number| number.as_i64())
-        .and_then(|number| u64::try_from(number).ok())
-        .ok_or_else(|| Failure::input(format!("{what}: `{name}` is not a non-negative integer")))
+/// A required integer member, from 0 to 2^53.
+pub fn integer(object: &Object<'_>, name: &'static str, what: &str) -> Result<u64, Failure> {
+    Fields::new(object, "")
+        .integer(name)
+        .map_err(|error| failure(what, error))
 }
 
 /// A required array member.
 pub fn array<'a, 'b>(
     object: &'a Object<'b>,
-    name: &str,
+    name: &'static str,
     what: &str,
 ) -> Result<&'a [Value<'b>], Failure> {
-    match object.get(name) {
-        Some(Value::Array(items)) => Ok(items),
-        Some(_) => Err(Failure::input(format!("{what}: `{name}` is not an array"))),
-        None => Err(Failure::input(format!("{what}: `{name}` is missing"))),
-    }
+    Fields::new(object, "")
+        .array(name, usize::MAX)
+        .map_err(|error| failure(what, error))
 }
 
 /// Refuses members other than `allowed`.
 pub fn only(object: &Object<'_>, allowed: &[&str], what: &str) -> Result<(), Failure> {
-    match object.iter().find(|(key, _)| !allowed.contains(key)) {
-        Some((key, _)) => Err(Failure::input(format!(
-            "{what}: unknown member {}",
-            quoted(key)
-        ))),
-        None => Ok(()),
-    }
+    Fields::new(object, "")
+        .only(allowed)
+        .map_err(|error| failure(what, error))
 }
 
-/// A string member holding a lone surrogate (lossless profile): seal never reads it as text.
-fn not_text(name: &str, what: &str) -> Failure {
-    Failure::input(format!(
-        "{what}: `{name}` holds a lone surrogate, so it is not text"
-    ))
+/// The refusal of a member of the document `what`, in the binary's words.
+fn failure(what: &str, error: FieldError) -> Failure {
+    Failure::input(match error.kind {
+        FieldErrorKind::Missing { name } => format!("{what}: `{name}` is missing"),
+        FieldErrorKind::Unknown { name } => format!("{what}: unknown member {}", quoted(&name)),
+        FieldErrorKind::WrongType { name, expected } => {
+            format!("{what}: `{name}` is not {expected}")
+        }
+        FieldErrorKind::NotAnInteger { name } => {
+            format!("{what}: `{name}` is not an integer from 0 to 2^53")
+        }
+        _ => format!("{what}: {error}"),
+    })
+}
+
+/// Refuses a string member holding a lone surrogate (lossless profile): seal never reads it as
+/// text.
+fn text_only(object: &Object<'_>, name: &str, what: &str) -> Result<(), Failure> {
+    match object.get(name) {
+        Some(Value::IllFormedString(_)) => Err(Failure::input(format!(
+            "{what}: `{name}` holds a lone surrogate, so it is not text"
+        ))),
+        _ => Ok(()),
+    }
 }

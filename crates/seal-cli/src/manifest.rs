@@ -212,7 +212,7 @@ impl Description {
             ],
             &what,
         )?;
-        let text = |name: &str| json_in::string(&top, name, &what).map(str::to_owned);
+        let text = |name: &'static str| json_in::string(&top, name, &what).map(str::to_owned);
         let mut files = Vec::new();
         for (index, file) in json_in::array(&top, "files", &what)?.iter().enumerate() {
             let what = format!("{what}: files[{index}]");
