@@ -141,7 +141,9 @@ pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFai
 pub use seal::{InboundVerifier, Seal, SignError};
 pub use session::{Call, CallError, Escalation, Session, MAX_FOREIGN_ARGUMENTS_BYTES};
 pub use signer::FrameSigner;
-pub use trust::{sign_store_document, TrustError, TrustStore};
+pub use trust::{
+    check_rotation, sign_store_document, sign_store_rotation, Rotation, TrustError, TrustStore,
+};
 
 #[cfg(feature = "fuzz")]
 #[doc(hidden)]

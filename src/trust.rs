@@ -3,8 +3,8 @@
 use std::fmt;
 
 use seal_verify::store::{
-    accept_initial, FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes,
-    SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, Validity,
+    accept_initial, rotate, FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, RotationError,
+    Scopes, SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, Validity,
 };
 use seal_verify::{CompensatingControls, UnixTime, VerifyingKey};
 
@@ -65,6 +65,9 @@ pub enum TrustError {
         /// The key id given.
         key_id: String,
     },
+    /// The offered document may not replace the current one (a rollback, a skipped version,
+    /// an expired offer, or too few signatures of the current or of its own store-update keys).
+    Rotation(RotationError),
 }
 
 impl fmt::Display for TrustError {
@@ -83,11 +86,74 @@ impl fmt::Display for TrustError {
                 "signer `{}` is not a key of the document",
                 key_id.escape_debug()
             ),
+            Self::Rotation(error) => write!(f, "rotation refused: {error}"),
         }
     }
 }
 
-impl std::error::Error for TrustError {}
+impl std::error::Error for TrustError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Rotation(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// A rotation [`check_rotation`] accepted: the versions and the new document's expiry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotation {
+    /// The current document's version.
+    pub from_version: u64,
+    /// The offered document's version (`from_version + 1`).
+    pub to_version: u64,
+    /// When the offered document expires.
+    pub expires: UnixTime,
+}
+
+/// Checks that the signed store envelope `next` may replace the pinned envelope `current` at
+/// `now` (spec/trust-store.md section 8): its version is exactly one above, it has not expired,
+/// and it carries a threshold of the current document's store-update signatures and a threshold
+/// of its own. The current document was accepted while it was valid, so it is read as at the
+/// earlier of `now` and its own expiry: an expired store is renewed this way, never bypassed
+/// (its keys must still be valid at `now` to sign the rotation).
+///
+/// ```
+/// use seal::{check_rotation, sign_store_document, ApproverKey, TrustError, UnixTime};
+///
+/// let root = ApproverKey::from_seed(&[3; 32])?;
+/// let document = |version: u64| format!(
+///     r#"{{"type":"seal/trust-store/v1","version":{version},"expires":2000000000,"threshold":1,
+///        "keys":[{{"id":"root","algorithm":"ed25519","public_key":"{}",
+///                  "not_before":0,"not_after":2000000000,"status":"active",
+///                  "scopes":{{"frames":[],"manifest_approval":false,"store_update":true}}}}]}}"#,
+///     root.public_key(),
+/// );
+/// let current = sign_store_document(document(1).as_bytes(), &[("root", &root)])?;
+/// let next = sign_store_document(document(2).as_bytes(), &[("root", &root)])?;
+/// let now = UnixTime(1_800_000_000);
+/// assert_eq!(check_rotation(&current, &next, now)?.to_version, 2);
+/// assert!(matches!(check_rotation(&next, &current, now), Err(TrustError::Rotation(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`TrustError::Document`] when either envelope is not valid, [`TrustError::NotAccepted`] when
+/// the current one was never acceptable, [`TrustError::Rotation`] when the offer is refused.
+pub fn check_rotation(current: &[u8], next: &[u8], now: UnixTime) -> Result<Rotation, TrustError> {
+    let current = parse_envelope(current)?;
+    let next = parse_envelope(next)?;
+    let pinned_at = UnixTime(now.seconds().min(current.document().expires().seconds()));
+    let trusted = accept_initial(&current, pinned_at).map_err(|error| TrustError::NotAccepted {
+        detail: error.to_string(),
+    })?;
+    let rotated = rotate(&trusted, &next, now).map_err(TrustError::Rotation)?;
+    Ok(Rotation {
+        from_version: current.document().version(),
+        to_version: rotated.document().version(),
+        expires: rotated.document().expires(),
+    })
+}
 
 impl TrustStore {
     /// An empty store that resolves nothing after `expires` (inclusive).
@@ -112,13 +178,7 @@ impl TrustStore {
         secrets: &[(&str, &FrameKey)],
         now: UnixTime,
     ) -> Result<TrustStore, TrustError> {
-        let signed =
-            SignedStoreDocument::parse(envelope, &StoreLimits::default()).map_err(|error| {
-                TrustError::Document {
-                    path: error.path.clone(),
-                    detail: error.kind.to_string(),
-                }
-            })?;
+        let signed = parse_envelope(envelope)?;
         let trusted = accept_initial(&signed, now).map_err(|error| TrustError::NotAccepted {
             detail: error.to_string(),
         })?;
@@ -252,6 +312,29 @@ pub fn sign_store_document(
     document: &[u8],
     signers: &[(&str, &ApproverKey)],
 ) -> Result<Vec<u8>, TrustError> {
+    sign_listed(document, None, signers)
+}
+
+/// Signs the next version of a store for a rotation ([`check_rotation`]): as
+/// [`sign_store_document`], except that a signer may also be a key the current envelope
+/// `current` lists (a root the next version drops still signs the handover).
+///
+/// # Errors
+/// As [`sign_store_document`], and [`TrustError::Document`] when `current` is not valid.
+pub fn sign_store_rotation(
+    document: &[u8],
+    current: &[u8],
+    signers: &[(&str, &ApproverKey)],
+) -> Result<Vec<u8>, TrustError> {
+    let current = parse_envelope(current)?;
+    sign_listed(document, Some(current.document()), signers)
+}
+
+fn sign_listed(
+    document: &[u8],
+    current: Option<&StoreDocument>,
+    signers: &[(&str, &ApproverKey)],
+) -> Result<Vec<u8>, TrustError> {
     let document = StoreDocument::parse(document, &StoreLimits::default()).map_err(|error| {
         TrustError::Document {
             path: error.path.clone(),
@@ -260,7 +343,9 @@ pub fn sign_store_document(
     })?;
     let mut signatures = Vec::with_capacity(signers.len());
     for (key_id, key) in signers {
-        if document.key(key_id).is_none() {
+        let listed = document.key(key_id).is_some()
+            || current.is_some_and(|current| current.key(key_id).is_some());
+        if !listed {
             return Err(TrustError::UnknownSigner {
                 key_id: (*key_id).to_owned(),
             });
@@ -268,4 +353,13 @@ pub fn sign_store_document(
         signatures.push(StoreSignature::sign(&document, key_id, key.signing_key()));
     }
     Ok(SignedStoreDocument::new(document, signatures).to_json())
+}
+
+fn parse_envelope(envelope: &[u8]) -> Result<SignedStoreDocument, TrustError> {
+    SignedStoreDocument::parse(envelope, &StoreLimits::default()).map_err(|error| {
+        TrustError::Document {
+            path: error.path.clone(),
+            detail: error.kind.to_string(),
+        }
+    })
 }

@@ -51,6 +51,9 @@ pub enum Command {
     /// Decide a tool call against a rules file, or lint the rules.
     #[command(subcommand)]
     Policy(PolicyCommand),
+    /// Trust stores: sign the next document, rotate to it.
+    #[command(subcommand)]
+    Store(StoreCommand),
     /// Check store, keys, expiries, verification state and rules.
     Doctor(DoctorArgs),
     /// See what seal does, with fixed demo keys and time (no setup, no files).
@@ -225,6 +228,68 @@ pub struct RenderArgs {
     /// Decode instead of escaping.
     #[arg(long)]
     pub decode: bool,
+}
+
+/// `seal store ...`.
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Sign a trust-store document with store-update keys of the key file.
+    Sign(StoreSignArgs),
+    /// Replace the pinned trust store with the next version, once the rotation checks pass.
+    Rotate(StoreRotateArgs),
+}
+
+/// `seal store sign`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Prints the signed envelope of a trust-store document (spec/trust-store.md \
+                  section 8): the document checked by the strict store parser, signed by each \
+                  --key-id in order. A rotation needs a threshold of the current store's \
+                  store-update keys and a threshold of the new document's own."
+)]
+pub struct StoreSignArgs {
+    /// The store document (JSON, the `document` member of an envelope).
+    #[arg(long, value_name = "PATH")]
+    pub document: String,
+    /// Secret key file holding the Ed25519 signing keys.
+    #[arg(long, value_name = "PATH")]
+    pub keys: String,
+    /// Key to sign with (repeatable; each listed by the document, or by --current).
+    #[arg(long, value_name = "ID", required = true)]
+    pub key_id: Vec<String>,
+    /// The pinned store this document rotates from: its keys may sign too (a root the new
+    /// version drops still signs the handover).
+    #[arg(long, value_name = "PATH")]
+    pub current: Option<String>,
+    /// Write the envelope here instead of stdout.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<String>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `seal store rotate`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Checks that --next may replace the pinned --store (version exactly one above, \
+                  not expired, signed by a threshold of the current store-update keys and by a \
+                  threshold of its own), then replaces --store with it atomically. Exit 4 when \
+                  the rotation is refused; the pinned store is then unchanged."
+)]
+pub struct StoreRotateArgs {
+    /// The pinned trust store (replaced).
+    #[arg(long, value_name = "PATH")]
+    pub store: String,
+    /// The next signed store envelope.
+    #[arg(long, value_name = "PATH")]
+    pub next: String,
+    /// Only check; leave --store as it is.
+    #[arg(long)]
+    pub check: bool,
+    /// Time of the check in Unix seconds (default: SEAL_NOW, else the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub now: Option<String>,
 }
 
 /// `seal manifest ...`.

@@ -46,7 +46,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use cli::{Cli, Command, HookCommand, HookEvent, ManifestCommand, PolicyCommand};
+use cli::{Cli, Command, HookCommand, HookEvent, ManifestCommand, PolicyCommand, StoreCommand};
 use failure::{Exit, Failure};
 use lane::Lane;
 
@@ -92,6 +92,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Policy(PolicyCommand::Check(args)) => policy::run_check(&args),
         Command::Policy(PolicyCommand::Lint(args)) => policy::run_lint(&args),
         Command::Policy(PolicyCommand::Recommended) => policy::run_recommended(),
+        Command::Store(StoreCommand::Sign(args)) => store::run_sign(&args),
+        Command::Store(StoreCommand::Rotate(args)) => store::run_rotate(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Demo => demo::run(),
         Command::Completions(args) => {
