@@ -7,7 +7,14 @@
 use std::fmt;
 
 use seal_verify::store::MIN_BOUND_SECRET_BYTES;
-use seal_verify::{base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagLength};
+use seal_verify::{
+    base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagConfig, TagLength, TagProfile,
+};
+
+use crate::CompactTags;
+
+/// Characters of a compact-profile tag: 5 (30 bits).
+pub const COMPACT_TAG_CHARS: u8 = 5;
 
 /// An HMAC-SHA256 frame key, bound to its tag length: the standard tag profile (132 bits, 22
 /// characters) unless [`FrameKey::with_tag_chars`] chose another.
@@ -123,6 +130,30 @@ impl FrameKey {
     pub fn with_tag_chars(self, chars: u8) -> Result<FrameKey, KeyError> {
         let tag = TagLength::from_chars(chars).map_err(|error| KeyError::TagChars {
             chars,
+            detail: error.to_string(),
+        })?;
+        let key = HmacKey::new(self.secret.clone(), tag);
+        Ok(FrameKey {
+            secret: self.secret,
+            key,
+        })
+    }
+
+    /// The same key with compact-profile tags: 5 characters, 30 bits (spec/trust-store.md
+    /// section 2). Frames it signs verify only against a store loaded with
+    /// [`CompactTags::Accepted`](crate::CompactTags::Accepted), whose `Seal` verifies with
+    /// per-conversation subkeys and claims every frame id in a replay store.
+    ///
+    /// # Errors
+    /// None in practice (the profile's controls are stated here); [`KeyError::TagChars`] if the
+    /// core ever refused the profile.
+    pub fn compact(self) -> Result<FrameKey, KeyError> {
+        let config = TagConfig {
+            profile: TagProfile::Compact,
+            controls: CompactTags::Accepted.controls(),
+        };
+        let tag = config.tag_length().map_err(|error| KeyError::TagChars {
+            chars: COMPACT_TAG_CHARS,
             detail: error.to_string(),
         })?;
         let key = HmacKey::new(self.secret.clone(), tag);

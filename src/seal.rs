@@ -164,6 +164,19 @@ impl InboundVerifier<'_> {
         );
         Inbound::from_report(&verifier.verify(text))
     }
+
+    /// Verifies a message of the footer lane of this conversation at `now`, claiming its id in
+    /// `replay`: [`Seal::verify_footer`] for this conversation.
+    pub fn verify_footer(&self, text: &str, now: UnixTime, replay: &dyn ReplayStore) -> Inbound {
+        let verifier = FrameVerifier::with_keys(
+            &self.seal.verify_config,
+            &self.seal.store.inner,
+            &self.keys,
+            now,
+            replay,
+        );
+        Inbound::from_report(&verifier.verify_footer(text))
+    }
 }
 
 impl fmt::Debug for InboundVerifier<'_> {
@@ -202,6 +215,41 @@ impl Seal {
         signer
             .sign(element, attributes, body)
             .map_err(|e| refused(e.to_string()))
+    }
+
+    /// Signs `message` for the footer lane (spec/frame-v1.md section 11) of `conversation`,
+    /// issued at `now`, with the configured signing key: returns LF + the footer line, to append
+    /// to the message unchanged. Verify with [`Seal::verify_footer`].
+    ///
+    /// # Errors
+    /// [`SignError::NoSigningKey`], or [`SignError::Refused`].
+    pub fn sign_footer(
+        &self,
+        conversation: &str,
+        now: UnixTime,
+        fields: &[(&str, &str)],
+        message: &str,
+    ) -> Result<String, SignError> {
+        let (key_id, key) = self.signing.as_ref().ok_or(SignError::NoSigningKey)?;
+        let refused = |detail: String| SignError::Refused { detail };
+        FrameSigner::new(key_id, SigningKey::Hmac(key), conversation, now)
+            .map_err(|e| refused(e.to_string()))?
+            .sign_footer(fields, message)
+            .map_err(|e| refused(e.to_string()))
+    }
+
+    /// Verifies a message of the footer lane: `text` must end with one signed `seal-footer`
+    /// line over everything before it (spec/frame-v1.md section 11), checked and claimed as
+    /// [`Seal::verify_inbound`] checks and claims a frame. A text without a footer alarms
+    /// `unsigned_frame`; frames of other elements inside the message are not looked at.
+    pub fn verify_footer(
+        &self,
+        text: &str,
+        conversation: &str,
+        now: UnixTime,
+        replay: &dyn ReplayStore,
+    ) -> Inbound {
+        self.inbound(conversation).verify_footer(text, now, replay)
     }
 
     /// Opens a session `id` that pins the current permission settings (standing sandbox mode

@@ -111,6 +111,17 @@ impl<'a> FrameSigner<'a> {
             .map_err(refused)
     }
 
+    /// The footer line for `message`, for lanes that cannot carry attributes
+    /// (spec/frame-v1.md section 11): LF, then `<seal-footer a="v" .. iat="now" kid="id"
+    /// sig="tag"></seal-footer>`, to append to the message unchanged. The tag covers the fields
+    /// and every byte of the message.
+    ///
+    /// # Errors
+    /// As [`FrameSigner::sign`].
+    pub fn sign_footer(&self, fields: &[(&str, &str)], message: &str) -> Result<String, SignError> {
+        self.inner.sign_footer(fields, message).map_err(refused)
+    }
+
     fn new(
         key_id: &'a str,
         key: SigningKey<'a>,

@@ -100,6 +100,29 @@ impl std::error::Error for TrustError {
     }
 }
 
+/// Whether a trust store accepts compact-profile keys
+/// ([`TrustStore::from_signed_document_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompactTags {
+    /// Compact keys are refused (the default).
+    #[default]
+    Refused,
+    /// Compact keys are accepted: the store is used by a [`Seal`](crate::Seal), which verifies
+    /// with per-conversation subkeys and a replay store.
+    Accepted,
+}
+
+impl CompactTags {
+    /// The compensating controls in force for this choice.
+    pub(crate) fn controls(self) -> CompensatingControls {
+        let on = self == CompactTags::Accepted;
+        CompensatingControls {
+            per_conversation_subkeys: on,
+            replay_set: on,
+        }
+    }
+}
+
 /// A rotation [`check_rotation`] accepted: the versions and the new document's expiry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rotation {
@@ -168,8 +191,8 @@ impl TrustStore {
     /// `now`: it must not have expired and must carry its own threshold of store-update
     /// signatures. Each HMAC key takes its secret from `secrets` by key id (checked against the
     /// document's `secret_sha256`); an HMAC key without a secret stays listed and alarms
-    /// `unknown_key` toward the model (`secret_not_supplied` in the report). Compact tags are
-    /// refused.
+    /// `unknown_key` toward the model (`secret_not_supplied` in the report). Compact-profile
+    /// keys are refused: [`TrustStore::from_signed_document_with`] accepts them.
     ///
     /// # Errors
     /// [`TrustError::Document`], [`TrustError::NotAccepted`] or [`TrustError::Secret`].
@@ -177,6 +200,26 @@ impl TrustStore {
         envelope: &[u8],
         secrets: &[(&str, &FrameKey)],
         now: UnixTime,
+    ) -> Result<TrustStore, TrustError> {
+        TrustStore::from_signed_document_with(envelope, secrets, now, CompactTags::Refused)
+    }
+
+    /// As [`TrustStore::from_signed_document`], with the operator's choice about
+    /// compact-profile keys (5-character, 30-bit tags, spec/trust-store.md section 2).
+    ///
+    /// [`CompactTags::Accepted`] is sound for a store used by a [`Seal`](crate::Seal): every
+    /// `Seal` verifies with per-conversation subkeys and claims the id of every frame in its
+    /// replay store (a frame without an id alarms), the two compensating controls the profile
+    /// requires. A forger still has about one chance in a billion per try.
+    ///
+    /// # Errors
+    /// As [`TrustStore::from_signed_document`]; with [`CompactTags::Refused`], a compact key is
+    /// [`TrustError::Secret`].
+    pub fn from_signed_document_with(
+        envelope: &[u8],
+        secrets: &[(&str, &FrameKey)],
+        now: UnixTime,
+        compact: CompactTags,
     ) -> Result<TrustStore, TrustError> {
         let signed = parse_envelope(envelope)?;
         let trusted = accept_initial(&signed, now).map_err(|error| TrustError::NotAccepted {
@@ -186,14 +229,11 @@ impl TrustStore {
             .iter()
             .map(|(key_id, key)| (*key_id, key.secret()))
             .collect();
-        // Compact (30-bit) keys need an explicit choice of compensating controls: refused here.
-        let controls = CompensatingControls::default();
-        let inner =
-            MemoryTrustStore::from_trusted(&trusted, &bound, controls).map_err(|error| {
-                TrustError::Secret {
-                    detail: error.to_string(),
-                }
-            })?;
+        let inner = MemoryTrustStore::from_trusted(&trusted, &bound, compact.controls()).map_err(
+            |error| TrustError::Secret {
+                detail: error.to_string(),
+            },
+        )?;
         Ok(TrustStore { inner })
     }
 

@@ -8,8 +8,8 @@
 //! message itself is never changed.
 
 use seal::{
-    sign_store_document, AlarmReason, ApproverKey, FrameKey, FrameVerdict, MemoryReplayStore,
-    ReplayStore, Seal, SignError, TrustError, TrustStore, UnixTime,
+    sign_store_document, AlarmReason, ApproverKey, CompactTags, FrameKey, FrameVerdict,
+    MemoryReplayStore, ReplayStore, Seal, SignError, TrustError, TrustStore, UnixTime,
 };
 
 const NOW: UnixTime = UnixTime(1_800_000_000);
@@ -374,5 +374,125 @@ struct Forgetful;
 impl ReplayStore for Forgetful {
     fn claim(&self, _claim: &seal::Claim<'_>) -> Result<seal::ClaimOutcome, seal::ClaimError> {
         Ok(seal::ClaimOutcome::Fresh)
+    }
+}
+
+#[test]
+fn compact_keys_verify_only_when_the_store_accepts_them_and_keep_both_controls() {
+    let root = ApproverKey::from_seed(&[3; 32]).unwrap();
+    let frame_key = key().compact().unwrap();
+    assert_eq!(frame_key.tag_chars(), usize::from(seal::COMPACT_TAG_CHARS));
+    let document = format!(
+        r#"{{"type":"seal/trust-store/v1","version":1,"expires":{end},"threshold":1,"keys":[
+            {{"id":"root-1","algorithm":"ed25519","public_key":"{root}","not_before":0,"not_after":{end},
+              "status":"active","scopes":{{"frames":[],"manifest_approval":false,"store_update":true}}}},
+            {{"id":"ingress","algorithm":"hmac-sha256","secret_sha256":"{secret}","tag_chars":5,
+              "not_before":0,"not_after":{end},"status":"active",
+              "scopes":{{"frames":[{{"element":"channel","attributes":{{}}}}],"manifest_approval":false,"store_update":false}}}}]}}"#,
+        end = END.0,
+        root = root.public_key(),
+        secret = frame_key.secret_sha256(),
+    );
+    let envelope = sign_store_document(document.as_bytes(), &[("root-1", &root)]).unwrap();
+    let secrets = [("ingress", &frame_key)];
+
+    // Refused unless the operator accepts the profile.
+    assert!(matches!(
+        TrustStore::from_signed_document(&envelope, &secrets, NOW),
+        Err(TrustError::Secret { .. })
+    ));
+    let store =
+        TrustStore::from_signed_document_with(&envelope, &secrets, NOW, CompactTags::Accepted)
+            .unwrap();
+    let seal = Seal::builder()
+        .trust_store(store)
+        .signing_key("ingress", frame_key.clone())
+        .build()
+        .unwrap();
+    let frame = seal
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
+        .unwrap();
+    let sig = frame
+        .split("sig=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(sig.len(), 5, "{frame}");
+    let replay = MemoryReplayStore::new();
+    assert_eq!(
+        seal.verify_inbound(&frame, "conv-1", NOW, &replay).alarms(),
+        ""
+    );
+    // The replay store: the same frame again alarms.
+    assert!(seal
+        .verify_inbound(&frame, "conv-1", NOW, &replay)
+        .alarms()
+        .contains("replayed_frame"));
+    // Per-conversation subkeys: the tag does not verify in another conversation.
+    assert!(seal
+        .verify_inbound(&frame, "conv-2", NOW, &MemoryReplayStore::new())
+        .alarms()
+        .contains("bad_signature"));
+    // A frame without an id (which no replay store could record) alarms.
+    let unnamed = seal
+        .sign_frame("conv-1", NOW, "channel", &[], "hi")
+        .unwrap();
+    assert_ne!(
+        seal.verify_inbound(&unnamed, "conv-1", NOW, &MemoryReplayStore::new())
+            .alarms(),
+        ""
+    );
+    // A standard-length tag does not pass for the compact key, nor the reverse.
+    let standard = seal_with_store();
+    let long = standard
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m2")], "hi")
+        .unwrap();
+    assert!(seal
+        .verify_inbound(&long, "conv-1", NOW, &MemoryReplayStore::new())
+        .alarms()
+        .contains("bad_signature"));
+}
+
+#[test]
+fn the_footer_lane_signs_and_verifies_a_message_without_attributes() {
+    let mut store = TrustStore::new(END);
+    store
+        .add_frame_key("ingress", &key(), "seal-footer", UnixTime(0), END)
+        .unwrap();
+    let seal = Seal::builder()
+        .trust_store(store)
+        .signing_key("ingress", key())
+        .build()
+        .unwrap();
+    let message = "deploy the docs\nwhen CI is green";
+    let footer = seal
+        .sign_footer("conv-1", NOW, &[("id", "m1")], message)
+        .unwrap();
+    assert!(
+        footer.starts_with("\n<seal-footer id=\"m1\" iat="),
+        "{footer}"
+    );
+    let text = format!("{message}{footer}");
+    let replay = MemoryReplayStore::new();
+    let verified = seal.verify_footer(&text, "conv-1", NOW, &replay);
+    assert_eq!(verified.alarms(), "", "{text}");
+    assert!(seal
+        .verify_footer(&text, "conv-1", NOW, &replay)
+        .alarms()
+        .contains("replayed_frame"));
+    // Any change to the message, another conversation, or no footer alarms.
+    let changed = text.replacen("deploy", "delete", 1);
+    for (what, text, conversation) in [
+        ("changed message", changed.as_str(), "conv-1"),
+        ("other conversation", text.as_str(), "conv-2"),
+        ("no footer", message, "conv-1"),
+    ] {
+        let alarms = seal
+            .verify_footer(text, conversation, NOW, &MemoryReplayStore::new())
+            .alarms()
+            .to_owned();
+        assert_ne!(alarms, "", "{what}");
     }
 }

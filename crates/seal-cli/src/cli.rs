@@ -100,6 +100,11 @@ pub struct KeygenArgs {
     #[arg(long, value_name = "N", default_value_t = 22,
           value_parser = clap::value_parser!(u8).range(16..=42))]
     pub tag_chars: u8,
+    /// Compact-profile frame key: 5-character (30-bit) tags. The hooks and `scan` verify them
+    /// with per-conversation subkeys and claim every frame id in the replay state, the two
+    /// controls the profile requires; a forger has one chance in about a billion per try.
+    #[arg(long, conflicts_with = "tag_chars")]
+    pub compact: bool,
     /// Validity in days.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_DAYS,
           value_parser = clap::value_parser!(u64).range(1..=MAX_DAYS))]

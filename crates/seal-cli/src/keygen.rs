@@ -5,7 +5,7 @@ use ring::rand::{SecureRandom, SystemRandom};
 use seal::base64url;
 use seal::store_document::{MAX_TAG_CHARS, MIN_TAG_CHARS, STORE_DOCUMENT_TYPE};
 use seal::UnixTime;
-use seal::{sign_store_document, ApproverKey, FrameKey};
+use seal::{sign_store_document, ApproverKey, FrameKey, COMPACT_TAG_CHARS};
 
 use crate::cli::KeygenArgs;
 use crate::failure::{Exit, Failure};
@@ -27,8 +27,12 @@ pub fn run(args: &KeygenArgs) -> Result<u8, Failure> {
     check_absent(keys_path, args.force)?;
     let now = now(args.now.as_deref())?;
     let days = args.days;
-    let tag_chars = args.tag_chars;
-    if !(MIN_TAG_CHARS..=MAX_TAG_CHARS).contains(&tag_chars) {
+    let tag_chars = if args.compact {
+        COMPACT_TAG_CHARS
+    } else {
+        args.tag_chars
+    };
+    if !args.compact && !(MIN_TAG_CHARS..=MAX_TAG_CHARS).contains(&tag_chars) {
         return Err(Failure::usage(format!(
             "`--tag-chars` wants {MIN_TAG_CHARS} to {MAX_TAG_CHARS}, not `{tag_chars}`"
         )));

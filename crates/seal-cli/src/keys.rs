@@ -2,7 +2,7 @@
 //! `doctor`: `{"type":"seal/secret-keys/v1","keys":[..]}`, mode 0600.
 
 use seal::json::Value;
-use seal::{base64url, ApproverKey, FrameKey};
+use seal::{base64url, ApproverKey, FrameKey, COMPACT_TAG_CHARS};
 
 use crate::failure::{quoted, Failure};
 use crate::io::{read_file, MAX_FILE_BYTES};
@@ -123,6 +123,10 @@ impl SecretKeys {
     /// The HMAC key with `id`, bound to the file's tag length.
     pub fn hmac_key(&self, id: &str) -> Result<FrameKey, Failure> {
         match &self.get(id)?.secret {
+            Secret::Hmac { key, tag_chars } if *tag_chars == COMPACT_TAG_CHARS => key
+                .clone()
+                .compact()
+                .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
             Secret::Hmac { key, tag_chars } => key
                 .clone()
                 .with_tag_chars(*tag_chars)

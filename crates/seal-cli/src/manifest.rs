@@ -7,7 +7,8 @@ use std::path::Path;
 use seal::canonical_path;
 use seal::json::Value;
 use seal::{
-    ApprovalContext, LiveState, Manifest, ManifestApproval, Sha256Digest, SpawnError, TrustStore,
+    ApprovalContext, CompactTags, LiveState, Manifest, ManifestApproval, Sha256Digest, SpawnError,
+    TrustStore,
 };
 
 use crate::approve::load_approval;
@@ -67,9 +68,11 @@ pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
             })?;
             let now = now(args.now.as_deref())?;
             let envelope = read_file(store_path, MAX_FILE_BYTES, "trust store")?;
-            let store = TrustStore::from_signed_document(&envelope, &[], now).map_err(|error| {
-                Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
-            })?;
+            let store =
+                TrustStore::from_signed_document_with(&envelope, &[], now, CompactTags::Accepted)
+                    .map_err(|error| {
+                    Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
+                })?;
             // The approval id is claimed in the replay state, until the approval's not-after
             // time; ids of an old `--used` file count as spent until then too.
             let used = state::open_at(

@@ -2,7 +2,7 @@
 //! the key file's HMAC secrets given to the facade's [`Seal`], the submitted text verified with
 //! [`Seal::verify_inbound`], and the operator's report as JSON.
 
-use seal::{FrameVerdict, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
+use seal::{CompactTags, FrameVerdict, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
 
 use crate::cli::FrameFlags;
 use crate::failure::{quoted, Failure};
@@ -67,8 +67,13 @@ pub fn inbound_seal(
 ) -> Result<Seal, Failure> {
     let envelope = read_file(store_path, MAX_FILE_BYTES, "trust store")?;
     let secrets = keys.map(SecretKeys::frame_keys).unwrap_or_default();
-    let store = TrustStore::from_signed_document(&envelope, &secrets, now)
-        .map_err(|error| Failure::keys(format!("trust store {}: {error}", quoted(store_path))))?;
+    // Every frame the binary verifies is checked with per-conversation subkeys and claimed in a
+    // replay state: the controls under which compact-profile keys are sound.
+    let store =
+        TrustStore::from_signed_document_with(&envelope, &secrets, now, CompactTags::Accepted)
+            .map_err(|error| {
+                Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
+            })?;
     let mut builder = Seal::builder()
         .trust_store(store)
         .frame_element(&options.element)

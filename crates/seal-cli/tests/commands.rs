@@ -362,9 +362,12 @@ fn doctor() {
     assert!(run.stdout.contains("deadline 5 s"), "{}", run.stdout);
 }
 
+/// Compact-profile keys (5-character tags) end to end: `keygen --compact` makes one, `sign`
+/// signs with it, the prompt hook verifies with per-conversation subkeys and the replay state
+/// (a replay and another conversation alarm), and `doctor` warns about the profile. `--tag-chars`
+/// never gives it.
 #[test]
-fn compact_keys_are_reported_and_not_generated() {
-    // keygen offers no compact (5-character) tags.
+fn compact_keys_are_generated_signed_verified_and_reported() {
     let dir = TempDir::new("compact");
     let refused = seal(
         &[
@@ -380,26 +383,109 @@ fn compact_keys_are_reported_and_not_generated() {
         &[],
     );
     assert_eq!(refused.code, 2, "{}", refused.snapshot());
-
-    // A store with a compact key, made with the facade: doctor reports it as an error.
-    let root = seal::ApproverKey::from_seed(&[1; 32]).unwrap();
-    let frames = seal::FrameKey::from_secret(&[2; 32]).unwrap();
-    let document = format!(
-        r#"{{"type":"seal/trust-store/v1","version":1,"expires":2000000000,"threshold":1,"keys":[
-        {{"id":"root","algorithm":"ed25519","public_key":"{}","not_before":0,"not_after":2000000000,
-          "status":"active","scopes":{{"frames":[],"manifest_approval":false,"store_update":true}}}},
-        {{"id":"tiny","algorithm":"hmac-sha256","secret_sha256":"{}","tag_chars":5,"not_before":0,
-          "not_after":2000000000,"status":"active",
-          "scopes":{{"frames":[{{"element":"channel","attributes":{{}}}}],"manifest_approval":false,"store_update":false}}}}]}}"#,
-        root.public_key(),
-        frames.secret_sha256()
+    let both = seal(
+        &[
+            "keygen",
+            "--store",
+            &dir.file("s.json"),
+            "--keys",
+            &dir.file("k.json"),
+            "--compact",
+            "--tag-chars",
+            "22",
+        ],
+        b"",
+        &[],
     );
-    let envelope = seal::sign_store_document(document.as_bytes(), &[("root", &root)]).unwrap();
-    let store = dir.file("compact.json");
-    std::fs::write(&store, envelope).unwrap();
-    let run = seal(&["doctor", "--store", &store, "--now", NOW], b"", &[]);
-    assert_eq!(run.code, 14, "{}", run.snapshot());
-    assert!(run.stdout.contains("error key tiny: compact profile"));
+    assert_eq!(both.code, 2, "{}", both.snapshot());
+
+    let store = dir.file("store.json");
+    let keys = dir.file("keys.json");
+    let made = seal(
+        &[
+            "keygen",
+            "--store",
+            &store,
+            "--keys",
+            &keys,
+            "--compact",
+            "--now",
+            NOW,
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(made.code, 0, "{}", made.snapshot());
+    let sign = |conversation: &str, id: &str| {
+        let run = seal(
+            &[
+                "sign",
+                "--keys",
+                &keys,
+                "--key-id",
+                "frames-1",
+                "--conversation",
+                conversation,
+                "--attr",
+                &format!("id={id}"),
+                "--now",
+                NOW,
+            ],
+            b"deploy the docs",
+            &[],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        run.stdout.trim_end().to_owned()
+    };
+    let frame = sign("session-1", "m1");
+    let sig = frame
+        .split("sig=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(sig.len(), 5, "{frame}");
+
+    let state = dir.file("replay.sqlite3");
+    let hook = |prompt: &str| {
+        let run = seal(
+            &[
+                "hook",
+                "claude-code",
+                "user-prompt-submit",
+                "--store",
+                &store,
+                "--keys",
+                &keys,
+                "--state",
+                &state,
+                "--now",
+                NOW,
+            ],
+            &support::prompt_input(prompt),
+            &[],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        run.stdout
+    };
+    assert!(hook(&frame).contains("\"additionalContext\":\"\""));
+    assert!(hook(&frame).contains("replayed_frame"));
+    assert!(hook(&sign("session-2", "m2")).contains("bad_signature"));
+
+    let run = seal(
+        &[
+            "doctor", "--store", &store, "--keys", &keys, "--state", &state, "--now", NOW,
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains("warn  key frames-1: compact profile"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// The arguments `policy check` freezes are the lossless canonical bytes of `tool_input`: their
