@@ -138,12 +138,12 @@ pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport};
 pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
-pub use seal::{InboundVerifier, Seal, SignError};
+pub use seal::{ElementError, FrameRefusal, InboundVerifier, Seal, SignError};
 pub use session::{Call, CallError, Escalation, Session, MAX_FOREIGN_ARGUMENTS_BYTES};
 pub use signer::FrameSigner;
 pub use trust::{
-    check_rotation, sign_store_document, sign_store_rotation, CompactTags, Rotation, TrustError,
-    TrustStore,
+    check_rotation, sign_store_document, sign_store_rotation, CompactTags, KeyRefusal, Rotation,
+    TrustError, TrustStore,
 };
 
 #[cfg(feature = "fuzz")]

@@ -80,17 +80,24 @@ pub enum SignError {
     NoSigningKey,
     /// The frame was refused (element or attribute name outside the grammar, a duplicate, a
     /// reserved `kid` or `sig` attribute, or a conversation id that is empty or too long).
-    Refused {
-        /// Why.
-        detail: String,
-    },
+    Refused(FrameRefusal),
+    /// The element of a closing-tag rewrite is not a frame element name.
+    Element(ElementError),
 }
+
+/// Why the core signer refused a frame (the frame grammar, the frame id grammar, reserved
+/// attributes, the conversation id).
+pub use seal_verify::SignError as FrameRefusal;
+
+/// Why an element name was refused (the frame element grammar).
+pub use seal_parse::frame::ConfigError as ElementError;
 
 impl fmt::Display for SignError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoSigningKey => f.write_str("no signing key is configured"),
-            Self::Refused { detail } => write!(f, "frame not signed: {detail}"),
+            Self::Refused(error) => write!(f, "frame not signed: {error}"),
+            Self::Element(error) => write!(f, "frame not signed: {error}"),
         }
     }
 }
@@ -206,15 +213,14 @@ impl Seal {
         body: &str,
     ) -> Result<String, SignError> {
         let (key_id, key) = self.signing.as_ref().ok_or(SignError::NoSigningKey)?;
-        let refused = |detail: String| SignError::Refused { detail };
         let mut signer = FrameSigner::new(key_id, SigningKey::Hmac(key), conversation, now)
-            .map_err(|e| refused(e.to_string()))?;
+            .map_err(SignError::Refused)?;
         if let Some(rewrite) = &self.rewrite {
             signer = signer.with_rewrite(rewrite.clone());
         }
         signer
             .sign(element, attributes, body)
-            .map_err(|e| refused(e.to_string()))
+            .map_err(SignError::Refused)
     }
 
     /// Signs `message` for the footer lane (spec/frame-v1.md section 11) of `conversation`,
@@ -231,11 +237,10 @@ impl Seal {
         message: &str,
     ) -> Result<String, SignError> {
         let (key_id, key) = self.signing.as_ref().ok_or(SignError::NoSigningKey)?;
-        let refused = |detail: String| SignError::Refused { detail };
         FrameSigner::new(key_id, SigningKey::Hmac(key), conversation, now)
-            .map_err(|e| refused(e.to_string()))?
+            .map_err(SignError::Refused)?
             .sign_footer(fields, message)
-            .map_err(|e| refused(e.to_string()))
+            .map_err(SignError::Refused)
     }
 
     /// Verifies a message of the footer lane: `text` must end with one signed `seal-footer`

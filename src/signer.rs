@@ -71,9 +71,9 @@ impl<'a> FrameSigner<'a> {
     /// (`</channel>` to `<\/channel>`) to raw bodies before signing them, as the harness will.
     ///
     /// # Errors
-    /// [`SignError::Refused`] when `element` is not a frame element name.
+    /// [`SignError::Element`] when `element` is not a frame element name.
     pub fn with_closing_tag_rewrite(self, element: &str) -> Result<FrameSigner<'a>, SignError> {
-        let rewrite = HarnessRewrite::closing_tag(element).map_err(refused)?;
+        let rewrite = HarnessRewrite::closing_tag(element).map_err(SignError::Element)?;
         Ok(FrameSigner {
             inner: self.inner.with_rewrite(rewrite),
         })
@@ -91,7 +91,9 @@ impl<'a> FrameSigner<'a> {
         attributes: &[(&str, &str)],
         body: &str,
     ) -> Result<String, SignError> {
-        self.inner.sign(element, attributes, body).map_err(refused)
+        self.inner
+            .sign(element, attributes, body)
+            .map_err(SignError::Refused)
     }
 
     /// A signed frame around the raw `body` (after the closing-tag rewrite, when configured).
@@ -108,7 +110,7 @@ impl<'a> FrameSigner<'a> {
     ) -> Result<String, SignError> {
         self.inner
             .sign_raw(element, attributes, body)
-            .map_err(refused)
+            .map_err(SignError::Refused)
     }
 
     /// The footer line for `message`, for lanes that cannot carry attributes
@@ -119,7 +121,9 @@ impl<'a> FrameSigner<'a> {
     /// # Errors
     /// As [`FrameSigner::sign`].
     pub fn sign_footer(&self, fields: &[(&str, &str)], message: &str) -> Result<String, SignError> {
-        self.inner.sign_footer(fields, message).map_err(refused)
+        self.inner
+            .sign_footer(fields, message)
+            .map_err(SignError::Refused)
     }
 
     fn new(
@@ -128,8 +132,8 @@ impl<'a> FrameSigner<'a> {
         conversation: &str,
         now: UnixTime,
     ) -> Result<FrameSigner<'a>, SignError> {
-        let inner =
-            seal_verify::FrameSigner::new(key_id, key, conversation, now).map_err(refused)?;
+        let inner = seal_verify::FrameSigner::new(key_id, key, conversation, now)
+            .map_err(SignError::Refused)?;
         Ok(FrameSigner { inner })
     }
 }
@@ -137,11 +141,5 @@ impl<'a> FrameSigner<'a> {
 impl fmt::Debug for FrameSigner<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FrameSigner").finish_non_exhaustive()
-    }
-}
-
-fn refused(error: impl fmt::Display) -> SignError {
-    SignError::Refused {
-        detail: error.to_string(),
     }
 }

@@ -15,8 +15,8 @@
 //! ```
 
 pub use seal_verify::store::{
-    accept_initial, DocumentError, DocumentErrorKind, KeyEntry, KeyMaterial, KeyStatus,
-    RotationError, SignedStoreDocument, StoreDocument, StoreLimits, TrustedDocument, Validity,
-    STORE_DOCUMENT_TYPE,
+    accept_initial, BindError, DocumentError, DocumentErrorKind, InsertError, KeyEntry,
+    KeyMaterial, KeyStatus, RecordError, RotationError, ScopeError, SignedStoreDocument,
+    StoreDocument, StoreLimits, TrustedDocument, Validity, STORE_DOCUMENT_TYPE,
 };
 pub use seal_verify::{COMPACT_TAG_BITS, MAX_TAG_CHARS, MIN_TAG_CHARS};

@@ -3,8 +3,9 @@
 use std::fmt;
 
 use seal_verify::store::{
-    accept_initial, rotate, FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, RotationError,
-    Scopes, SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, Validity,
+    accept_initial, rotate, BindError, DocumentError, FrameScope, InsertError, KeyRecord,
+    KeyStatus, MemoryTrustStore, RecordError, RotationError, ScopeError, Scopes,
+    SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, Validity,
 };
 use seal_verify::{CompensatingControls, UnixTime, VerifyingKey};
 
@@ -32,33 +33,22 @@ pub struct TrustStore {
     pub(crate) inner: MemoryTrustStore,
 }
 
-/// Why a trust store or a store document was refused.
+/// Why a trust store or a store document was refused. Each case carries the core's own error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TrustError {
-    /// The document (or envelope) is not valid: where and why.
-    Document {
-        /// The JSON path of the value at fault (`$.keys[1].status`).
-        path: String,
-        /// What is wrong.
-        detail: String,
-    },
+    /// The document (or envelope) is not valid: where (`$.keys[1].status`) and why.
+    Document(DocumentError),
     /// The signed document was not accepted (expired, or not signed by its own threshold).
-    NotAccepted {
-        /// Why.
-        detail: String,
-    },
+    NotAccepted(RotationError),
     /// An HMAC secret could not be bound to the document's key.
-    Secret {
-        /// Why.
-        detail: String,
-    },
+    Secret(BindError),
     /// A key record was refused (bad key id, inverted window, duplicate id, element name).
     Key {
         /// The key id given.
         key_id: String,
         /// Why.
-        detail: String,
+        error: KeyRefusal,
     },
     /// A signer named for a document is not listed in it.
     UnknownSigner {
@@ -70,16 +60,41 @@ pub enum TrustError {
     Rotation(RotationError),
 }
 
+/// Why a key added in code ([`TrustStore::add_frame_key`], [`TrustStore::add_approver_key`])
+/// was refused: the core's error of the step that refused it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyRefusal {
+    /// The frame scope (an element name outside the frame grammar).
+    Scope(ScopeError),
+    /// The key record (a key id outside the grammar, an inverted window).
+    Record(RecordError),
+    /// The store (an id already present, or the store full).
+    Insert(InsertError),
+}
+
+impl fmt::Display for KeyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Scope(error) => error.fmt(f),
+            Self::Record(error) => error.fmt(f),
+            Self::Insert(error) => error.fmt(f),
+        }
+    }
+}
+
 impl fmt::Display for TrustError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Document { path, detail } => {
-                write!(f, "store document refused at {path}: {detail}")
-            }
-            Self::NotAccepted { detail } => write!(f, "store document not accepted: {detail}"),
-            Self::Secret { detail } => write!(f, "frame key secret refused: {detail}"),
-            Self::Key { key_id, detail } => {
-                write!(f, "key `{}` refused: {detail}", key_id.escape_debug())
+            Self::Document(error) => write!(
+                f,
+                "store document refused at {}: {}",
+                error.path, error.kind
+            ),
+            Self::NotAccepted(error) => write!(f, "store document not accepted: {error}"),
+            Self::Secret(error) => write!(f, "frame key secret refused: {error}"),
+            Self::Key { key_id, error } => {
+                write!(f, "key `{}` refused: {error}", key_id.escape_debug())
             }
             Self::UnknownSigner { key_id } => write!(
                 f,
@@ -94,7 +109,9 @@ impl fmt::Display for TrustError {
 impl std::error::Error for TrustError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Rotation(error) => Some(error),
+            Self::Document(error) => Some(error),
+            Self::NotAccepted(error) | Self::Rotation(error) => Some(error),
+            Self::Secret(error) => Some(error),
             _ => None,
         }
     }
@@ -167,9 +184,7 @@ pub fn check_rotation(current: &[u8], next: &[u8], now: UnixTime) -> Result<Rota
     let current = parse_envelope(current)?;
     let next = parse_envelope(next)?;
     let pinned_at = UnixTime(now.seconds().min(current.document().expires().seconds()));
-    let trusted = accept_initial(&current, pinned_at).map_err(|error| TrustError::NotAccepted {
-        detail: error.to_string(),
-    })?;
+    let trusted = accept_initial(&current, pinned_at).map_err(TrustError::NotAccepted)?;
     let rotated = rotate(&trusted, &next, now).map_err(TrustError::Rotation)?;
     Ok(Rotation {
         from_version: current.document().version(),
@@ -222,18 +237,13 @@ impl TrustStore {
         compact: CompactTags,
     ) -> Result<TrustStore, TrustError> {
         let signed = parse_envelope(envelope)?;
-        let trusted = accept_initial(&signed, now).map_err(|error| TrustError::NotAccepted {
-            detail: error.to_string(),
-        })?;
+        let trusted = accept_initial(&signed, now).map_err(TrustError::NotAccepted)?;
         let bound: Vec<(&str, &seal_verify::HmacSecret)> = secrets
             .iter()
             .map(|(key_id, key)| (*key_id, key.secret()))
             .collect();
-        let inner = MemoryTrustStore::from_trusted(&trusted, &bound, compact.controls()).map_err(
-            |error| TrustError::Secret {
-                detail: error.to_string(),
-            },
-        )?;
+        let inner = MemoryTrustStore::from_trusted(&trusted, &bound, compact.controls())
+            .map_err(TrustError::Secret)?;
         Ok(TrustStore { inner })
     }
 
@@ -251,11 +261,11 @@ impl TrustStore {
         not_before: UnixTime,
         not_after: UnixTime,
     ) -> Result<(), TrustError> {
-        let refused = |detail: String| TrustError::Key {
+        let refused = |error: KeyRefusal| TrustError::Key {
             key_id: key_id.to_owned(),
-            detail,
+            error,
         };
-        let scope = FrameScope::new(element, vec![]).map_err(|e| refused(e.to_string()))?;
+        let scope = FrameScope::new(element, vec![]).map_err(|e| refused(KeyRefusal::Scope(e)))?;
         let scopes = Scopes {
             frames: vec![scope],
             ..Scopes::default()
@@ -271,10 +281,10 @@ impl TrustStore {
             KeyStatus::Active,
             scopes,
         )
-        .map_err(|e| refused(e.to_string()))?;
+        .map_err(|e| refused(KeyRefusal::Record(e)))?;
         self.inner
             .insert(record)
-            .map_err(|e| refused(e.to_string()))
+            .map_err(|e| refused(KeyRefusal::Insert(e)))
     }
 
     /// Adds an active approver key `key_id` that may approve disclosure manifests from
@@ -290,9 +300,9 @@ impl TrustStore {
         not_before: UnixTime,
         not_after: UnixTime,
     ) -> Result<(), TrustError> {
-        let refused = |detail: String| TrustError::Key {
+        let refused = |error: KeyRefusal| TrustError::Key {
             key_id: key_id.to_owned(),
-            detail,
+            error,
         };
         let scopes = Scopes {
             manifest_approval: true,
@@ -310,10 +320,10 @@ impl TrustStore {
             KeyStatus::Active,
             scopes,
         )
-        .map_err(|e| refused(e.to_string()))?;
+        .map_err(|e| refused(KeyRefusal::Record(e)))?;
         self.inner
             .insert(record)
-            .map_err(|e| refused(e.to_string()))
+            .map_err(|e| refused(KeyRefusal::Insert(e)))
     }
 
     /// The time after which nothing resolves.
@@ -375,12 +385,8 @@ fn sign_listed(
     current: Option<&StoreDocument>,
     signers: &[(&str, &ApproverKey)],
 ) -> Result<Vec<u8>, TrustError> {
-    let document = StoreDocument::parse(document, &StoreLimits::default()).map_err(|error| {
-        TrustError::Document {
-            path: error.path.clone(),
-            detail: error.kind.to_string(),
-        }
-    })?;
+    let document =
+        StoreDocument::parse(document, &StoreLimits::default()).map_err(TrustError::Document)?;
     let mut signatures = Vec::with_capacity(signers.len());
     for (key_id, key) in signers {
         let listed = document.key(key_id).is_some()
@@ -396,10 +402,5 @@ fn sign_listed(
 }
 
 fn parse_envelope(envelope: &[u8]) -> Result<SignedStoreDocument, TrustError> {
-    SignedStoreDocument::parse(envelope, &StoreLimits::default()).map_err(|error| {
-        TrustError::Document {
-            path: error.path.clone(),
-            detail: error.kind.to_string(),
-        }
-    })
+    SignedStoreDocument::parse(envelope, &StoreLimits::default()).map_err(TrustError::Document)
 }

@@ -123,7 +123,7 @@ fn a_raw_body_is_signed_after_the_closing_tag_rewrite() {
         FrameSigner::hmac("ingress", &key, "conv-1", NOW)
             .unwrap()
             .with_closing_tag_rewrite("Not An Element"),
-        Err(SignError::Refused { .. })
+        Err(SignError::Element(_))
     ));
 }
 
@@ -183,7 +183,7 @@ fn an_ed25519_signer_writes_the_full_signature_and_refuses_what_the_grammar_refu
         assert!(
             matches!(
                 signer.sign("channel", attributes, "hi"),
-                Err(SignError::Refused { .. })
+                Err(SignError::Refused(_))
             ),
             "{attributes:?}"
         );

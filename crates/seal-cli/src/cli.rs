@@ -137,8 +137,12 @@ pub struct SignArgs {
     #[arg(long, value_name = "NAME=VALUE")]
     pub attr: Vec<String>,
     /// Write the body as is (harness style) instead of escaped.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "footer")]
     pub raw: bool,
+    /// Footer lane (lanes that cannot carry attributes): print the body unchanged, then a
+    /// `seal-footer` line signing it (--attr values go in the footer; --element is not used).
+    #[arg(long)]
+    pub footer: bool,
     /// Issue time written in `iat`, in Unix seconds (default: SEAL_NOW, else the clock).
     #[arg(long, value_name = "SECONDS")]
     pub now: Option<String>,
@@ -189,6 +193,10 @@ pub struct FrameFlags {
     /// Accept frames without `iat` (signed before issue times existed) until this Unix time.
     #[arg(long, value_name = "SECONDS")]
     pub accept_undated_until: Option<u64>,
+    /// Footer lane: the text must end with a `seal-footer` line signing all of it (keys scoped
+    /// to the element `seal-footer`); without one it alarms `unsigned_frame`.
+    #[arg(long, env = "SEAL_FOOTER")]
+    pub footer: bool,
 }
 
 /// `seal scan`.

@@ -281,7 +281,7 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     let keys = keys_path.map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
     let replay = state::open(frames, &options, now)?;
-    let inbound = verify_text(&seal, conversation, now, &replay, prompt)?;
+    let inbound = verify_text(&seal, conversation, now, &replay, prompt, options.footer)?;
     state::check_answered(&inbound, &replay)?;
     Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }

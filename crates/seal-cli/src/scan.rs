@@ -24,7 +24,7 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
     let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;
     let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
     let replay = state::open(frames, &options, now)?;
-    let inbound = verify_text(&seal, conversation, now, &replay, &text)?;
+    let inbound = verify_text(&seal, conversation, now, &replay, &text, options.footer)?;
     state::check_answered(&inbound, &replay)?;
     let output = if args.json {
         let mut json = report_json(&inbound).to_text();

@@ -49,6 +49,11 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
         .iter()
         .map(|(name, value)| (name.as_str(), value.as_str()))
         .collect();
+    if args.footer {
+        let footer = signer.sign_footer(&pairs, &body).map_err(cannot_sign)?;
+        crate::io::emit(&format!("{body}{footer}\n"))?;
+        return Ok(Exit::Ok.code());
+    }
     let frame = if args.raw {
         signer.sign_raw(element, &pairs, &body)
     } else {
@@ -62,7 +67,7 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
 /// The usage failure for a frame the signer refused, naming why.
 fn cannot_sign(error: SignError) -> Failure {
     let detail = match error {
-        SignError::Refused { detail } => detail,
+        SignError::Refused(error) => error.to_string(),
         other => other.to_string(),
     };
     Failure::usage(format!("cannot sign: {detail}"))

@@ -30,6 +30,8 @@ pub struct FrameOptions {
     pub max_skew: u64,
     /// Frames without `iat` are accepted until this time, if given.
     pub undated_until: Option<UnixTime>,
+    /// The footer lane: the text ends with a `seal-footer` line signing all of it.
+    pub footer: bool,
 }
 
 impl FrameOptions {
@@ -41,6 +43,7 @@ impl FrameOptions {
             max_age: flags.max_age,
             max_skew: flags.max_skew,
             undated_until: flags.accept_undated_until.map(UnixTime),
+            footer: flags.footer,
         }
     }
 
@@ -53,6 +56,7 @@ impl FrameOptions {
             max_age: seal::DEFAULT_MAX_AGE_SECONDS,
             max_skew: seal::DEFAULT_MAX_SKEW_SECONDS,
             undated_until: None,
+            footer: false,
         }
     }
 }
@@ -89,13 +93,15 @@ pub fn inbound_seal(
         .map_err(|error| Failure::usage(format!("cannot verify frames: {error}")))
 }
 
-/// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`.
+/// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`: its frames, or
+/// with `footer` the footer line that must end it.
 pub fn verify_text(
     seal: &Seal,
     conversation: &str,
     now: UnixTime,
     replay: &dyn ReplayStore,
     text: &str,
+    footer: bool,
 ) -> Result<Inbound, Failure> {
     if conversation.is_empty() || conversation.len() > MAX_CONVERSATION_BYTES {
         return Err(Failure::usage(format!(
@@ -103,7 +109,11 @@ pub fn verify_text(
             quoted(conversation)
         )));
     }
-    Ok(seal.verify_inbound(text, conversation, now, replay))
+    Ok(if footer {
+        seal.verify_footer(text, conversation, now, replay)
+    } else {
+        seal.verify_inbound(text, conversation, now, replay)
+    })
 }
 
 /// The operator's report as JSON (fields documented in spec/cli.md, "scan --json").
