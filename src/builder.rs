@@ -125,6 +125,34 @@ pub struct SealBuilder {
     approval_prefix: String,
 }
 
+/// Why a rule file was refused (the rule engine's own error kinds).
+pub use seal_policy::rules::LoadErrorKind as RulesErrorKind;
+
+/// Why a preset table could not be loaded.
+pub use seal_policy::preset::LoadError as PresetLoadError;
+
+/// Why a listener or guard could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StageRefusal {
+    /// The chain refused it (a name outside the grammar, a name taken, a chain limit).
+    Chain(ChainError),
+    /// More listeners and guards than [`MAX_STAGES`].
+    TooMany {
+        /// The limit.
+        max: usize,
+    },
+}
+
+impl fmt::Display for StageRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Chain(error) => error.fmt(f),
+            Self::TooMany { max } => write!(f, "more than {max} listeners and guards"),
+        }
+    }
+}
+
 /// Why a seal could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -136,7 +164,7 @@ pub enum BuildError {
         /// 1-based column, in characters.
         column: usize,
         /// What is wrong.
-        detail: String,
+        kind: RulesErrorKind,
     },
     /// The workspace root is not an absolute path.
     WorkspaceRoot {
@@ -165,7 +193,7 @@ pub enum BuildError {
         /// The name given.
         name: String,
         /// What is wrong.
-        detail: String,
+        error: StageRefusal,
     },
     /// No preset has this name.
     UnknownPreset {
@@ -173,10 +201,7 @@ pub enum BuildError {
         name: String,
     },
     /// The permission settings cannot be loaded (for instance an executor that cannot sandbox).
-    Preset {
-        /// What is wrong.
-        detail: String,
-    },
+    Preset(PresetLoadError),
     /// More than [`MAX_ANSWERERS`] answerers.
     TooManyAnswerers {
         /// The limit.
@@ -199,11 +224,9 @@ pub enum BuildError {
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Rules {
-                line,
-                column,
-                detail,
-            } => write!(f, "rules refused at line {line}, column {column}: {detail}"),
+            Self::Rules { line, column, kind } => {
+                write!(f, "rules refused at line {line}, column {column}: {kind}")
+            }
             Self::WorkspaceRoot { root } => write!(
                 f,
                 "workspace root `{}` is not an absolute path",
@@ -224,8 +247,8 @@ impl fmt::Display for BuildError {
                 "signing key `{}` is not in the trust store",
                 key_id.escape_debug()
             ),
-            Self::Stage { name, detail } => {
-                write!(f, "stage `{}` refused: {detail}", name.escape_debug())
+            Self::Stage { name, error } => {
+                write!(f, "stage `{}` refused: {error}", name.escape_debug())
             }
             Self::UnknownPreset { name } => {
                 write!(
@@ -241,7 +264,7 @@ impl fmt::Display for BuildError {
                 }
                 Ok(())
             }
-            Self::Preset { detail } => write!(f, "permission settings refused: {detail}"),
+            Self::Preset(error) => write!(f, "permission settings refused: {error}"),
             Self::TooManyAnswerers { max } => write!(f, "more than {max} answerers"),
             Self::ApprovalIdPrefix { prefix } => write!(
                 f,
@@ -540,7 +563,7 @@ impl SealBuilder {
                 BuildError::Rules {
                     line: error.line,
                     column: error.column,
-                    detail: error.kind.to_string(),
+                    kind: error.kind,
                 }
             })?;
         if let Some(root) = &self.workspace_root {
@@ -554,7 +577,7 @@ impl SealBuilder {
                 BuildError::Rules {
                     line: 1,
                     column: 1,
-                    detail: error.to_string(),
+                    kind: RulesErrorKind::Json(error.kind),
                 }
             })?;
         if self.fallback == Fallback::ClaudeCode {
@@ -584,7 +607,7 @@ impl SealBuilder {
             if index >= MAX_STAGES {
                 return Err(BuildError::Stage {
                     name,
-                    detail: format!("more than {MAX_STAGES} listeners and guards"),
+                    error: StageRefusal::TooMany { max: MAX_STAGES },
                 });
             }
             register(&mut chain, &name).map_err(|error| stage_error(&name, &error))?;
@@ -632,9 +655,7 @@ impl SealBuilder {
             composed_defaults: Knobs::new(sandbox, approval),
             executor,
         };
-        let table = PresetTable::load(&config).map_err(|error| BuildError::Preset {
-            detail: error.to_string(),
-        })?;
+        let table = PresetTable::load(&config).map_err(BuildError::Preset)?;
         let mut settings = Settings::new(&table);
         if let Some(mode) = self.sandbox {
             settings.set_sandbox(mode);
@@ -693,6 +714,6 @@ impl fmt::Debug for SealBuilder {
 fn stage_error(name: &str, error: &ChainError) -> BuildError {
     BuildError::Stage {
         name: name.to_owned(),
-        detail: error.to_string(),
+        error: StageRefusal::Chain(error.clone()),
     }
 }

@@ -127,7 +127,7 @@ fn rule_set(
             BuildError::Rules {
                 line: error.line,
                 column: error.column,
-                detail: error.kind.to_string(),
+                kind: error.kind,
             }
         })?;
     if let Some(root) = workspace_root {

@@ -8,7 +8,8 @@ use std::fmt;
 
 use seal_verify::store::MIN_BOUND_SECRET_BYTES;
 use seal_verify::{
-    base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagConfig, TagLength, TagProfile,
+    base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagConfig, TagLength, TagLengthError,
+    TagProfile,
 };
 
 use crate::CompactTags;
@@ -76,7 +77,7 @@ pub enum KeyError {
         /// The length asked for, in base64url characters.
         chars: u8,
         /// Why it is refused.
-        detail: String,
+        error: TagLengthError,
     },
 }
 
@@ -91,8 +92,8 @@ impl fmt::Display for KeyError {
             }
             Self::SecretTooLong { len } => write!(f, "frame key secret is {len} bytes, too long"),
             Self::SeedLength { len } => write!(f, "approver key seed is {len} bytes, not 32"),
-            Self::TagChars { chars, detail } => {
-                write!(f, "a tag of {chars} characters is refused: {detail}")
+            Self::TagChars { chars, error } => {
+                write!(f, "a tag of {chars} characters is refused: {error}")
             }
         }
     }
@@ -128,10 +129,8 @@ impl FrameKey {
     /// # Errors
     /// [`KeyError::TagChars`] for a length outside the allowed range.
     pub fn with_tag_chars(self, chars: u8) -> Result<FrameKey, KeyError> {
-        let tag = TagLength::from_chars(chars).map_err(|error| KeyError::TagChars {
-            chars,
-            detail: error.to_string(),
-        })?;
+        let tag =
+            TagLength::from_chars(chars).map_err(|error| KeyError::TagChars { chars, error })?;
         let key = HmacKey::new(self.secret.clone(), tag);
         Ok(FrameKey {
             secret: self.secret,
@@ -154,7 +153,7 @@ impl FrameKey {
         };
         let tag = config.tag_length().map_err(|error| KeyError::TagChars {
             chars: COMPACT_TAG_CHARS,
-            detail: error.to_string(),
+            error,
         })?;
         let key = HmacKey::new(self.secret.clone(), tag);
         Ok(FrameKey {

@@ -114,7 +114,7 @@ pub use seal_policy::rules::RECOMMENDED_RULES;
 pub use seal_policy::approval::ApprovalPolicy;
 pub use seal_policy::preset::SandboxMode;
 pub use seal_record::{canonical_path, CanonicalPath, PathError};
-pub use seal_record::{Outcome, Sha256Digest};
+pub use seal_record::{Outcome, RecordError, Sha256Digest};
 pub use seal_verify::{AlarmReason, UnixTime};
 pub use seal_verify::{
     Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
@@ -125,8 +125,9 @@ pub use seal_verify::{DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS, ISSUED_
 
 pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{
-    BuildError, Fallback, SealBuilder, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME,
-    MAX_ANSWERERS, MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME,
+    BuildError, Fallback, PresetLoadError, RulesErrorKind, SealBuilder, StageRefusal,
+    DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME, MAX_ANSWERERS, MAX_STAGES, NO_RULES,
+    PRESETS, RULES_LISTENER_NAME,
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{
@@ -139,7 +140,9 @@ pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
 pub use seal::{ElementError, FrameRefusal, InboundVerifier, Seal, SignError};
-pub use session::{Call, CallError, Escalation, Session, MAX_FOREIGN_ARGUMENTS_BYTES};
+pub use session::{
+    Call, CallError, Escalation, Session, ToolCallError, MAX_FOREIGN_ARGUMENTS_BYTES,
+};
 pub use signer::FrameSigner;
 pub use trust::{
     check_rotation, sign_store_document, sign_store_rotation, CompactTags, KeyRefusal, Rotation,

@@ -42,7 +42,7 @@ pub fn lint_rules(json: &str) -> Result<Vec<RuleFinding>, BuildError> {
         BuildError::Rules {
             line: error.line,
             column: error.column,
-            detail: error.kind.to_string(),
+            kind: error.kind,
         }
     })?;
     let mut findings: Vec<RuleFinding> = lint(&rules)

@@ -71,26 +71,26 @@ pub enum CallError {
         /// The id given.
         id: String,
     },
-    /// The call id or tool name is not an identifier.
-    Identifier {
-        /// What is wrong.
-        detail: String,
-    },
+    /// The call id or tool name is not an identifier (the sealed-call record refused it).
+    Identifier(seal_record::RecordError),
     /// The arguments are not JSON of the call's profile (strict for [`Seal::call`](crate::Seal::call),
     /// lossless for [`Seal::call_foreign`](crate::Seal::call_foreign)).
-    Arguments {
-        /// What is wrong.
-        detail: String,
-    },
+    Arguments(seal_parse::json::JsonError),
+    /// The tool call was refused by the decision engine (its session or agent id).
+    ToolCall(ToolCallError),
 }
+
+/// Why the decision engine refused a tool call's ids.
+pub use seal_policy::chain::CallError as ToolCallError;
 
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::SessionId { id } => write!(f, "`{}` is not a session id", id.escape_debug()),
             Self::AgentId { id } => write!(f, "`{}` is not an agent id", id.escape_debug()),
-            Self::Identifier { detail } => write!(f, "call refused: {detail}"),
-            Self::Arguments { detail } => write!(f, "arguments refused: {detail}"),
+            Self::Identifier(error) => write!(f, "call refused: {error}"),
+            Self::Arguments(error) => write!(f, "arguments refused: {error}"),
+            Self::ToolCall(error) => write!(f, "call refused: {error}"),
         }
     }
 }
@@ -155,19 +155,11 @@ impl Call {
         let sealed =
             seal_arguments(call_id, tool, arguments_json.as_bytes(), &limits).map_err(|error| {
                 match error {
-                    seal_record::RecordError::Arguments(json) => CallError::Arguments {
-                        detail: json.to_string(),
-                    },
-                    other => CallError::Identifier {
-                        detail: other.to_string(),
-                    },
+                    seal_record::RecordError::Arguments(json) => CallError::Arguments(json),
+                    other => CallError::Identifier(other),
                 }
             })?;
-        let call = ToolCall::new(&session.id, Some(agent), sealed).map_err(|error| {
-            CallError::Identifier {
-                detail: error.to_string(),
-            }
-        })?;
+        let call = ToolCall::new(&session.id, Some(agent), sealed).map_err(CallError::ToolCall)?;
         Ok(Call {
             call,
             session: session.session.clone(),

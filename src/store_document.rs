@@ -14,9 +14,11 @@
 //! assert!(refused.is_err());
 //! ```
 
+/// Why a key record was refused (a key id outside the grammar, an inverted window).
+pub use seal_verify::store::RecordError as KeyRecordError;
 pub use seal_verify::store::{
     accept_initial, BindError, DocumentError, DocumentErrorKind, InsertError, KeyEntry,
-    KeyMaterial, KeyStatus, RecordError, RotationError, ScopeError, SignedStoreDocument,
-    StoreDocument, StoreLimits, TrustedDocument, Validity, STORE_DOCUMENT_TYPE,
+    KeyMaterial, KeyStatus, RotationError, ScopeError, SignedStoreDocument, StoreDocument,
+    StoreLimits, TrustedDocument, Validity, STORE_DOCUMENT_TYPE,
 };
-pub use seal_verify::{COMPACT_TAG_BITS, MAX_TAG_CHARS, MIN_TAG_CHARS};
+pub use seal_verify::{TagLengthError, COMPACT_TAG_BITS, MAX_TAG_CHARS, MIN_TAG_CHARS};

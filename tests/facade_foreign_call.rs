@@ -128,7 +128,7 @@ fn duplicate_keys_are_refused_and_the_strict_entry_is_unchanged() {
         .call_foreign(&session, "claude-code", "c", "Bash", duplicate)
         .unwrap_err();
     assert!(
-        matches!(&error, CallError::Arguments { detail } if detail.contains("duplicate key")),
+        matches!(&error, CallError::Arguments(json) if json.to_string().contains("duplicate key")),
         "{error}"
     );
     let big = r#"{"command":"git status","timeout":12345678901234567000}"#;
@@ -158,7 +158,7 @@ fn a_write_of_tens_of_mib_is_decided_by_its_rules() {
         .call_foreign(&session, "claude-code", "c", "Write", &too_big)
         .unwrap_err();
     assert!(
-        matches!(&error, CallError::Arguments { detail } if detail.contains("exceeds the limit")),
+        matches!(&error, CallError::Arguments(json) if json.to_string().contains("exceeds the limit")),
         "{error}"
     );
 }
