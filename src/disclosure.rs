@@ -11,7 +11,7 @@ use seal_record::{
 use seal_render::{render_summary, ManifestSummary, SummaryFile, SummaryRedaction};
 use seal_verify::{
     verify_before_spawn, verify_signed_before_spawn, ApprovalCheck, FileDigests, LivePayload,
-    LiveState as CoreLive, SignedApproval, SpawnError as CoreSpawn, StaleItem,
+    LiveState as CoreLive, SignedApproval,
 };
 
 use crate::keys::ApproverKey;
@@ -80,10 +80,9 @@ pub enum ManifestError {
     },
     /// A rule of spec/manifest-v1.md is broken (a missing or invalid field, a path outside the
     /// workspace, a duplicate, a limit), or the JSON is not a manifest.
-    Invalid {
-        /// What is wrong.
-        detail: String,
-    },
+    Invalid(ManifestRuleError),
+    /// The approval could not be signed (a key id or approval id outside its grammar).
+    Approval(ApprovalError),
 }
 
 /// The state a run is about to spawn with, supplied by the embedder at spawn time.
@@ -109,55 +108,13 @@ pub trait LiveFiles {
     fn contents_digest(&self, path: &str) -> Option<Sha256Digest>;
 }
 
-/// Why a run may not spawn: each stale item is its own case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SpawnError {
-    /// The manifest is not the one approved (its disclosure hash differs).
-    NotApproved {
-        /// The approved hash.
-        approved: Sha256Digest,
-        /// The manifest's hash.
-        manifest: Sha256Digest,
-    },
-    /// The policy changed since approval.
-    StalePolicy {
-        /// The approved policy digest.
-        approved: Sha256Digest,
-        /// The live policy digest.
-        live: Sha256Digest,
-    },
-    /// The model changed since approval.
-    StaleModel {
-        /// The approved model.
-        approved: String,
-        /// The live model.
-        live: String,
-    },
-    /// A disclosed file changed since approval.
-    StaleFile {
-        /// The file.
-        path: String,
-    },
-    /// A disclosed file is missing or unreadable now.
-    MissingFile {
-        /// The file.
-        path: String,
-    },
-    /// The payload changed since approval.
-    StalePayload,
-    /// The manifest rebuilt from live state does not hash to the approved hash.
-    Recomputed {
-        /// What differs.
-        detail: String,
-    },
-    /// The signed approval was refused: unknown or out-of-scope approver key, bad signature,
-    /// expired, or an approval id already used.
-    Approval {
-        /// Why.
-        detail: String,
-    },
-}
+/// Why a run may not spawn: the policy, the model, a file or the payload changed since approval,
+/// the manifest is not the one approved or cannot be rebuilt to its hash, or the signed approval
+/// was refused. The core's own error ([`StaleItem`] names what changed).
+pub use seal_verify::{ApprovalError, SpawnError, StaleItem};
+
+/// Why a manifest broke a rule of spec/manifest-v1.md (the record's own error).
+pub use seal_record::ManifestError as ManifestRuleError;
 
 /// An approver's signature over a disclosure hash: approver key id, single-use approval id,
 /// last valid second, the hash and the signature (86 base64url characters). Made with
@@ -204,7 +161,7 @@ impl Manifest {
     pub fn from_json(json: &str) -> Result<Manifest, ManifestError> {
         CoreManifest::from_json(json.as_bytes(), &ManifestLimits::default())
             .map(|manifest| Manifest { manifest })
-            .map_err(invalid)
+            .map_err(ManifestError::Invalid)
     }
 
     /// The RFC 8785 canonical JSON form, whose SHA-256 is the disclosure hash.
@@ -297,7 +254,6 @@ impl Manifest {
         };
         verify_before_spawn(&self.manifest, approved, &core)
             .map(|clearance| clearance_of(&clearance))
-            .map_err(spawn_error)
     }
 
     /// [`Manifest::verify_before_spawn`] with the approved hash taken from a signed approval,
@@ -358,7 +314,6 @@ impl Manifest {
         };
         verify_signed_before_spawn(&self.manifest, &approval.approval, &check, &core)
             .map(|clearance| clearance_of(&clearance))
-            .map_err(spawn_error)
     }
 }
 
@@ -367,7 +322,7 @@ impl ManifestApproval {
     /// `not_after` (inclusive) and usable once as `approval_id` (`[A-Za-z0-9._-]{1,64}`).
     ///
     /// # Errors
-    /// [`ManifestError::Invalid`] for a key id or approval id outside its grammar.
+    /// [`ManifestError::Approval`] for a key id or approval id outside its grammar.
     pub fn sign(
         key: &ApproverKey,
         key_id: &str,
@@ -383,7 +338,7 @@ impl ManifestApproval {
             manifest.disclosure_hash(),
         )
         .map(|approval| ManifestApproval { approval })
-        .map_err(invalid)
+        .map_err(ManifestError::Approval)
     }
 
     /// An approval received from elsewhere (checked only when verified before spawn).
@@ -535,7 +490,7 @@ impl ManifestBuilder {
         self.builder
             .build(&ManifestLimits::default())
             .map(|manifest| Manifest { manifest })
-            .map_err(invalid)
+            .map_err(ManifestError::Invalid)
     }
 }
 
@@ -577,52 +532,13 @@ impl fmt::Display for ManifestError {
                 "lines {start}-{end} of `{}` are not within its {lines} lines",
                 path.escape_debug()
             ),
-            Self::Invalid { detail } => write!(f, "manifest refused: {detail}"),
+            Self::Invalid(error) => write!(f, "manifest refused: {error}"),
+            Self::Approval(error) => write!(f, "approval not signed: {error}"),
         }
     }
 }
 
 impl std::error::Error for ManifestError {}
-
-impl fmt::Display for SpawnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotApproved { approved, manifest } => write!(
-                f,
-                "manifest hash {} is not the approved hash {}",
-                manifest.to_hex(),
-                approved.to_hex()
-            ),
-            Self::StalePolicy { approved, live } => write!(
-                f,
-                "stale policy: approved {}, live {}",
-                approved.to_hex(),
-                live.to_hex()
-            ),
-            Self::StaleModel { approved, live } => write!(
-                f,
-                "stale model: approved `{}`, live `{}`",
-                approved.escape_debug(),
-                live.escape_debug()
-            ),
-            Self::StaleFile { path } => {
-                write!(f, "stale manifest: file `{}` changed", path.escape_debug())
-            }
-            Self::MissingFile { path } => {
-                write!(
-                    f,
-                    "stale manifest: file `{}` is missing",
-                    path.escape_debug()
-                )
-            }
-            Self::StalePayload => f.write_str("stale manifest: payload changed"),
-            Self::Recomputed { detail } => write!(f, "stale manifest: {detail}"),
-            Self::Approval { detail } => write!(f, "approval refused: {detail}"),
-        }
-    }
-}
-
-impl std::error::Error for SpawnError {}
 
 impl<F: Fn(&str) -> Option<Sha256Digest>> LiveFiles for F {
     fn contents_digest(&self, path: &str) -> Option<Sha256Digest> {
@@ -677,39 +593,4 @@ fn line_starts(contents: &[u8]) -> Vec<usize> {
         }
     }
     starts
-}
-
-fn invalid(error: impl fmt::Display) -> ManifestError {
-    ManifestError::Invalid {
-        detail: error.to_string(),
-    }
-}
-
-fn spawn_error(error: CoreSpawn) -> SpawnError {
-    match error {
-        CoreSpawn::NotApproved { approved, manifest } => {
-            SpawnError::NotApproved { approved, manifest }
-        }
-        CoreSpawn::StalePolicy { approved, live } => SpawnError::StalePolicy { approved, live },
-        CoreSpawn::StaleModel { approved, live } => SpawnError::StaleModel { approved, live },
-        CoreSpawn::StaleManifest {
-            item: StaleItem::File { path },
-        } => SpawnError::StaleFile {
-            path: path.as_str().to_owned(),
-        },
-        CoreSpawn::StaleManifest {
-            item: StaleItem::MissingFile { path },
-        } => SpawnError::MissingFile {
-            path: path.as_str().to_owned(),
-        },
-        CoreSpawn::StaleManifest {
-            item: StaleItem::Payload,
-        } => SpawnError::StalePayload,
-        CoreSpawn::Approval(error) => SpawnError::Approval {
-            detail: error.to_string(),
-        },
-        other => SpawnError::Recomputed {
-            detail: other.to_string(),
-        },
-    }
 }

@@ -131,8 +131,8 @@ pub use builder::{
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{
-    ApprovalContext, LiveFiles, LiveState, Manifest, ManifestApproval, ManifestBuilder,
-    ManifestError, SpawnClearance, SpawnError,
+    ApprovalContext, ApprovalError, LiveFiles, LiveState, Manifest, ManifestApproval,
+    ManifestBuilder, ManifestError, ManifestRuleError, SpawnClearance, SpawnError, StaleItem,
 };
 pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
 pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport};

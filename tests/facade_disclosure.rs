@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use seal::{
     ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, ManifestError,
-    MemoryReplayStore, Seal, Sha256Digest, SpawnError, TrustStore, UnixTime,
+    MemoryReplayStore, Seal, Sha256Digest, SpawnError, StaleItem, TrustStore, UnixTime,
 };
 
 struct Fixture {
@@ -111,7 +111,9 @@ fn each_stale_item_is_its_own_error() {
     ));
     assert!(matches!(
         check(&fixture, files, "model-1", b"the prompt!", fixture.policy),
-        Err(SpawnError::StalePayload)
+        Err(SpawnError::StaleManifest {
+            item: StaleItem::Payload
+        })
     ));
     // One byte of one file changes.
     let mut changed = files.clone();
@@ -121,13 +123,13 @@ fn each_stale_item_is_its_own_error() {
     );
     assert!(matches!(
         check(&fixture, &changed, "model-1", b"the prompt", fixture.policy),
-        Err(SpawnError::StaleFile { ref path }) if path == "src/lib.rs"
+        Err(SpawnError::StaleManifest { item: StaleItem::File { ref path } }) if path.as_str() == "src/lib.rs"
     ));
     let mut missing = files.clone();
     missing.remove("./README.md");
     assert!(matches!(
         check(&fixture, &missing, "model-1", b"the prompt", fixture.policy),
-        Err(SpawnError::MissingFile { ref path }) if path == "README.md"
+        Err(SpawnError::StaleManifest { item: StaleItem::MissingFile { ref path } }) if path.as_str() == "README.md"
     ));
     // A different manifest than the approved one.
     let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
@@ -141,11 +143,23 @@ fn each_stale_item_is_its_own_error() {
         other.verify_before_spawn(&fixture.manifest.disclosure_hash(), &live),
         Err(SpawnError::NotApproved { .. })
     ));
-    for error in [
-        SpawnError::StalePayload,
-        SpawnError::StaleFile { path: "a".into() },
+    for (error, says) in [
+        (
+            SpawnError::StaleManifest {
+                item: StaleItem::Payload,
+            },
+            "payload changed since approval",
+        ),
+        (
+            SpawnError::StaleManifest {
+                item: StaleItem::File {
+                    path: seal::canonical_path("a").unwrap(),
+                },
+            },
+            "file `a` changed since approval",
+        ),
     ] {
-        assert!(error.to_string().starts_with("stale manifest"));
+        assert_eq!(error.to_string(), says);
     }
 }
 
@@ -280,11 +294,11 @@ fn a_signed_approval_is_checked_before_spawn() {
     // Reused, expired, unknown approver, forged signature.
     assert!(matches!(
         refused(&approval, now, &used),
-        SpawnError::Approval { .. }
+        SpawnError::Approval(_)
     ));
     assert!(matches!(
         refused(&approval, UnixTime(now.0 + 61), &MemoryReplayStore::new()),
-        SpawnError::Approval { .. }
+        SpawnError::Approval(_)
     ));
     let by_mallory = ManifestApproval::sign(
         &mallory,
@@ -296,7 +310,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     .unwrap();
     assert!(matches!(
         refused(&by_mallory, now, &MemoryReplayStore::new()),
-        SpawnError::Approval { .. }
+        SpawnError::Approval(_)
     ));
     let unknown = ManifestApproval::sign(
         &mallory,
@@ -308,7 +322,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     .unwrap();
     assert!(matches!(
         refused(&unknown, now, &MemoryReplayStore::new()),
-        SpawnError::Approval { .. }
+        SpawnError::Approval(_)
     ));
     let forged = ManifestApproval::from_parts(
         "alice",
@@ -319,7 +333,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     );
     assert!(matches!(
         refused(&forged, now, &MemoryReplayStore::new()),
-        SpawnError::Approval { .. }
+        SpawnError::Approval(_)
     ));
     // An approval of another manifest does not clear this one.
     let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
@@ -354,7 +368,9 @@ fn a_signed_approval_is_checked_before_spawn() {
         fixture
             .manifest
             .verify_approved_before_spawn(&fresh, &context, &live),
-        Err(SpawnError::StaleFile { .. })
+        Err(SpawnError::StaleManifest {
+            item: StaleItem::File { .. }
+        })
     ));
     assert!(ManifestApproval::sign(&alice, "alice", "bad id!", now, &fixture.manifest).is_err());
 }

@@ -135,11 +135,9 @@ pub fn spawn_exit(error: &SpawnError) -> Exit {
     match error {
         SpawnError::StalePolicy { .. } => Exit::StalePolicy,
         SpawnError::StaleModel { .. } => Exit::StaleModel,
-        SpawnError::StaleFile { .. }
-        | SpawnError::MissingFile { .. }
-        | SpawnError::StalePayload => Exit::StaleManifest,
+        SpawnError::StaleManifest { .. } => Exit::StaleManifest,
         SpawnError::NotApproved { .. } => Exit::NotApproved,
-        SpawnError::Approval { .. } => Exit::ApprovalRefused,
+        SpawnError::Approval(_) => Exit::ApprovalRefused,
         _ => Exit::Recomputed,
     }
 }
@@ -154,15 +152,18 @@ fn rebuilt_matches(
     match description.seal(root) {
         Ok(rebuilt) if rebuilt.disclosure_hash() == *approved => Ok(()),
         Ok(rebuilt) => Err(SpawnError::Recomputed {
-            detail: format!(
-                "the manifest rebuilt from the description hashes to {}, not to the approved {}",
-                rebuilt.disclosure_hash().to_hex(),
-                approved.to_hex()
-            ),
+            approved: *approved,
+            recomputed: Some(rebuilt.disclosure_hash()),
         }),
-        Err(failure) => Err(SpawnError::Recomputed {
-            detail: format!("the manifest cannot be rebuilt from the description: {failure}"),
-        }),
+        Err(failure) => {
+            crate::io::warn(&format!(
+                "seal: the manifest cannot be rebuilt from the description: {failure}"
+            ));
+            Err(SpawnError::Recomputed {
+                approved: *approved,
+                recomputed: None,
+            })
+        }
     }
 }
 
