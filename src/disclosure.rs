@@ -46,7 +46,7 @@ use crate::{Sha256Digest, UnixTime};
 ///
 /// files.insert("src/lib.rs".to_owned(), "fn main() { evil() }\n".to_owned());
 /// let live = LiveState { policy, model: "model-1", payload: b"the prompt", files: &files };
-/// assert!(matches!(manifest.verify_before_spawn(&approved, &live), Err(SpawnError::StaleFile { .. })));
+/// assert!(matches!(manifest.verify_before_spawn(&approved, &live), Err(SpawnError::StaleManifest { .. })));
 /// # Ok::<(), seal::ManifestError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
