@@ -118,12 +118,21 @@ pub struct SealBuilder {
     stages: Vec<Stage>,
     fallback: Fallback,
     preset: String,
+    presets: Vec<(String, SandboxMode, ApprovalPolicy)>,
     sandbox: Option<SandboxMode>,
     approval: Option<ApprovalPolicy>,
     can_sandbox: bool,
     answerers: Vec<SharedAnswerer>,
     approval_prefix: String,
+    scan_limits: ScanLimits,
+    verify_limits: VerifyLimits,
 }
+
+/// The scan limits of inbound frames ([`SealBuilder::frame_limits`]).
+pub use seal_parse::frame::ScanLimits;
+
+/// The frame verifier's output limits ([`SealBuilder::frame_limits`]).
+pub use seal_verify::VerifyLimits;
 
 /// Why a rule file was refused (the rule engine's own error kinds).
 pub use seal_policy::rules::LoadErrorKind as RulesErrorKind;
@@ -199,6 +208,8 @@ pub enum BuildError {
     UnknownPreset {
         /// The name given.
         name: String,
+        /// The presets of the table, in order.
+        known: Vec<String>,
     },
     /// The permission settings cannot be loaded (for instance an executor that cannot sandbox).
     Preset(PresetLoadError),
@@ -250,13 +261,13 @@ impl fmt::Display for BuildError {
             Self::Stage { name, error } => {
                 write!(f, "stage `{}` refused: {error}", name.escape_debug())
             }
-            Self::UnknownPreset { name } => {
+            Self::UnknownPreset { name, known } => {
                 write!(
                     f,
                     "unknown preset `{}`: known presets are ",
                     name.escape_debug()
                 )?;
-                for (index, (preset, _, _)) in PRESETS.iter().enumerate() {
+                for (index, preset) in known.iter().enumerate() {
                     if index > 0 {
                         f.write_str(", ")?;
                     }
@@ -326,11 +337,17 @@ impl SealBuilder {
             stages: Vec::new(),
             fallback: Fallback::Ask,
             preset: "auto".to_owned(),
+            presets: PRESETS
+                .iter()
+                .map(|(name, sandbox, approval)| ((*name).to_owned(), *sandbox, *approval))
+                .collect(),
             sandbox: None,
             approval: None,
             can_sandbox: true,
             answerers: Vec::new(),
             approval_prefix: "approval-".to_owned(),
+            scan_limits: ScanLimits::default(),
+            verify_limits: VerifyLimits::default(),
         }
     }
 
@@ -483,7 +500,30 @@ impl SealBuilder {
         self
     }
 
-    /// Selects a preset of [`PRESETS`] for new sessions (default `auto`).
+    /// Replaces the preset table (default [`PRESETS`]): each row a key (1 to 64 bytes of
+    /// `a-z0-9-`), its sandbox mode and approval policy, in table order. Select one with
+    /// [`SealBuilder::preset`] (the default selection `auto` must then be a row, or be replaced).
+    /// The table is covered by the policy digest.
+    pub fn preset_table(mut self, rows: &[(&str, SandboxMode, ApprovalPolicy)]) -> SealBuilder {
+        self.presets = rows
+            .iter()
+            .map(|(name, sandbox, approval)| ((*name).to_owned(), *sandbox, *approval))
+            .collect();
+        self
+    }
+
+    /// The scan limits of inbound frames (most findings, attributes per tag, tag bytes, depth;
+    /// defaults of [`ScanLimits`]) and the verifier's output limits ([`VerifyLimits`]). Past a
+    /// limit nothing is dropped silently: the scan stops with an alarm, or the alarm text counts
+    /// what it left out.
+    pub fn frame_limits(mut self, scan: ScanLimits, verify: VerifyLimits) -> SealBuilder {
+        self.scan_limits = scan;
+        self.verify_limits = verify;
+        self
+    }
+
+    /// Selects a preset of the table ([`PRESETS`] unless [`SealBuilder::preset_table`]
+    /// replaced it) for new sessions (default `auto`).
     pub fn preset(mut self, name: &str) -> SealBuilder {
         name.clone_into(&mut self.preset);
         self
@@ -530,14 +570,18 @@ impl SealBuilder {
         let element_error = || BuildError::Element {
             element: self.element.clone(),
         };
-        let mut scan = ScanConfig::new(&self.element).map_err(|_| element_error())?;
+        let mut scan = ScanConfig::new(&self.element)
+            .map_err(|_| element_error())?
+            .with_limits(self.scan_limits);
         let rewrite = if self.rewrite {
             scan = scan.with_rewrite();
             Some(HarnessRewrite::closing_tag(&self.element).map_err(|_| element_error())?)
         } else {
             None
         };
-        let mut verify_config = VerifyConfig::new(scan).with_freshness(self.freshness);
+        let mut verify_config = VerifyConfig::new(scan)
+            .with_freshness(self.freshness)
+            .with_limits(self.verify_limits);
         if let Some(until) = self.undated_until {
             verify_config = verify_config.accept_undated_until(until);
         }
@@ -638,18 +682,26 @@ impl SealBuilder {
                 name: RULES_LISTENER_NAME.to_owned(),
             });
         }
-        let Some(&(_, sandbox, approval)) =
-            PRESETS.iter().find(|(preset, _, _)| *preset == self.preset)
+        let Some(&(_, sandbox, approval)) = self
+            .presets
+            .iter()
+            .find(|(preset, _, _)| *preset == self.preset)
         else {
-            return Err(BuildError::UnknownPreset { name: self.preset });
+            return Err(BuildError::UnknownPreset {
+                name: self.preset,
+                known: self.presets.into_iter().map(|(name, _, _)| name).collect(),
+            });
         };
         let executor = Executor {
             can_sandbox: self.can_sandbox,
         };
         let config = PresetConfig {
-            rows: PRESETS
+            rows: self
+                .presets
                 .iter()
-                .map(|(name, sandbox, approval)| (*name, Knobs::new(*sandbox, *approval), None))
+                .map(|(name, sandbox, approval)| {
+                    (name.as_str(), Knobs::new(*sandbox, *approval), None)
+                })
                 .collect(),
             default: Some(self.preset.as_str()),
             composed_defaults: Knobs::new(sandbox, approval),

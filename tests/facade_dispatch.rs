@@ -805,3 +805,91 @@ fn a_hostile_or_long_ask_reason_still_asks_and_is_shown_escaped_once() {
         .contains("| reason    review \\u{202e}this\\n"));
     assert!(pending.settle(Outcome::AllowedOnce).is_run());
 }
+
+#[test]
+fn a_custom_preset_table_decides_the_sessions_and_the_digest() {
+    use seal::{ApprovalPolicy, SandboxMode};
+    let table = [
+        ("locked", SandboxMode::ReadOnly, ApprovalPolicy::Never),
+        (
+            "open",
+            SandboxMode::WorkspaceWrite,
+            ApprovalPolicy::OnRequest,
+        ),
+    ];
+    let locked = Seal::builder()
+        .preset_table(&table)
+        .preset("locked")
+        .build()
+        .unwrap();
+    let session = locked.open_session("s1").unwrap();
+    assert_eq!(session.standing_mode(), SandboxMode::ReadOnly);
+    assert_eq!(session.approval_policy(), ApprovalPolicy::Never);
+    let open = Seal::builder()
+        .preset_table(&table)
+        .preset("open")
+        .build()
+        .unwrap();
+    assert_eq!(
+        open.open_session("s1").unwrap().standing_mode(),
+        SandboxMode::WorkspaceWrite
+    );
+    // The table is part of the policy: another table with the same selected row differs.
+    let other = Seal::builder()
+        .preset_table(&[
+            table[1],
+            ("spare", SandboxMode::ReadOnly, ApprovalPolicy::Never),
+        ])
+        .preset("open")
+        .build()
+        .unwrap();
+    assert_ne!(open.policy_digest(), other.policy_digest());
+    // `auto` is not a row of this table: refused, naming the table's presets.
+    let error = Seal::builder().preset_table(&table).build().unwrap_err();
+    assert!(
+        matches!(&error, BuildError::UnknownPreset { known, .. } if known == &["locked", "open"]),
+        "{error}"
+    );
+    assert!(error.to_string().ends_with("locked, open"), "{error}");
+    // A key outside the preset key grammar is refused by the table loader.
+    let bad = Seal::builder()
+        .preset_table(&[("Not A Key", SandboxMode::ReadOnly, ApprovalPolicy::Never)])
+        .preset("Not A Key")
+        .build()
+        .unwrap_err();
+    assert!(matches!(bad, BuildError::Preset(_)), "{bad}");
+}
+
+#[test]
+fn frame_limits_bound_the_scan_and_the_alarm_text() {
+    use seal::{MemoryReplayStore, ScanLimits, UnixTime, VerifyLimits};
+    let frames = "<channel>a</channel> <channel>b</channel> <channel>c</channel>";
+    let seal = |max_frames: usize, max_frame_alarms: usize| {
+        Seal::builder()
+            .frame_limits(
+                ScanLimits {
+                    max_frames,
+                    ..ScanLimits::default()
+                },
+                VerifyLimits { max_frame_alarms },
+            )
+            .build()
+            .unwrap()
+    };
+    let now = UnixTime(1_800_000_000);
+    let all = seal(16, 16).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
+    assert_eq!(all.report().findings().len(), 3);
+    assert!(all.report().scan_stopped().is_none());
+    // One finding allowed: the scan stops with an alarm, never silently.
+    let stopped = seal(1, 16).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
+    assert!(stopped.report().scan_stopped().is_some());
+    assert!(stopped.report().is_tainted());
+    // One per-frame alarm in the text: the others are counted as left out.
+    let short = seal(16, 1).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
+    assert!(
+        short.alarms().contains("omitted=\"2\""),
+        "{}",
+        short.alarms()
+    );
+    assert_eq!(short.report().findings().len(), 3);
+}
