@@ -207,7 +207,7 @@ fn inbound(seal: &Seal) -> Result<(), Box<dyn Error>> {
         println!("\n[{label}] the model sees:");
         println!("{}{}", show_block(&text), inbound.alarms());
         println!("[{label}] operator report:");
-        for line in inbound.report().to_string().lines() {
+        for line in inbound.to_string().lines() {
             println!("  {line}");
         }
     }

@@ -135,7 +135,7 @@ pub use disclosure::{
     ManifestBuilder, ManifestError, ManifestRuleError, SpawnClearance, SpawnError, StaleItem,
 };
 pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
-pub use inbound::{FrameFinding, FrameVerdict, Inbound, InboundReport};
+pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
 pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use lint::{lint_rules, RuleFinding};
 pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};

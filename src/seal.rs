@@ -123,13 +123,13 @@ impl Seal {
     /// Each call derives the conversation's subkeys anew; for the messages of a conversation
     /// in turn, keep one [`Seal::inbound`] verifier instead (same checks, same result, each
     /// subkey derived once).
-    pub fn verify_inbound(
+    pub fn verify_inbound<'t>(
         &self,
-        text: &str,
+        text: &'t str,
         conversation: &str,
         now: UnixTime,
         replay: &dyn ReplayStore,
-    ) -> Inbound {
+    ) -> Inbound<'t> {
         self.inbound(conversation).verify(text, now, replay)
     }
 
@@ -161,7 +161,12 @@ impl InboundVerifier<'_> {
 
     /// Verifies every frame in a submitted message of this conversation at `now`, claiming ids
     /// in `replay`: [`Seal::verify_inbound`] for this conversation.
-    pub fn verify(&self, text: &str, now: UnixTime, replay: &dyn ReplayStore) -> Inbound {
+    pub fn verify<'t>(
+        &self,
+        text: &'t str,
+        now: UnixTime,
+        replay: &dyn ReplayStore,
+    ) -> Inbound<'t> {
         let verifier = FrameVerifier::with_keys(
             &self.seal.verify_config,
             &self.seal.store.inner,
@@ -169,12 +174,17 @@ impl InboundVerifier<'_> {
             now,
             replay,
         );
-        Inbound::from_report(&verifier.verify(text))
+        Inbound::from_report(verifier.verify(text))
     }
 
     /// Verifies a message of the footer lane of this conversation at `now`, claiming its id in
     /// `replay`: [`Seal::verify_footer`] for this conversation.
-    pub fn verify_footer(&self, text: &str, now: UnixTime, replay: &dyn ReplayStore) -> Inbound {
+    pub fn verify_footer<'t>(
+        &self,
+        text: &'t str,
+        now: UnixTime,
+        replay: &dyn ReplayStore,
+    ) -> Inbound<'t> {
         let verifier = FrameVerifier::with_keys(
             &self.seal.verify_config,
             &self.seal.store.inner,
@@ -182,7 +192,7 @@ impl InboundVerifier<'_> {
             now,
             replay,
         );
-        Inbound::from_report(&verifier.verify_footer(text))
+        Inbound::from_report(verifier.verify_footer(text))
     }
 }
 
@@ -247,13 +257,13 @@ impl Seal {
     /// line over everything before it (spec/frame-v1.md section 11), checked and claimed as
     /// [`Seal::verify_inbound`] checks and claims a frame. A text without a footer alarms
     /// `unsigned_frame`; frames of other elements inside the message are not looked at.
-    pub fn verify_footer(
+    pub fn verify_footer<'t>(
         &self,
-        text: &str,
+        text: &'t str,
         conversation: &str,
         now: UnixTime,
         replay: &dyn ReplayStore,
-    ) -> Inbound {
+    ) -> Inbound<'t> {
         self.inbound(conversation).verify_footer(text, now, replay)
     }
 

@@ -878,11 +878,11 @@ fn frame_limits_bound_the_scan_and_the_alarm_text() {
     };
     let now = UnixTime(1_800_000_000);
     let all = seal(16, 16).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
-    assert_eq!(all.report().findings().len(), 3);
-    assert!(all.report().scan_stopped().is_none());
+    assert_eq!(all.report().frames().len(), 3);
+    assert!(all.report().scan_error().is_none());
     // One finding allowed: the scan stops with an alarm, never silently.
     let stopped = seal(1, 16).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
-    assert!(stopped.report().scan_stopped().is_some());
+    assert!(stopped.report().scan_error().is_some());
     assert!(stopped.report().is_tainted());
     // One per-frame alarm in the text: the others are counted as left out.
     let short = seal(16, 1).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
@@ -891,5 +891,5 @@ fn frame_limits_bound_the_scan_and_the_alarm_text() {
         "{}",
         short.alarms()
     );
-    assert_eq!(short.report().findings().len(), 3);
+    assert_eq!(short.report().frames().len(), 3);
 }

@@ -31,7 +31,8 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
         json.push('\n');
         json
     } else {
-        let mut out = text;
+        let mut out = String::with_capacity(text.len() + inbound.alarms().len() + 1);
+        out.push_str(&text);
         out.push_str(inbound.alarms());
         if !inbound.alarms().is_empty() {
             out.push('\n');

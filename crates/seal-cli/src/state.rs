@@ -182,7 +182,7 @@ pub fn open_at(
 /// Fails closed when the replay state could not answer a claim: the message gets no verdict
 /// at all rather than frames left unverified for a reason the operator cannot see.
 pub fn check_answered(inbound: &Inbound, state: &ReplayState) -> Result<(), Failure> {
-    match inbound.report().replay_store_errors().first() {
+    match inbound.report().claim_errors().next() {
         None => Ok(()),
         Some(error) => Err(Failure::input(format!(
             "replay state {} did not answer: {error}",

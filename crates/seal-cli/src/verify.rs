@@ -2,7 +2,7 @@
 //! the key file's HMAC secrets given to the facade's [`Seal`], the submitted text verified with
 //! [`Seal::verify_inbound`], and the operator's report as JSON.
 
-use seal::{CompactTags, FrameVerdict, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
+use seal::{CompactTags, FrameOutcome, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
 
 use crate::cli::FrameFlags;
 use crate::failure::{quoted, Failure};
@@ -95,14 +95,14 @@ pub fn inbound_seal(
 
 /// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`: its frames, or
 /// with `footer` the footer line that must end it.
-pub fn verify_text(
+pub fn verify_text<'t>(
     seal: &Seal,
     conversation: &str,
     now: UnixTime,
     replay: &dyn ReplayStore,
-    text: &str,
+    text: &'t str,
     footer: bool,
-) -> Result<Inbound, Failure> {
+) -> Result<Inbound<'t>, Failure> {
     if conversation.is_empty() || conversation.len() > MAX_CONVERSATION_BYTES {
         return Err(Failure::usage(format!(
             "conversation id {} must be 1 to {MAX_CONVERSATION_BYTES} bytes",
@@ -120,28 +120,22 @@ pub fn verify_text(
 pub fn report_json(inbound: &Inbound) -> J {
     let report = inbound.report();
     let frames = report
-        .findings()
+        .frames()
         .iter()
         .map(|finding| {
-            let (outcome, reason, cause, frame_id) = match &finding.verdict {
-                FrameVerdict::Verified { attributes, .. } => (
+            let (outcome, reason, cause, frame_id) = match &finding.outcome {
+                FrameOutcome::Verified(verified) => (
                     "verified",
                     J::Null,
                     J::Null,
-                    J::opt(
-                        attributes
-                            .iter()
-                            .find(|(name, _)| name == "id")
-                            .map(|(_, value)| value.clone()),
-                    ),
+                    J::opt(verified.frame_id().map(str::to_owned)),
                 ),
-                FrameVerdict::Untrusted { reason, cause } => (
+                FrameOutcome::Untrusted { reason, cause } => (
                     "untrusted",
                     J::str(reason.code()),
-                    J::str(cause.clone()),
+                    J::str(cause.to_string()),
                     J::Null,
                 ),
-                _ => ("untrusted", J::Null, J::Null, J::Null),
             };
             J::Obj(vec![
                 ("start", J::Num(finding.tag.start as u64)),
@@ -160,19 +154,13 @@ pub fn report_json(inbound: &Inbound) -> J {
         ("tainted", J::Bool(report.is_tainted())),
         ("verification_off", J::Bool(report.verification_off())),
         ("verified", J::Num(report.verified().count() as u64)),
-        ("alarms", J::Num(report.alarm_reasons().count() as u64)),
-        ("scan_error", J::opt(report.scan_stopped())),
-        ("frames", J::Arr(frames)),
+        ("alarms", J::Num(report.alarms().count() as u64)),
         (
-            "new_ids",
-            J::Arr(
-                report
-                    .new_ids()
-                    .iter()
-                    .map(|id| J::str(id.clone()))
-                    .collect(),
-            ),
+            "scan_error",
+            J::opt(report.scan_error().map(|error| error.to_string())),
         ),
+        ("frames", J::Arr(frames)),
+        ("new_ids", J::Arr(report.new_ids().map(J::str).collect())),
         ("alarm_text", J::str(inbound.alarms())),
     ])
 }
