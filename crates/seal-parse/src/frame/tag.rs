@@ -42,46 +42,26 @@ pub(crate) struct Tag<'t> {
     pub(crate) self_closing: bool,
 }
 
-/// Reasons in order of discovery, without repeats, held inline: detection at a candidate that
-/// turns out not to be a tag allocates nothing.
+/// Reasons in order of discovery, without repeats (an empty list allocates nothing, so
+/// detection at a candidate that turns out not to be a tag allocates nothing).
 #[derive(Debug, Default)]
-pub(crate) struct Reasons {
-    list: [Option<Reason>; REASON_CAPACITY],
-    len: usize,
-}
-
-/// More than the number of [`Reason`] variants, so a reason is never dropped (checked by a test).
-const REASON_CAPACITY: usize = 24;
+pub(crate) struct Reasons(Vec<Reason>);
 
 impl Reasons {
     pub(crate) fn add(&mut self, reason: Reason) {
-        if self.iter().any(|r| r == reason) {
-            return;
-        }
-        if let Some(slot) = self.list.get_mut(self.len) {
-            *slot = Some(reason);
-            self.len += 1;
+        if !self.0.contains(&reason) {
+            self.0.push(reason);
         }
     }
 
     pub(crate) fn extend(&mut self, other: Reasons) {
-        for reason in other.iter() {
+        for reason in other.0 {
             self.add(reason);
         }
     }
 
     pub(crate) fn into_vec(self) -> Vec<Reason> {
-        self.iter().collect()
-    }
-
-    /// Whether no reason was found.
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn iter(&self) -> impl Iterator<Item = Reason> + '_ {
-        self.list.iter().take(self.len).flatten().copied()
+        self.0
     }
 }
 
@@ -406,7 +386,7 @@ impl<'t> Detector<'_, 't> {
 
     fn open_rest(&mut self) -> Detection<'t> {
         let mut attributes = Vec::new();
-        let mut names = SeenNames::default();
+        let mut names = BTreeSet::new();
         let mut count = 0usize;
         let mut sig_seen = false;
         loop {
@@ -585,39 +565,6 @@ impl<'t> Detector<'_, 't> {
     }
 }
 
-/// The attribute names of one tag seen so far, for the duplicate check: held inline up to
-/// [`INLINE_NAMES`] names (no allocation for ordinary tags), in a set beyond that (so a tag with
-/// many attributes is still checked in time linear in its length up to a log factor).
-#[derive(Default)]
-struct SeenNames<'t> {
-    inline: [&'t str; INLINE_NAMES],
-    len: usize,
-    spilled: BTreeSet<&'t str>,
-}
-
-/// How many attribute names of one tag are compared pairwise before a set takes over.
-const INLINE_NAMES: usize = 8;
-
-impl<'t> SeenNames<'t> {
-    /// Records `name`; `false` when it was already seen.
-    fn insert(&mut self, name: &'t str) -> bool {
-        let held = self.inline.get(..self.len).unwrap_or_default();
-        if held.contains(&name) || self.spilled.contains(name) {
-            return false;
-        }
-        match self.inline.get_mut(self.len) {
-            Some(slot) => {
-                *slot = name;
-                self.len += 1;
-            }
-            None => {
-                self.spilled.insert(name);
-            }
-        }
-        true
-    }
-}
-
 enum NameOutcome {
     Matched,
     Mismatch,
@@ -628,7 +575,7 @@ enum NameOutcome {
 mod tests {
     use super::*;
 
-    /// Every variant, so that adding one without raising the capacity fails here.
+    /// Every variant.
     const ALL: [Reason; 16] = [
         Reason::LookalikeBracket,
         Reason::NameCase,
@@ -649,46 +596,31 @@ mod tests {
     ];
 
     #[test]
-    fn seen_names_find_repeats_inline_and_spilled() {
-        let names: Vec<String> = (0..3 * INLINE_NAMES).map(|i| format!("a{i}")).collect();
-        let mut seen = SeenNames::default();
-        for name in &names {
-            assert!(seen.insert(name), "{name}");
-        }
-        for name in &names {
-            assert!(!seen.insert(name), "{name}");
-        }
-        assert!(seen.insert("b"));
-    }
-
-    #[test]
     fn reasons_keep_every_variant_once_in_order() {
         let mut reasons = Reasons::default();
         for reason in ALL.iter().chain(ALL.iter().rev()) {
             reasons.add(*reason);
         }
         assert_eq!(reasons.into_vec(), ALL.to_vec());
-        // An exhaustive match: a new variant must be added to ALL (and fit the capacity).
-        for reason in ALL {
-            match reason {
-                Reason::LookalikeBracket
-                | Reason::NameCase
-                | Reason::LookalikeName
-                | Reason::IgnorableInName
-                | Reason::WhitespaceInTag
-                | Reason::AttributeSyntax
-                | Reason::NonCanonicalValue
-                | Reason::DuplicateAttribute
-                | Reason::SigNotLast
-                | Reason::TooManyAttributes
-                | Reason::HeaderTooLong
-                | Reason::Unterminated
-                | Reason::Unclosed
-                | Reason::StrayClose
-                | Reason::SelfClosing
-                | Reason::CloseSyntax => {}
-            }
+    }
+
+    /// A repeated attribute name is found however many distinct names come before it, and
+    /// distinct names are never taken for repeats.
+    #[test]
+    fn repeated_names_are_found_among_many() {
+        let config = ScanConfig::new("channel").unwrap();
+        let names: Vec<String> = (0..24).map(|i| format!(" a{i}=\"v\"")).collect();
+        for (extra, repeated) in [("", false), (" b=\"v\"", false), (" a0=\"v\"", true)] {
+            let text = format!("<channel{}{extra}>", names.concat());
+            let (Detection::Tag(tag), _) = detect_lenient(&text, 0, &config) else {
+                panic!("{text}")
+            };
+            let reasons = tag.reasons.into_vec();
+            assert_eq!(
+                reasons.contains(&Reason::DuplicateAttribute),
+                repeated,
+                "{text}"
+            );
         }
-        assert!(ALL.len() <= REASON_CAPACITY);
     }
 }

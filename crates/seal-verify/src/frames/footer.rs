@@ -5,8 +5,7 @@ use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
-    attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
-    Signed,
+    attribute_of, pairs, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
 use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::TrustStore;
@@ -104,17 +103,15 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let (fields, sig) =
             split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
         let message = text.get(..message_end).unwrap_or_default();
-        let verified = with_pairs(fields, |pairs| {
-            self.check_signed(
-                FOOTER_ELEMENT,
-                pairs,
-                sig,
-                checks,
-                Signed::Footer {
-                    message: message.as_bytes(),
-                },
-            )
-        })?;
+        let verified = self.check_signed(
+            FOOTER_ELEMENT,
+            &pairs(fields),
+            sig,
+            checks,
+            Signed::Footer {
+                message: message.as_bytes(),
+            },
+        )?;
         let mut attributes = frame.attributes;
         // The tag checked, so the last attribute is `sig` (split_sig found it there).
         attributes.pop();
