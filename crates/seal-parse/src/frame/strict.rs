@@ -11,10 +11,10 @@
 
 use std::borrow::Cow;
 
-use super::config::ScanConfig;
+use super::config::{continues_attribute_name, ScanConfig};
 use super::finding::{Attribute, Span, TagKind};
 use super::tag::{detect_lenient, Detection, Reasons, Tag};
-use super::value::decode_attribute_value;
+use super::value::{decode_attribute_value, is_literal};
 
 /// The strictly written tag of `config.element()` whose `<` is at byte `start` of `text`, with the
 /// number of characters it spans (lenient detection consumes exactly these); `None` when the
@@ -54,7 +54,7 @@ pub(crate) fn strict_tag<'t>(
         let rest = tag.get(at + 1..)?;
         at += 1 + rest
             .iter()
-            .position(|&byte| !has_class(byte, NAME))
+            .position(|&byte| !continues_attribute_name(byte))
             .unwrap_or(rest.len());
         let name_end = at;
         if name_end - name_start > MAX_NAME_LEN || tag.get(at..at + 2)? != b"=\"" {
@@ -64,7 +64,7 @@ pub(crate) fn strict_tag<'t>(
         let mut escaped = false;
         loop {
             let rest = tag.get(at..)?;
-            at += rest.iter().position(|&byte| !has_class(byte, LITERAL))?;
+            at += rest.iter().position(|&byte| !is_literal(byte))?;
             match *tag.get(at)? {
                 b'"' => break,
                 b'\\' => {
@@ -105,25 +105,11 @@ const USUAL_ATTRIBUTES: usize = 8;
 pub(crate) fn agrees_with_lenient(text: &str, config: &ScanConfig) -> Result<usize, String> {
     let mut taken = 0;
     for (start, _) in text.match_indices('<') {
-        let Some((tag, steps)) = strict_tag(text, start, config) else {
+        let Some(strict) = strict_tag(text, start, config) else {
             continue;
         };
         taken += 1;
-        let (detection, lenient_steps) = detect_lenient(text, start, config);
-        let Detection::Tag(lenient) = detection else {
-            return Err(format!("{text:?} at {start}: strict tag, lenient no tag"));
-        };
-        let same = lenient.reasons.into_vec().is_empty()
-            && (tag.kind, tag.span, tag.terminated, tag.self_closing, steps)
-                == (
-                    lenient.kind,
-                    lenient.span,
-                    lenient.terminated,
-                    lenient.self_closing,
-                    lenient_steps,
-                )
-            && tag.attributes == lenient.attributes;
-        if !same {
+        if !same_tag(&strict, detect_lenient(text, start, config)) {
             return Err(format!(
                 "{text:?} at {start}: strict and lenient tags differ"
             ));
@@ -132,43 +118,27 @@ pub(crate) fn agrees_with_lenient(text: &str, config: &ScanConfig) -> Result<usi
     Ok(taken)
 }
 
+/// Whether a strict tag and a lenient detection, each with its characters consumed, are the
+/// same tag, the lenient one without a reason.
+fn same_tag(strict: &(Tag<'_>, usize), lenient: (Detection<'_>, usize)) -> bool {
+    let ((tag, steps), (Detection::Tag(other), other_steps)) = (strict, lenient) else {
+        return false;
+    };
+    let parts = (tag.kind, tag.span, tag.terminated, tag.self_closing, *steps);
+    let other_parts = (
+        other.kind,
+        other.span,
+        other.terminated,
+        other.self_closing,
+        other_steps,
+    );
+    other.reasons.into_vec().is_empty()
+        && parts == other_parts
+        && tag.attributes == other.attributes
+}
+
 /// Longest attribute name of the strict grammar, in bytes.
 const MAX_NAME_LEN: usize = 64;
-
-/// Class bit of the bytes that continue an attribute name: `a-z`, `0-9`, `_`, `-`.
-const NAME: u8 = 1;
-
-/// Class bit of the bytes written as themselves in an `Attribute` context value: printable
-/// ASCII except `\`, `"`, `<` and `>`.
-const LITERAL: u8 = 2;
-
-/// The class bits of every byte, so the loops over names and values test a byte with one load.
-const CLASSES: [u8; 256] = classes();
-
-// The loop index stays below the table's length.
-#[allow(clippy::indexing_slicing)]
-const fn classes() -> [u8; 256] {
-    let mut table = [0u8; 256];
-    let mut byte = 0usize;
-    while byte < 256 {
-        let b = byte as u8;
-        if matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-') {
-            table[byte] |= NAME;
-        }
-        if matches!(b, 0x20..=0x7e) && !matches!(b, b'\\' | b'"' | b'<' | b'>') {
-            table[byte] |= LITERAL;
-        }
-        byte += 1;
-    }
-    table
-}
-
-/// Whether `byte` has class bit `class`.
-fn has_class(byte: u8, class: u8) -> bool {
-    CLASSES
-        .get(usize::from(byte))
-        .is_some_and(|bits| bits & class != 0)
-}
 
 fn strict<'t>(kind: TagKind, start: usize, len: usize, attributes: Vec<Attribute<'t>>) -> Tag<'t> {
     Tag {
@@ -191,6 +161,7 @@ mod tests {
 
     use super::*;
     use crate::frame::config::ScanLimits;
+    use crate::frame::finding::Reason;
 
     /// Tags the fast path took in the agreement checks (so a vacuous pass shows).
     static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -343,5 +314,41 @@ mod tests {
             let (tag, _) = strict_tag(&text, close, &config).expect("close");
             assert_eq!(tag.kind, TagKind::Close);
         }
+    }
+
+    /// A rendered frame's header and closing tag are both taken, and agree.
+    #[test]
+    fn a_rendered_frame_takes_two_tags_that_agree() {
+        let config = ScanConfig::new("channel").unwrap();
+        let text = seal_render::render_frame("channel", &[("id", "m1")], "a < b").unwrap();
+        assert_eq!(agrees_with_lenient(&text, &config), Ok(2));
+        assert_eq!(agrees_with_lenient("no tag < here", &config), Ok(0));
+    }
+
+    /// Tags that differ in any one part, or a lenient tag with a reason, or no lenient tag at
+    /// all, are not the same tag.
+    #[test]
+    fn tags_differing_in_any_part_are_not_the_same() {
+        let config = ScanConfig::new("channel").unwrap();
+        let text = "<channel a=\"1\"><channel a=\"2\">";
+        let strict = strict_tag(text, 0, &config).unwrap();
+        let lenient = || detect_lenient(text, 0, &config);
+        assert!(same_tag(&strict, lenient()));
+        let changed = |change: fn(&mut Tag<'_>)| {
+            let (Detection::Tag(mut tag), steps) = lenient() else {
+                panic!("a tag")
+            };
+            change(&mut tag);
+            same_tag(&strict, (Detection::Tag(tag), steps))
+        };
+        assert!(!changed(|tag| tag.reasons.add(Reason::NameCase)));
+        assert!(!changed(|tag| tag.span.end += 1));
+        assert!(!changed(|tag| tag.attributes.clear()));
+        let (_, steps) = lenient();
+        assert!(!same_tag(
+            &strict,
+            (Detection::NotATag { resume: 1 }, steps)
+        ));
+        assert_eq!(agrees_with_lenient(text, &config), Ok(2));
     }
 }

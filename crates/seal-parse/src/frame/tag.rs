@@ -150,41 +150,6 @@ impl Cursor<'_> {
         self.pos += c.len_utf8();
     }
 
-    /// Consumes the run of ASCII characters other than `a` and `b` (one step each), stopping at
-    /// the header limit: the same as peeking and bumping them one by one.
-    fn skip_ascii_except(&mut self, a: char, b: char) {
-        self.skip_ascii_while(|byte| char::from(byte) != a && char::from(byte) != b);
-    }
-
-    /// Consumes the run of ASCII bytes satisfying `keep` (one step each), stopping at the header
-    /// limit: the same as peeking and bumping them one by one.
-    fn skip_ascii_while(&mut self, keep: impl Fn(u8) -> bool) {
-        let run = self
-            .text
-            .as_bytes()
-            .get(self.pos..self.limit)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&byte| byte.is_ascii() && keep(byte))
-            .count();
-        self.pos += run;
-        self.steps += run;
-    }
-
-    /// Consumes `expected` if the text continues with exactly those bytes within the header
-    /// limit (one step per byte, `expected` being ASCII); `false` (nothing consumed) otherwise.
-    fn eat_ascii(&mut self, expected: &[u8]) -> bool {
-        let end = self.pos.saturating_add(expected.len());
-        let matches = end <= self.limit
-            && expected.is_ascii()
-            && self.text.as_bytes().get(self.pos..end) == Some(expected);
-        if matches {
-            self.pos = end;
-            self.steps += expected.len();
-        }
-        matches
-    }
-
     /// Whether reading stopped at the header limit rather than at the end of the text.
     fn at_limit(&self) -> bool {
         self.pos >= self.limit && self.limit < self.text.len()
@@ -192,25 +157,6 @@ impl Cursor<'_> {
 
     fn skip_space(&mut self) -> Space {
         let mut space = Space::default();
-        // The usual cases at once: no space, or one ASCII space before a non-space ASCII
-        // character (or the limit); anything else is read character by character below.
-        let bytes = self.text.as_bytes();
-        let ends_run = |at: usize| {
-            at >= self.limit || bytes.get(at).is_some_and(|&byte| ascii_not_space(byte))
-        };
-        match bytes.get(self.pos) {
-            Some(&byte) if ascii_not_space(byte) => return space,
-            Some(b' ') if self.pos < self.limit && ends_run(self.pos + 1) => {
-                self.pos += 1;
-                self.steps += 1;
-                return Space {
-                    whitespace: true,
-                    ignorable: false,
-                    one_ascii_space: true,
-                };
-            }
-            _ => {}
-        }
         let mut count = 0usize;
         while let Some(c) = self.peek() {
             if !is_tag_space(c) {
@@ -227,11 +173,6 @@ impl Cursor<'_> {
         }
         space
     }
-}
-
-/// Whether `byte` is an ASCII character that is not tag space.
-fn ascii_not_space(byte: u8) -> bool {
-    byte.is_ascii() && !is_tag_space(char::from(byte))
 }
 
 struct Detector<'c, 't> {
@@ -305,14 +246,7 @@ impl<'t> Detector<'_, 't> {
     }
 
     fn name(&mut self) -> NameOutcome {
-        // The exact name, read at once; otherwise (or for a lenient spelling) byte by byte.
-        let element = self.config.element().as_bytes();
-        let rest = if self.cursor.eat_ascii(element) {
-            &[]
-        } else {
-            element
-        };
-        for &expected in rest {
+        for &expected in self.config.element().as_bytes() {
             self.skip_ignorables();
             let Some(c) = self.cursor.peek() else {
                 return self.limit_or_mismatch();
@@ -458,9 +392,6 @@ impl<'t> Detector<'_, 't> {
     fn attribute(&mut self) -> Option<(&'t str, Option<Cow<'t, str>>)> {
         let text = self.cursor.text;
         let name_start = self.cursor.pos;
-        // Letters, digits, `_` and `-` never stop a name: read their run at once.
-        self.cursor
-            .skip_ascii_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-'));
         while let Some(c) = self.cursor.peek() {
             if is_tag_space(c)
                 || matches!(c, '=' | '"' | '\'')
@@ -494,7 +425,6 @@ impl<'t> Detector<'_, 't> {
                         self.cursor.bump(quote);
                         let value_start = self.cursor.pos;
                         loop {
-                            self.cursor.skip_ascii_except(quote, '<');
                             match self.cursor.peek() {
                                 Some(c) if c == quote => break,
                                 Some(c) if !is_open_bracket(c) => self.cursor.bump(c),

@@ -120,8 +120,9 @@ impl fmt::Display for ValueError {
 
 impl std::error::Error for ValueError {}
 
-/// Printable ASCII except `\`, `"`, `<` and `>`.
-fn is_literal(byte: u8) -> bool {
+/// Whether `byte` is written as itself in an `Attribute` context value: printable ASCII except
+/// `\`, `"`, `<` and `>`.
+pub(crate) fn is_literal(byte: u8) -> bool {
     matches!(byte, 0x20..=0x7e) && !matches!(byte, b'\\' | b'"' | b'<' | b'>')
 }
 

@@ -128,7 +128,17 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             Ok(findings) => {
                 let mut report = Report::open(stats, findings.len());
                 for finding in findings {
-                    self.record(text, finding, &mut report, &mut checks, &mut admitted);
+                    self.record(&mut report, finding, |finding, earlier| match finding {
+                        Finding::Suspect(suspect) => suspect_outcome(&suspect),
+                        Finding::Frame(frame) if frame.is_nested() => untrusted(
+                            AlarmReason::NestedFrame,
+                            Cause::Nested { depth: frame.depth },
+                        ),
+                        Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
+                            Ok(verified) => self.admit(verified, earlier, &mut admitted),
+                            Err((reason, cause)) => untrusted(reason, cause),
+                        },
+                    });
                 }
                 report
             }
@@ -143,14 +153,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         report
     }
 
-    /// Gives `finding` its outcome and appends it to `report`.
-    fn record<'t>(
+    /// Appends `finding` to `report` with the outcome `decide` gives it from the findings
+    /// recorded before it (with verification off: `verification_off`).
+    pub(crate) fn record<'t>(
         &self,
-        text: &'t str,
-        finding: Finding<'t>,
         report: &mut Report<'t>,
-        checks: &mut usize,
-        admitted: &mut AdmittedIds,
+        finding: Finding<'t>,
+        decide: impl FnOnce(Finding<'t>, &[FrameReport<'t>]) -> Outcome<'t>,
     ) {
         let tag = finding.tag();
         let depth = finding.depth();
@@ -158,17 +167,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let frame_id = attribute_of(&finding, FRAME_ID_ATTRIBUTE);
         let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
         let outcome = if self.config.is_enabled() {
-            match finding {
-                Finding::Suspect(suspect) => suspect_outcome(&suspect),
-                Finding::Frame(frame) if frame.is_nested() => untrusted(
-                    AlarmReason::NestedFrame,
-                    Cause::Nested { depth: frame.depth },
-                ),
-                Finding::Frame(frame) => match self.check_frame(text, frame, checks) {
-                    Ok(verified) => self.admit(verified, report.frames.as_slice(), admitted),
-                    Err((reason, cause)) => untrusted(reason, cause),
-                },
-            }
+            decide(finding, report.frames.as_slice())
         } else {
             untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
         };
