@@ -3,6 +3,7 @@
 use std::fmt;
 
 use ring::{hkdf, hmac};
+use seal_record::{ByteSink, SigningInputParts};
 use smallvec::SmallVec;
 use subtle::ConstantTimeEq;
 
@@ -165,6 +166,31 @@ impl ConversationKey {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
         check_tag(&self.key, tag_length, message, packed.as_slice())
     }
+
+    /// As [`ConversationKey::verify_text`] over the signing input `parts` writes, fed to the MAC
+    /// piece by piece.
+    pub(crate) fn verify_parts(
+        &self,
+        tag_length: TagLength,
+        parts: &SigningInputParts<'_>,
+        sig: &str,
+    ) -> Result<(), SignatureError> {
+        let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
+        check_mac(tag_length, packed.as_slice(), || {
+            let mut mac = Mac(hmac::Context::with_key(&self.key));
+            parts.write_to(&mut mac);
+            mac.0.sign()
+        })
+    }
+}
+
+/// A MAC being computed, as the sink of a signing input.
+struct Mac(hmac::Context);
+
+impl ByteSink for Mac {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
 }
 
 impl fmt::Debug for HmacKey {
@@ -200,6 +226,16 @@ fn check_tag(
     message: &[u8],
     tag: &[u8],
 ) -> Result<(), SignatureError> {
+    check_mac(tag_length, tag, || hmac::sign(key, message))
+}
+
+/// [`check_tag`] with the full MAC computed by `mac`, called only once the presented tag has
+/// the right length and canonical trailing bits.
+fn check_mac(
+    tag_length: TagLength,
+    tag: &[u8],
+    mac: impl FnOnce() -> hmac::Tag,
+) -> Result<(), SignatureError> {
     let expected_len = tag_length.byte_len();
     if tag.len() != expected_len {
         return Err(SignatureError::Length {
@@ -214,7 +250,7 @@ fn check_tag(
     {
         return Err(SignatureError::TrailingBits);
     }
-    let full = hmac::sign(key, message);
+    let full = mac();
     let mut expected = [0u8; 32];
     for (slot, byte) in expected.iter_mut().zip(full.as_ref()) {
         *slot = *byte;

@@ -346,6 +346,32 @@ fn a_kept_subkey_never_changes_an_answer() {
     }
 }
 
+/// A frame id verified earlier in the same message alarms as replayed even when the replay
+/// store answers every claim fresh, among a few frames and among many.
+#[test]
+fn an_id_repeated_in_one_message_is_replayed() {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record("k1", key(1, TagLength::STANDARD), KeyStatus::Active))
+        .unwrap();
+    let config = config();
+    let master = key(1, TagLength::STANDARD);
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
+    for count in [1, 3, 12] {
+        let mut message = String::new();
+        for index in 0..count {
+            message.push_str(&frame("k1", &master, "conv-a", &format!("m{index}")));
+        }
+        message.push_str(&frame("k1", &master, "conv-a", "m0"));
+        let mut expected = vec![None; count];
+        expected.push(Some(AlarmReason::ReplayedFrame));
+        assert_eq!(reasons(&verifier.verify(&message)), expected, "{count}");
+    }
+    let debug = format!("{verifier:?}");
+    assert!(debug.starts_with("FrameVerifier {"), "{debug}");
+    assert!(debug.contains("conv-a"), "{debug}");
+}
+
 /// A store whose single key can be revoked while a verifier holds its subkey.
 struct Switchable {
     record: KeyRecord,

@@ -4,8 +4,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use seal_record::{ByteSink, SigningInputParts};
-use smallvec::SmallVec;
+use seal_record::SigningInputParts;
 
 use crate::fingerprint::Fingerprint;
 use crate::hmac_key::{ConversationKey, HmacKey};
@@ -36,17 +35,14 @@ impl SubkeyCache {
         parts: &SigningInputParts<'_>,
         sig: &str,
     ) -> Result<(), VerifyFailure> {
-        let mut input = Input::default();
-        parts.write_to(&mut input);
-        let input = input.0.as_slice();
         let VerifyingKey::Hmac(master) = key else {
             return key
-                .verify_text(input, sig)
+                .verify_text(&parts.to_bytes(), sig)
                 .map_err(VerifyFailure::Signature);
         };
         let check = |subkey: &ConversationKey| {
             subkey
-                .verify_text(master.tag_length(), input, sig)
+                .verify_parts(master.tag_length(), parts, sig)
                 .map_err(VerifyFailure::Signature)
         };
         let fingerprint = master.fingerprint();
@@ -68,14 +64,6 @@ impl SubkeyCache {
     /// How many master keys' subkeys are held.
     pub(crate) fn held(&self) -> usize {
         self.subkeys.try_borrow().map_or(0, |subkeys| subkeys.len())
-    }
-}
-
-impl fmt::Debug for SubkeyCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SubkeyCache")
-            .field("held", &self.held())
-            .finish()
     }
 }
 
@@ -130,15 +118,4 @@ fn derive(master: &HmacKey, conversation_id: &str) -> Result<ConversationKey, Ve
     master
         .conversation_key(conversation_id)
         .map_err(VerifyFailure::Conversation)
-}
-
-/// A signing input's bytes, gathered in place when they fit (a frame with a few short
-/// attributes takes about 230 bytes), so checking a tag allocates nothing.
-#[derive(Default)]
-struct Input(SmallVec<[u8; 384]>);
-
-impl ByteSink for Input {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
 }

@@ -447,6 +447,7 @@ pub(crate) fn split_sig<'a, 't>(
 }
 
 /// `attributes` as (name, decoded value) pairs, in place for a usual frame.
+#[inline]
 pub(crate) fn pairs<'a>(attributes: &'a [Attribute<'_>]) -> SmallVec<[(&'a str, &'a str); 8]> {
     attributes
         .iter()
