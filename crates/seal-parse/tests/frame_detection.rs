@@ -5,11 +5,12 @@
     clippy::indexing_slicing
 )]
 //! Detection completeness and structural invariants of the scanner on hostile text, with
-//! negative controls: scanners blind to lookalike brackets or to ignorables must be caught.
+//! negative controls: scanners blind to lookalike brackets or to ignorables must be caught; and
+//! the shape of the usual one-frame message's scan.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use seal_parse::frame::{scan, Finding, ScanConfig};
+use seal_parse::frame::{scan, scan_findings, Finding, ScanConfig, ScanError, ScanLimits};
 use seal_render::render_frame;
 use seal_render::testing::hostile_string;
 
@@ -274,4 +275,60 @@ fn negative_control_lookalike_blind_scanner_is_caught() {
 fn negative_control_ignorable_blind_scanner_is_caught() {
     let found = counterexample(ignorable_blind).expect("an ignorable-blind scanner must be caught");
     eprintln!("ignorable-blind counterexample: {found:?}");
+}
+
+/// A rendered frame in plain text (ASCII or not) scans as exactly that frame at top level,
+/// from two candidates, and the findings count themselves exactly.
+#[test]
+fn the_usual_message_scans_as_its_one_frame() {
+    let config = ScanConfig::new("channel").unwrap();
+    // The body is written ASCII-only (`caf\u{e9}`); the text around it need not be.
+    let frame = seal_render::render_frame("channel", &[("id", "m1")], "caf\u{e9}").unwrap();
+    for text in [
+        frame.clone(),
+        format!("before {frame} after"),
+        format!("\u{2014} {frame} \u{e9}"),
+    ] {
+        let (findings, stats) = scan_findings(&text, &config);
+        let findings = findings.unwrap();
+        assert_eq!(findings.size_hint(), (1, Some(1)));
+        let found: Vec<Finding<'_>> = findings.collect();
+        let [Finding::Frame(found)] = found.as_slice() else {
+            panic!("{text:?}: {found:?}")
+        };
+        assert_eq!(found.depth, 1);
+        assert_eq!(Some(found.header.start), text.find('<'));
+        assert_eq!(found.close.end, text.rfind('>').unwrap() + 1);
+        assert_eq!(stats.candidates, 2);
+    }
+    let no_frames = ScanLimits {
+        max_frames: 0,
+        ..ScanLimits::default()
+    };
+    let no_depth = ScanLimits {
+        max_depth: 0,
+        ..ScanLimits::default()
+    };
+    let limited = |limits| scan(&frame, &config.clone().with_limits(limits));
+    assert_eq!(
+        limited(no_frames),
+        Err(ScanError::TooManyFindings { limit: 0, at: 0 })
+    );
+    assert_eq!(
+        limited(no_depth),
+        Err(ScanError::TooDeep { limit: 0, at: 0 })
+    );
+}
+
+/// Every detected tag becomes one finding, in document order, and the iterator knows how
+/// many are left.
+#[test]
+fn findings_come_in_document_order_with_an_exact_count() {
+    let config = ScanConfig::new("channel").unwrap();
+    let text = "</channel>".repeat(6);
+    let (findings, _) = scan_findings(&text, &config);
+    let findings = findings.unwrap();
+    assert_eq!(findings.size_hint(), (6, Some(6)));
+    let starts: Vec<usize> = findings.map(|finding| finding.tag().start).collect();
+    assert_eq!(starts, vec![0, 10, 20, 30, 40, 50]);
 }

@@ -7,6 +7,8 @@
 //! parse(render(frame)) round trip, I3 breakout-freedom with negative controls, and the attribute
 //! decoder against the renderer's decoder.
 
+use std::borrow::Cow;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use seal_parse::frame::{decode_attribute_value, scan, Finding, ScanConfig};
@@ -402,4 +404,53 @@ fn negative_control_decoder_accepting_uppercase_hex_is_caught() {
         panic!("the differential test must catch a decoder that accepts uppercase hex")
     };
     eprintln!("decoder counterexample: {found:?}");
+}
+
+#[test]
+fn the_attribute_decoder_accepts_canonical_forms() {
+    assert_eq!(decode_attribute_value("plain text").unwrap(), "plain text");
+    assert!(matches!(
+        decode_attribute_value("abc").unwrap(),
+        Cow::Borrowed(_)
+    ));
+    assert_eq!(decode_attribute_value(r"a\\b\nc\td").unwrap(), "a\\b\nc\td");
+    assert_eq!(
+        decode_attribute_value(r"\u{22}\u{3c}\u{3e}").unwrap(),
+        "\"<>"
+    );
+    assert_eq!(
+        decode_attribute_value(r"\u{0}\u{10ffff}\u{e9}").unwrap(),
+        "\0\u{10ffff}é"
+    );
+}
+
+#[test]
+fn the_attribute_decoder_rejects_non_canonical_forms() {
+    for bad in [
+        "\"",
+        "<",
+        ">",
+        "é",
+        "\t",
+        "\n",
+        "\\",
+        r"\x{ff}",
+        r"\u{41}",
+        r"\u{5c}",
+        r"\u{9}",
+        r"\u{a}",
+        r"\u{E9}",
+        r"\u{0e9}",
+        r"\u{00}",
+        r"\u{}",
+        r"\u{1000000}",
+        r"\u{110000}",
+        r"\u{d800}",
+        r"\u{e9",
+        r"\ue9",
+        r"\q",
+        r"\u{20}",
+    ] {
+        assert!(decode_attribute_value(bad).is_err(), "{bad:?}");
+    }
 }

@@ -3,6 +3,8 @@
 use std::fmt;
 
 use ring::{hkdf, hmac};
+use seal_record::{ByteSink, SigningInputParts};
+use smallvec::SmallVec;
 use subtle::ConstantTimeEq;
 
 use crate::base64url::{self, Base64Error};
@@ -165,27 +167,29 @@ impl ConversationKey {
         check_tag(&self.key, tag_length, message, packed.as_slice())
     }
 
-    /// A MAC state that has absorbed nothing yet.
-    pub(crate) fn start(&self) -> hmac::Context {
-        hmac::Context::with_key(&self.key)
-    }
-
-    /// As [`ConversationKey::verify_text`] over the bytes `state` has absorbed followed by
-    /// `rest`: `state` must come from [`ConversationKey::start`] of this key. `state` is left
-    /// as it is (the MAC continues on a copy).
-    pub(crate) fn verify_from(
+    /// As [`ConversationKey::verify_text`] over the signing input `parts` writes, fed to the MAC
+    /// piece by piece.
+    pub(crate) fn verify_parts(
         &self,
         tag_length: TagLength,
-        state: &hmac::Context,
-        rest: &[u8],
+        parts: &SigningInputParts<'_>,
         sig: &str,
     ) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
         check_mac(tag_length, packed.as_slice(), || {
-            let mut state = state.clone();
-            state.update(rest);
-            state.sign()
+            let mut mac = Mac(hmac::Context::with_key(&self.key));
+            parts.write_to(&mut mac);
+            mac.0.sign()
         })
+    }
+}
+
+/// A MAC being computed, as the sink of a signing input.
+struct Mac(hmac::Context);
+
+impl ByteSink for Mac {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
     }
 }
 
@@ -272,41 +276,17 @@ fn unused_bits(tag_length: TagLength) -> u32 {
     (8 - bits % 8) % 8
 }
 
-/// A decoded tag: held inline up to [`INLINE_TAG_BYTES`] bytes (every HMAC tag and Ed25519
-/// signature), on the heap beyond.
-pub(crate) enum PackedTag {
-    /// The first `len` bytes hold the tag.
-    Inline([u8; INLINE_TAG_BYTES], usize),
-    /// A longer tag.
-    Heap(Vec<u8>),
-}
-
-/// Bytes of the longest tag decoded without allocating: an Ed25519 signature.
-const INLINE_TAG_BYTES: usize = 64;
-
-impl PackedTag {
-    /// The tag bytes.
-    pub(crate) fn as_slice(&self) -> &[u8] {
-        match self {
-            PackedTag::Inline(bytes, len) => bytes.get(..*len).unwrap_or_default(),
-            PackedTag::Heap(bytes) => bytes,
+/// Decodes a `sig` of `bits` bits, mapping a wrong length to [`SignatureError::Length`]; in
+/// place up to 64 bytes (every HMAC tag and Ed25519 signature).
+pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<SmallVec<[u8; 64]>, SignatureError> {
+    let mut packed = SmallVec::from_elem(0, base64url::packed_len(bits));
+    match base64url::decode_bits_into(sig, bits, &mut packed) {
+        Ok(()) => Ok(packed),
+        Err(Base64Error::Length { expected, found }) => {
+            Err(SignatureError::Length { expected, found })
         }
+        Err(other) => Err(SignatureError::Encoding(other)),
     }
-}
-
-/// Decodes a `sig` of `bits` bits, mapping a wrong length to [`SignatureError::Length`].
-pub(crate) fn decode_sig(sig: &str, bits: usize) -> Result<PackedTag, SignatureError> {
-    let len = base64url::packed_len(bits);
-    let packed = if len <= INLINE_TAG_BYTES {
-        let mut bytes = [0u8; INLINE_TAG_BYTES];
-        base64url::decode_bits_into(sig, bits, &mut bytes).map(|()| PackedTag::Inline(bytes, len))
-    } else {
-        base64url::decode_bits(sig, bits).map(PackedTag::Heap)
-    };
-    packed.map_err(|error| match error {
-        Base64Error::Length { expected, found } => SignatureError::Length { expected, found },
-        other => SignatureError::Encoding(other),
-    })
 }
 
 struct OutputLen;
@@ -330,32 +310,28 @@ fn expand(prk: &hkdf::Prk, info: &[&[u8]]) -> [u8; 32] {
 mod tests {
     use super::*;
 
-    /// A tag checked from a state that absorbed a prefix is the tag over the whole input, for
-    /// every split point.
+    /// The MAC key of a conversation subkey checks exactly the tags of the full subkey: over
+    /// the same bytes, and no longer once the last byte changes.
     #[test]
-    fn checks_from_a_prefix_state_are_checks_over_the_bytes() {
+    fn a_conversation_key_checks_the_tags_of_its_subkey() {
         let master = HmacKey::new(
             HmacSecret::from_bytes(&[9; 32]).unwrap(),
             TagLength::STANDARD,
         );
         let subkey = master.conversation_subkey("c").unwrap();
         let key = master.conversation_key("c").unwrap();
-        let input: Vec<u8> = (0..300u16).map(|i| (i * 7) as u8).collect();
-        let sig = subkey.sign(&input).to_text();
-        for split in [0, 1, 63, 64, 65, 128, 299, 300] {
-            let mut state = key.start();
-            state.update(&input[..split]);
-            assert!(key
-                .verify_from(TagLength::STANDARD, &state, &input[split..], &sig)
-                .is_ok());
-            let mut changed = input[split..].to_vec();
+        for len in [0, 1, 63, 64, 65, 128, 300] {
+            let input: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            let sig = subkey.sign(&input).to_text();
+            assert!(key.verify_text(TagLength::STANDARD, &input, &sig).is_ok());
+            let mut changed = input.clone();
             if let Some(last) = changed.last_mut() {
                 *last ^= 1;
             } else {
                 changed.push(0);
             }
             assert_eq!(
-                key.verify_from(TagLength::STANDARD, &state, &changed, &sig),
+                key.verify_text(TagLength::STANDARD, &changed, &sig),
                 Err(SignatureError::Mismatch)
             );
         }

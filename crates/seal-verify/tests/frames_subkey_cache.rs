@@ -264,6 +264,114 @@ fn more_keys_than_the_cache_holds_all_verify_in_one_message() {
     );
 }
 
+/// Kept conversation keys hold the subkeys of the first `SUBKEY_CACHE_CAPACITY` master keys
+/// and still check the tags of every further key; their `Debug` shows how many they hold and
+/// nothing of the keys.
+#[test]
+fn kept_keys_hold_at_most_the_capacity_and_check_every_key() {
+    let count = SUBKEY_CACHE_CAPACITY + 3;
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    let mut frames = Vec::new();
+    for index in 0..count {
+        let secret = u8::try_from(index + 40).unwrap();
+        let id = format!("k{index}");
+        store
+            .insert(record(
+                &id,
+                key(secret, TagLength::STANDARD),
+                KeyStatus::Active,
+            ))
+            .unwrap();
+        let master = key(secret, TagLength::STANDARD);
+        frames.push(frame(&id, &master, "conv-a", &format!("m{index}")));
+    }
+    let config = config();
+    let keys = ConversationKeys::new("conv-a");
+    assert_eq!(
+        format!("{keys:?}"),
+        "ConversationKeys { conversation_id: \"conv-a\", held: 0 }"
+    );
+    for round in 0..2 {
+        for message in &frames {
+            let kept = FrameVerifier::with_keys(&config, &store, &keys, NOW, &Forgetful);
+            assert_eq!(
+                reasons(&kept.verify(message)),
+                vec![None],
+                "{round} {message}"
+            );
+        }
+    }
+    assert_eq!(keys.held(), SUBKEY_CACHE_CAPACITY);
+    assert_eq!(
+        format!("{keys:?}"),
+        format!(
+            "ConversationKeys {{ conversation_id: \"conv-a\", held: {SUBKEY_CACHE_CAPACITY} }}"
+        )
+    );
+}
+
+/// Frames of changing key ids, attribute lengths and bodies (signing inputs short and long),
+/// each checked by one verifier against its own tag and with its body changed: keeping the
+/// subkey never changes an answer.
+#[test]
+fn a_kept_subkey_never_changes_an_answer() {
+    let master = key(5, TagLength::STANDARD);
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    for id in ["k1", "key-two"] {
+        store
+            .insert(record(id, key(5, TagLength::STANDARD), KeyStatus::Active))
+            .unwrap();
+    }
+    let config = config();
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
+    let long_source = "s".repeat(400);
+    let sources = ["tg", "telegram", &long_source, "a-much-longer-source", "t"];
+    let kids = ["k1", "k1", "k1", "key-two", "k1"];
+    for round in 0..3 {
+        for (index, (source, kid)) in sources.iter().zip(kids).enumerate() {
+            let signer = FrameSigner::new(kid, SigningKey::Hmac(&master), "conv-a", NOW).unwrap();
+            let id = format!("m{round}-{index}");
+            let body = format!("body {round} {index}");
+            let message = signer
+                .sign(ELEMENT, &[("source", source), ("id", &id)], &body)
+                .unwrap();
+            assert_eq!(reasons(&verifier.verify(&message)), vec![None], "{message}");
+            let forged = message.replace(&body, "other");
+            assert_eq!(
+                reasons(&verifier.verify(&forged)),
+                vec![Some(AlarmReason::BadSignature)],
+                "{forged}"
+            );
+        }
+    }
+}
+
+/// A frame id verified earlier in the same message alarms as replayed even when the replay
+/// store answers every claim fresh, among a few frames and among many.
+#[test]
+fn an_id_repeated_in_one_message_is_replayed() {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record("k1", key(1, TagLength::STANDARD), KeyStatus::Active))
+        .unwrap();
+    let config = config();
+    let master = key(1, TagLength::STANDARD);
+    let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
+    for count in [1, 3, 12] {
+        let mut message = String::new();
+        for index in 0..count {
+            message.push_str(&frame("k1", &master, "conv-a", &format!("m{index}")));
+        }
+        message.push_str(&frame("k1", &master, "conv-a", "m0"));
+        let mut expected = vec![None; count];
+        expected.push(Some(AlarmReason::ReplayedFrame));
+        assert_eq!(reasons(&verifier.verify(&message)), expected, "{count}");
+    }
+    let debug = format!("{verifier:?}");
+    assert!(debug.starts_with("FrameVerifier {"), "{debug}");
+    assert!(debug.contains("conv-a"), "{debug}");
+}
+
 /// A store whose single key can be revoked while a verifier holds its subkey.
 struct Switchable {
     record: KeyRecord,

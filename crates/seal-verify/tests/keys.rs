@@ -31,6 +31,9 @@ fn secrets_redact_themselves_in_debug() {
     assert!(!shown.contains("hunter2"), "{shown}");
     assert!(!shown.contains("104, 117"), "no decimal bytes: {shown}");
     assert!(!shown.contains("5a5a"), "no hex bytes: {shown}");
+    let key = format!("{:?}", standard_key());
+    assert!(key.starts_with("HmacKey { secret: \"<redacted>\""), "{key}");
+    assert!(key.contains("tag_bits: 132"), "{key}");
     let seed = [0x11u8; 32];
     let signing = Ed25519SigningKey::from_seed(&seed).unwrap();
     let shown = format!("{signing:?}");

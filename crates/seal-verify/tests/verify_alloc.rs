@@ -28,8 +28,8 @@ use seal_verify::{
 };
 
 /// Allocations one clean verification of a one-frame message may make: the frame's attribute
-/// list (a public shape of seal-parse; the scan holds its first detected tag, and the report a
-/// single outcome, inline). This bound only goes down.
+/// list (a public shape of seal-parse; the scan's tag list, the report's outcomes, the signing
+/// input and the decoded tag are held in place while small). This bound only goes down.
 const CLEAN_VERIFY_CEILING: u64 = 1;
 
 fn key() -> HmacKey {

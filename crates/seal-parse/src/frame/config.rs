@@ -182,9 +182,12 @@ pub(crate) fn is_element_name(name: &str) -> bool {
 
 /// Whether `name` is `[a-z][a-z0-9_-]{0,63}`.
 pub(crate) fn is_attribute_name(name: &str) -> bool {
-    is_name(name, |b| {
-        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_'
-    })
+    is_name(name, continues_attribute_name)
+}
+
+/// Whether `byte` may follow the first letter of an attribute name: `[a-z0-9_-]`.
+pub(crate) fn continues_attribute_name(byte: u8) -> bool {
+    byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-' || byte == b'_'
 }
 
 fn is_name(name: &str, rest: impl Fn(u8) -> bool) -> bool {

@@ -38,5 +38,7 @@ pub use config::{ConfigError, HarnessRewrite, ScanConfig, ScanLimits};
 pub use finding::{
     Attribute, CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
 };
-pub use scan::{scan, scan_findings, scan_single, scan_with_stats, Findings};
+pub use scan::{scan, scan_findings, scan_with_stats, Findings};
 pub use value::{decode_attribute_value, ValueError};
+
+pub(crate) use strict::agrees_with_lenient;

@@ -42,46 +42,26 @@ pub(crate) struct Tag<'t> {
     pub(crate) self_closing: bool,
 }
 
-/// Reasons in order of discovery, without repeats, held inline: detection at a candidate that
-/// turns out not to be a tag allocates nothing.
+/// Reasons in order of discovery, without repeats (an empty list allocates nothing, so
+/// detection at a candidate that turns out not to be a tag allocates nothing).
 #[derive(Debug, Default)]
-pub(crate) struct Reasons {
-    list: [Option<Reason>; REASON_CAPACITY],
-    len: usize,
-}
-
-/// More than the number of [`Reason`] variants, so a reason is never dropped (checked by a test).
-const REASON_CAPACITY: usize = 24;
+pub(crate) struct Reasons(Vec<Reason>);
 
 impl Reasons {
     pub(crate) fn add(&mut self, reason: Reason) {
-        if self.iter().any(|r| r == reason) {
-            return;
-        }
-        if let Some(slot) = self.list.get_mut(self.len) {
-            *slot = Some(reason);
-            self.len += 1;
+        if !self.0.contains(&reason) {
+            self.0.push(reason);
         }
     }
 
     pub(crate) fn extend(&mut self, other: Reasons) {
-        for reason in other.iter() {
+        for reason in other.0 {
             self.add(reason);
         }
     }
 
     pub(crate) fn into_vec(self) -> Vec<Reason> {
-        self.iter().collect()
-    }
-
-    /// Whether no reason was found.
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn iter(&self) -> impl Iterator<Item = Reason> + '_ {
-        self.list.iter().take(self.len).flatten().copied()
+        self.0
     }
 }
 
@@ -170,41 +150,6 @@ impl Cursor<'_> {
         self.pos += c.len_utf8();
     }
 
-    /// Consumes the run of ASCII characters other than `a` and `b` (one step each), stopping at
-    /// the header limit: the same as peeking and bumping them one by one.
-    fn skip_ascii_except(&mut self, a: char, b: char) {
-        self.skip_ascii_while(|byte| char::from(byte) != a && char::from(byte) != b);
-    }
-
-    /// Consumes the run of ASCII bytes satisfying `keep` (one step each), stopping at the header
-    /// limit: the same as peeking and bumping them one by one.
-    fn skip_ascii_while(&mut self, keep: impl Fn(u8) -> bool) {
-        let run = self
-            .text
-            .as_bytes()
-            .get(self.pos..self.limit)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|&&byte| byte.is_ascii() && keep(byte))
-            .count();
-        self.pos += run;
-        self.steps += run;
-    }
-
-    /// Consumes `expected` if the text continues with exactly those bytes within the header
-    /// limit (one step per byte, `expected` being ASCII); `false` (nothing consumed) otherwise.
-    fn eat_ascii(&mut self, expected: &[u8]) -> bool {
-        let end = self.pos.saturating_add(expected.len());
-        let matches = end <= self.limit
-            && expected.is_ascii()
-            && self.text.as_bytes().get(self.pos..end) == Some(expected);
-        if matches {
-            self.pos = end;
-            self.steps += expected.len();
-        }
-        matches
-    }
-
     /// Whether reading stopped at the header limit rather than at the end of the text.
     fn at_limit(&self) -> bool {
         self.pos >= self.limit && self.limit < self.text.len()
@@ -212,25 +157,6 @@ impl Cursor<'_> {
 
     fn skip_space(&mut self) -> Space {
         let mut space = Space::default();
-        // The usual cases at once: no space, or one ASCII space before a non-space ASCII
-        // character (or the limit); anything else is read character by character below.
-        let bytes = self.text.as_bytes();
-        let ends_run = |at: usize| {
-            at >= self.limit || bytes.get(at).is_some_and(|&byte| ascii_not_space(byte))
-        };
-        match bytes.get(self.pos) {
-            Some(&byte) if ascii_not_space(byte) => return space,
-            Some(b' ') if self.pos < self.limit && ends_run(self.pos + 1) => {
-                self.pos += 1;
-                self.steps += 1;
-                return Space {
-                    whitespace: true,
-                    ignorable: false,
-                    one_ascii_space: true,
-                };
-            }
-            _ => {}
-        }
         let mut count = 0usize;
         while let Some(c) = self.peek() {
             if !is_tag_space(c) {
@@ -247,11 +173,6 @@ impl Cursor<'_> {
         }
         space
     }
-}
-
-/// Whether `byte` is an ASCII character that is not tag space.
-fn ascii_not_space(byte: u8) -> bool {
-    byte.is_ascii() && !is_tag_space(char::from(byte))
 }
 
 struct Detector<'c, 't> {
@@ -325,14 +246,7 @@ impl<'t> Detector<'_, 't> {
     }
 
     fn name(&mut self) -> NameOutcome {
-        // The exact name, read at once; otherwise (or for a lenient spelling) byte by byte.
-        let element = self.config.element().as_bytes();
-        let rest = if self.cursor.eat_ascii(element) {
-            &[]
-        } else {
-            element
-        };
-        for &expected in rest {
+        for &expected in self.config.element().as_bytes() {
             self.skip_ignorables();
             let Some(c) = self.cursor.peek() else {
                 return self.limit_or_mismatch();
@@ -406,7 +320,7 @@ impl<'t> Detector<'_, 't> {
 
     fn open_rest(&mut self) -> Detection<'t> {
         let mut attributes = Vec::new();
-        let mut names = SeenNames::default();
+        let mut names = BTreeSet::new();
         let mut count = 0usize;
         let mut sig_seen = false;
         loop {
@@ -478,9 +392,6 @@ impl<'t> Detector<'_, 't> {
     fn attribute(&mut self) -> Option<(&'t str, Option<Cow<'t, str>>)> {
         let text = self.cursor.text;
         let name_start = self.cursor.pos;
-        // Letters, digits, `_` and `-` never stop a name: read their run at once.
-        self.cursor
-            .skip_ascii_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-'));
         while let Some(c) = self.cursor.peek() {
             if is_tag_space(c)
                 || matches!(c, '=' | '"' | '\'')
@@ -514,7 +425,6 @@ impl<'t> Detector<'_, 't> {
                         self.cursor.bump(quote);
                         let value_start = self.cursor.pos;
                         loop {
-                            self.cursor.skip_ascii_except(quote, '<');
                             match self.cursor.peek() {
                                 Some(c) if c == quote => break,
                                 Some(c) if !is_open_bracket(c) => self.cursor.bump(c),
@@ -585,39 +495,6 @@ impl<'t> Detector<'_, 't> {
     }
 }
 
-/// The attribute names of one tag seen so far, for the duplicate check: held inline up to
-/// [`INLINE_NAMES`] names (no allocation for ordinary tags), in a set beyond that (so a tag with
-/// many attributes is still checked in time linear in its length up to a log factor).
-#[derive(Default)]
-struct SeenNames<'t> {
-    inline: [&'t str; INLINE_NAMES],
-    len: usize,
-    spilled: BTreeSet<&'t str>,
-}
-
-/// How many attribute names of one tag are compared pairwise before a set takes over.
-const INLINE_NAMES: usize = 8;
-
-impl<'t> SeenNames<'t> {
-    /// Records `name`; `false` when it was already seen.
-    fn insert(&mut self, name: &'t str) -> bool {
-        let held = self.inline.get(..self.len).unwrap_or_default();
-        if held.contains(&name) || self.spilled.contains(name) {
-            return false;
-        }
-        match self.inline.get_mut(self.len) {
-            Some(slot) => {
-                *slot = name;
-                self.len += 1;
-            }
-            None => {
-                self.spilled.insert(name);
-            }
-        }
-        true
-    }
-}
-
 enum NameOutcome {
     Matched,
     Mismatch,
@@ -628,7 +505,7 @@ enum NameOutcome {
 mod tests {
     use super::*;
 
-    /// Every variant, so that adding one without raising the capacity fails here.
+    /// Every variant.
     const ALL: [Reason; 16] = [
         Reason::LookalikeBracket,
         Reason::NameCase,
@@ -649,46 +526,31 @@ mod tests {
     ];
 
     #[test]
-    fn seen_names_find_repeats_inline_and_spilled() {
-        let names: Vec<String> = (0..3 * INLINE_NAMES).map(|i| format!("a{i}")).collect();
-        let mut seen = SeenNames::default();
-        for name in &names {
-            assert!(seen.insert(name), "{name}");
-        }
-        for name in &names {
-            assert!(!seen.insert(name), "{name}");
-        }
-        assert!(seen.insert("b"));
-    }
-
-    #[test]
     fn reasons_keep_every_variant_once_in_order() {
         let mut reasons = Reasons::default();
         for reason in ALL.iter().chain(ALL.iter().rev()) {
             reasons.add(*reason);
         }
         assert_eq!(reasons.into_vec(), ALL.to_vec());
-        // An exhaustive match: a new variant must be added to ALL (and fit the capacity).
-        for reason in ALL {
-            match reason {
-                Reason::LookalikeBracket
-                | Reason::NameCase
-                | Reason::LookalikeName
-                | Reason::IgnorableInName
-                | Reason::WhitespaceInTag
-                | Reason::AttributeSyntax
-                | Reason::NonCanonicalValue
-                | Reason::DuplicateAttribute
-                | Reason::SigNotLast
-                | Reason::TooManyAttributes
-                | Reason::HeaderTooLong
-                | Reason::Unterminated
-                | Reason::Unclosed
-                | Reason::StrayClose
-                | Reason::SelfClosing
-                | Reason::CloseSyntax => {}
-            }
+    }
+
+    /// A repeated attribute name is found however many distinct names come before it, and
+    /// distinct names are never taken for repeats.
+    #[test]
+    fn repeated_names_are_found_among_many() {
+        let config = ScanConfig::new("channel").unwrap();
+        let names: Vec<String> = (0..24).map(|i| format!(" a{i}=\"v\"")).collect();
+        for (extra, repeated) in [("", false), (" b=\"v\"", false), (" a0=\"v\"", true)] {
+            let text = format!("<channel{}{extra}>", names.concat());
+            let (Detection::Tag(tag), _) = detect_lenient(&text, 0, &config) else {
+                panic!("{text}")
+            };
+            let reasons = tag.reasons.into_vec();
+            assert_eq!(
+                reasons.contains(&Reason::DuplicateAttribute),
+                repeated,
+                "{text}"
+            );
         }
-        assert!(ALL.len() <= REASON_CAPACITY);
     }
 }

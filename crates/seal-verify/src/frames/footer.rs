@@ -5,10 +5,9 @@ use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
-    attribute_of, split_sig, suspect_outcome, untrusted, with_pairs, AdmittedIds, FrameVerifier,
-    Signed,
+    pairs, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
-use crate::sign::{FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
+use crate::sign::FOOTER_ELEMENT;
 use crate::store::TrustStore;
 
 impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
@@ -39,21 +38,12 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let mut admitted = AdmittedIds::default();
         let mut report = Report::open(stats, findings.len().saturating_add(1));
         for (index, finding) in findings.into_iter().enumerate() {
-            let tag = finding.tag();
-            let depth = finding.depth();
-            let source = attribute_of(&finding, SOURCE_ATTRIBUTE);
-            let frame_id = attribute_of(&finding, FRAME_ID_ATTRIBUTE);
-            let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
-            let outcome = if !self.config.is_enabled() {
-                untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
-            } else {
+            self.record(&mut report, finding, |finding, earlier| {
                 match (finding, last) {
                     (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
                     (Finding::Frame(frame), Some((at, message_end))) if at == index => {
                         match self.check_footer(text, frame, message_end, &mut checks) {
-                            Ok(verified) => {
-                                self.admit(verified, report.frames.as_slice(), &mut admitted)
-                            }
+                            Ok(verified) => self.admit(verified, earlier, &mut admitted),
                             Err((reason, cause)) => untrusted(reason, cause),
                         }
                     }
@@ -61,14 +51,6 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                         untrusted(AlarmReason::MalformedFrame, Cause::FooterNotLast)
                     }
                 }
-            };
-            report.frames.push(FrameReport {
-                tag,
-                depth,
-                source,
-                frame_id,
-                key_id,
-                outcome,
             });
         }
         if last.is_none() {
@@ -104,17 +86,15 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let (fields, sig) =
             split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
         let message = text.get(..message_end).unwrap_or_default();
-        let verified = with_pairs(fields, |pairs| {
-            self.check_signed(
-                FOOTER_ELEMENT,
-                pairs,
-                sig,
-                checks,
-                Signed::Footer {
-                    message: message.as_bytes(),
-                },
-            )
-        })?;
+        let verified = self.check_signed(
+            FOOTER_ELEMENT,
+            &pairs(fields),
+            sig,
+            checks,
+            Signed::Footer {
+                message: message.as_bytes(),
+            },
+        )?;
         let mut attributes = frame.attributes;
         // The tag checked, so the last attribute is `sig` (split_sig found it there).
         attributes.pop();

@@ -4,7 +4,6 @@
 mod alarm;
 mod config;
 mod footer;
-mod frame_list;
 mod report;
 mod subkeys;
 mod verify;

@@ -6,8 +6,8 @@ use std::fmt;
 
 use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
 use seal_record::SigningInputError;
+use smallvec::SmallVec;
 
-use super::frame_list::FrameList;
 use crate::frame_id::FrameIdProblem;
 use crate::freshness::{IssuedAtProblem, Staleness};
 use crate::replay::ClaimError;
@@ -294,7 +294,8 @@ impl<'t> FrameReport<'t> {
 /// changed; the report borrows from it (`'t`), so it holds no copy of attributes or ids.
 #[derive(Debug, Clone)]
 pub struct Report<'t> {
-    pub(crate) frames: FrameList<'t>,
+    /// In place while there is one (a message with one frame, the usual case).
+    pub(crate) frames: SmallVec<[FrameReport<'t>; 1]>,
     pub(crate) scan_error: Option<ScanError>,
     pub(crate) verification_off: bool,
     pub(crate) tainted: bool,
@@ -309,7 +310,7 @@ impl<'t> Report<'t> {
     /// fills it in and completes it.
     pub(crate) fn open(stats: ScanStats, capacity: usize) -> Report<'t> {
         Report {
-            frames: FrameList::with_capacity(capacity),
+            frames: SmallVec::with_capacity(capacity),
             scan_error: None,
             verification_off: false,
             tainted: false,
@@ -358,7 +359,11 @@ impl<'t> Report<'t> {
     /// replay store by this verification (already recorded there; nothing is left for the
     /// embedder to record). Distinct; none when verification is off.
     pub fn new_ids(&self) -> impl Iterator<Item = &str> {
-        self.verified().filter_map(VerifiedFrame::frame_id)
+        let frames: &[FrameReport<'_>] = self.frames();
+        frames
+            .iter()
+            .filter_map(FrameReport::verified)
+            .filter_map(VerifiedFrame::frame_id)
     }
 
     /// The replay store's errors, in document order: a frame whose claim the store could not

@@ -2,8 +2,9 @@
 
 use std::borrow::Cow;
 
-use seal_parse::frame::{scan_findings, scan_single, Attribute, Finding, Frame, Suspect, TagKind};
+use seal_parse::frame::{scan_findings, Attribute, Finding, Frame, Suspect, TagKind};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
+use smallvec::SmallVec;
 
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
@@ -28,9 +29,7 @@ use crate::time::UnixTime;
 /// subkey of an HMAC master key is derived the first time the verifier checks a tag of that key
 /// and kept for the verifier's life (up to [`SUBKEY_CACHE_CAPACITY`](crate::SUBKEY_CACHE_CAPACITY)
 /// keys), so a verifier reused for many messages of its conversation derives each subkey once.
-/// With each subkey it keeps the MAC state after the signing input's head (count, domain, key
-/// id, algorithm, tag length, element), reused for every later frame whose head is byte for byte
-/// the same. Reuse the verifier, or build each one with [`FrameVerifier::with_keys`] over one
+/// Reuse the verifier, or build each one with [`FrameVerifier::with_keys`] over one
 /// [`ConversationKeys`] per conversation: a fresh verifier of its own pays the derivation again.
 pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
     pub(crate) config: &'a VerifyConfig,
@@ -124,47 +123,43 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let element = self.config.scan().element();
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        // One report, filled in place on every path.
-        let mut report;
-        // The usual message, one strictly written frame and nothing else, is found without the
-        // pairing (`scan_single` gives exactly what the full scan would).
-        if let Some((frame, stats)) = scan_single(text, self.config.scan()) {
-            report = Report::open(stats, 1);
-            self.record(
-                text,
-                Finding::Frame(frame),
-                &mut report,
-                &mut checks,
-                &mut admitted,
-            );
-        } else {
-            let (scanned, stats) = scan_findings(text, self.config.scan());
-            match scanned {
-                Ok(findings) => {
-                    report = Report::open(stats, findings.len());
-                    for finding in findings {
-                        self.record(text, finding, &mut report, &mut checks, &mut admitted);
-                    }
+        let (scanned, stats) = scan_findings(text, self.config.scan());
+        let mut report = match scanned {
+            Ok(findings) => {
+                let mut report = Report::open(stats, findings.len());
+                for finding in findings {
+                    self.record(&mut report, finding, |finding, earlier| match finding {
+                        Finding::Suspect(suspect) => suspect_outcome(&suspect),
+                        Finding::Frame(frame) if frame.is_nested() => untrusted(
+                            AlarmReason::NestedFrame,
+                            Cause::Nested { depth: frame.depth },
+                        ),
+                        Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
+                            Ok(verified) => self.admit(verified, earlier, &mut admitted),
+                            Err((reason, cause)) => untrusted(reason, cause),
+                        },
+                    });
                 }
-                Err(error) => {
-                    report = Report::open(stats, 0);
-                    report.scan_error = Some(error);
-                }
+                report
             }
-        }
+            Err(error) => {
+                let mut report = Report::open(stats, 0);
+                report.scan_error = Some(error);
+                report
+            }
+        };
         report.signature_checks = checks;
         self.finish(text, element, &mut report);
         report
     }
 
-    /// Gives `finding` its outcome and appends it to `report`.
-    fn record<'t>(
+    /// Appends `finding` to `report` with the outcome `decide` gives it from the findings
+    /// recorded before it (with verification off: `verification_off`).
+    pub(crate) fn record<'t>(
         &self,
-        text: &'t str,
-        finding: Finding<'t>,
         report: &mut Report<'t>,
-        checks: &mut usize,
-        admitted: &mut AdmittedIds,
+        finding: Finding<'t>,
+        decide: impl FnOnce(Finding<'t>, &[FrameReport<'t>]) -> Outcome<'t>,
     ) {
         let tag = finding.tag();
         let depth = finding.depth();
@@ -172,17 +167,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let frame_id = attribute_of(&finding, FRAME_ID_ATTRIBUTE);
         let key_id = attribute_of(&finding, KEY_ID_ATTRIBUTE);
         let outcome = if self.config.is_enabled() {
-            match finding {
-                Finding::Suspect(suspect) => suspect_outcome(&suspect),
-                Finding::Frame(frame) if frame.is_nested() => untrusted(
-                    AlarmReason::NestedFrame,
-                    Cause::Nested { depth: frame.depth },
-                ),
-                Finding::Frame(frame) => match self.check_frame(text, frame, checks) {
-                    Ok(verified) => self.admit(verified, report.frames.as_slice(), admitted),
-                    Err((reason, cause)) => untrusted(reason, cause),
-                },
-            }
+            decide(finding, report.frames.as_slice())
         } else {
             untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
         };
@@ -343,17 +328,15 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             (BodyHashing::BeforeRewrite, Some(rewrite)) => rewrite.undo(body),
             _ => Cow::Borrowed(body),
         };
-        with_pairs(attributes, |pairs| {
-            self.check_signed(
-                frame.element,
-                pairs,
-                sig,
-                checks,
-                Signed::Frame {
-                    body: hashed.as_bytes(),
-                },
-            )
-        })
+        self.check_signed(
+            frame.element,
+            &pairs(attributes),
+            sig,
+            checks,
+            Signed::Frame {
+                body: hashed.as_bytes(),
+            },
+        )
     }
 
     /// The check shared by frames and footers: key id present, frame id present when required,
@@ -427,18 +410,10 @@ pub(crate) enum Signed<'b> {
 }
 
 /// The frame ids admitted so far in one message, held as the positions of their frames in the
-/// report being built (so no id is copied): compared one by one up to [`INLINE_IDS`] ids, kept
-/// sorted by id beyond (binary search), so a message with many frames is checked in
-/// `O(n log n)` comparisons.
+/// report being built (so no id is copied), sorted by id: a message with many frames is checked
+/// in `O(n log n)` comparisons, and one with a few frames needs no allocation.
 #[derive(Default)]
-pub(crate) struct AdmittedIds {
-    inline: [usize; INLINE_IDS],
-    len: usize,
-    sorted: Vec<usize>,
-}
-
-/// How many admitted ids of one message are compared one by one before they are kept sorted.
-const INLINE_IDS: usize = 8;
+pub(crate) struct AdmittedIds(SmallVec<[usize; 8]>);
 
 impl AdmittedIds {
     /// Admits `id`, the id of the frame about to be pushed after `earlier`: `false` when a
@@ -451,24 +426,10 @@ impl AdmittedIds {
                 .and_then(VerifiedFrame::frame_id)
                 .unwrap_or_default()
         };
-        let position = earlier.len();
-        if self.sorted.is_empty() {
-            let held = self.inline.get(..self.len).unwrap_or_default();
-            if held.iter().any(|at| id_at(at) == id) {
-                return false;
-            }
-            if let Some(slot) = self.inline.get_mut(self.len) {
-                *slot = position;
-                self.len += 1;
-                return true;
-            }
-            self.sorted.extend_from_slice(&self.inline);
-            self.sorted.sort_by(|a, b| id_at(a).cmp(id_at(b)));
-        }
-        match self.sorted.binary_search_by(|at| id_at(at).cmp(id)) {
+        match self.0.binary_search_by(|at| id_at(at).cmp(id)) {
             Ok(_) => false,
             Err(slot) => {
-                self.sorted.insert(slot, position);
+                self.0.insert(slot, earlier.len());
                 true
             }
         }
@@ -485,29 +446,13 @@ pub(crate) fn split_sig<'a, 't>(
     }
 }
 
-/// Most attributes passed to the trust store as (name, value) pairs held on the stack; more
-/// are collected into a vector.
-const INLINE_PAIRS: usize = 8;
-
-/// Calls `run` with `attributes` as (name, decoded value) pairs, held on the stack up to
-/// [`INLINE_PAIRS`] attributes.
-pub(crate) fn with_pairs<R>(
-    attributes: &[Attribute<'_>],
-    run: impl FnOnce(&[(&str, &str)]) -> R,
-) -> R {
-    if attributes.len() <= INLINE_PAIRS {
-        let mut pairs = [("", ""); INLINE_PAIRS];
-        for (slot, attribute) in pairs.iter_mut().zip(attributes) {
-            *slot = (attribute.name, attribute.value());
-        }
-        run(pairs.get(..attributes.len()).unwrap_or_default())
-    } else {
-        let pairs: Vec<(&str, &str)> = attributes
-            .iter()
-            .map(|attribute| (attribute.name, attribute.value()))
-            .collect();
-        run(&pairs)
-    }
+/// `attributes` as (name, decoded value) pairs, in place for a usual frame.
+#[inline]
+pub(crate) fn pairs<'a>(attributes: &'a [Attribute<'_>]) -> SmallVec<[(&'a str, &'a str); 8]> {
+    attributes
+        .iter()
+        .map(|attribute| (attribute.name, attribute.value()))
+        .collect()
 }
 
 pub(crate) fn attribute<'t>(attributes: &[(&'t str, &'t str)], name: &str) -> Option<&'t str> {
