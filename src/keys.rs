@@ -18,7 +18,13 @@ use crate::CompactTags;
 pub const COMPACT_TAG_CHARS: u8 = 5;
 
 /// An HMAC-SHA256 frame key, bound to its tag length: the standard tag profile (132 bits, 22
-/// characters) unless [`FrameKey::with_tag_chars`] chose another.
+/// characters) unless [`FrameKey::with_tag_chars`] chose another. Its secret is wiped when it
+/// is dropped; it is not `Clone` ([`FrameKey::duplicate`] copies on purpose):
+///
+/// ```compile_fail
+/// let key = seal::FrameKey::from_secret(&[7; 32]).unwrap();
+/// let copy = key.clone();
+/// ```
 ///
 /// Frames are tagged with its per-conversation subkey, so a frame copied into another
 /// conversation fails. The secret must be at least 32 bytes: the same floor a trust store
@@ -30,7 +36,7 @@ pub const COMPACT_TAG_CHARS: u8 = 5;
 /// assert_eq!(key.tag_chars(), 22);
 /// assert!(format!("{key:?}").contains("redacted"));
 /// assert!(seal::FrameKey::from_secret(&[7; 16]).is_err());
-/// assert_eq!(key.clone().with_tag_chars(16)?.tag_chars(), 16);
+/// assert_eq!(key.duplicate().with_tag_chars(16)?.tag_chars(), 16);
 /// assert!(key.with_tag_chars(5).is_err());
 /// # Ok::<(), seal::KeyError>(())
 /// ```
@@ -115,7 +121,7 @@ impl FrameKey {
         }
         let secret = HmacSecret::from_bytes(secret)
             .map_err(|_| KeyError::SecretTooLong { len: secret.len() })?;
-        let key = HmacKey::new(secret.clone(), TagLength::STANDARD);
+        let key = HmacKey::new(secret.duplicate(), TagLength::STANDARD);
         Ok(FrameKey { secret, key })
     }
 
@@ -131,7 +137,7 @@ impl FrameKey {
     pub fn with_tag_chars(self, chars: u8) -> Result<FrameKey, KeyError> {
         let tag =
             TagLength::from_chars(chars).map_err(|error| KeyError::TagChars { chars, error })?;
-        let key = HmacKey::new(self.secret.clone(), tag);
+        let key = HmacKey::new(self.secret.duplicate(), tag);
         Ok(FrameKey {
             secret: self.secret,
             key,
@@ -155,7 +161,7 @@ impl FrameKey {
             chars: COMPACT_TAG_CHARS,
             error,
         })?;
-        let key = HmacKey::new(self.secret.clone(), tag);
+        let key = HmacKey::new(self.secret.duplicate(), tag);
         Ok(FrameKey {
             secret: self.secret,
             key,
@@ -175,9 +181,19 @@ impl FrameKey {
         self.key.tag_length().text_len()
     }
 
+    /// A second key with the same secret and tag length. Keys are not `Clone`: a copy is made
+    /// only on purpose, and every copy's secret is wiped when it is dropped.
+    #[must_use]
+    pub fn duplicate(&self) -> FrameKey {
+        FrameKey {
+            secret: self.secret.duplicate(),
+            key: self.hmac_key(),
+        }
+    }
+
     /// A copy of the key bound to its tag length.
     pub(crate) fn hmac_key(&self) -> HmacKey {
-        HmacKey::new(self.secret.clone(), self.key.tag_length())
+        HmacKey::new(self.secret.duplicate(), self.key.tag_length())
     }
 
     /// The key bound to its tag length.
@@ -222,15 +238,6 @@ impl ApproverKey {
 
     pub(crate) fn signing_key(&self) -> &Ed25519SigningKey {
         &self.key
-    }
-}
-
-impl Clone for FrameKey {
-    fn clone(&self) -> FrameKey {
-        FrameKey {
-            secret: self.secret.clone(),
-            key: self.hmac_key(),
-        }
     }
 }
 

@@ -667,7 +667,7 @@ fn the_builder_names_what_is_wrong() {
     let key = seal::FrameKey::from_secret(&[1; 32]).unwrap();
     assert!(matches!(
         Seal::builder()
-            .signing_key("k1", key.clone())
+            .signing_key("k1", key.duplicate())
             .build()
             .unwrap_err(),
         BuildError::SigningKeyNotTrusted { .. }

@@ -285,7 +285,7 @@ fn a_store_from_a_signed_document_binds_secrets_and_checks_signatures() {
     assert!(store.is_valid_at("ingress", NOW));
     let seal = Seal::builder()
         .trust_store(store)
-        .signing_key("ingress", frame_key.clone())
+        .signing_key("ingress", frame_key.duplicate())
         .build()
         .unwrap();
     let frame = seal
@@ -413,7 +413,7 @@ fn compact_keys_verify_only_when_the_store_accepts_them_and_keep_both_controls()
             .unwrap();
     let seal = Seal::builder()
         .trust_store(store)
-        .signing_key("ingress", frame_key.clone())
+        .signing_key("ingress", frame_key.duplicate())
         .build()
         .unwrap();
     let frame = seal

@@ -55,7 +55,7 @@ fn a_signed_frame_is_the_one_the_seal_signs_and_verifies_only_under_its_key() {
         .unwrap();
     let sealed = Seal::builder()
         .trust_store(store)
-        .signing_key("ingress", key.clone())
+        .signing_key("ingress", key.duplicate())
         .build()
         .unwrap();
     let same = sealed
@@ -132,7 +132,7 @@ fn a_raw_body_is_signed_after_the_closing_tag_rewrite() {
 fn the_tag_length_is_the_key_s() {
     let key = key();
     assert_eq!(key.tag_chars(), 22);
-    let long = key.clone().with_tag_chars(16).unwrap();
+    let long = key.duplicate().with_tag_chars(16).unwrap();
     assert_eq!(long.tag_chars(), 16);
     let standard = FrameSigner::hmac("ingress", &key, "conv-1", NOW)
         .unwrap()
@@ -158,7 +158,7 @@ fn the_tag_length_is_the_key_s() {
     for chars in [0, 5, 15, 43, 255] {
         assert!(
             matches!(
-                key.clone().with_tag_chars(chars),
+                key.duplicate().with_tag_chars(chars),
                 Err(KeyError::TagChars { chars: c, .. }) if c == chars
             ),
             "{chars}"

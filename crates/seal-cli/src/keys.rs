@@ -3,6 +3,7 @@
 
 use seal::json::Value;
 use seal::{base64url, ApproverKey, FrameKey, COMPACT_TAG_CHARS};
+use zeroize::Zeroizing;
 
 use crate::failure::{quoted, Failure};
 use crate::io::{read_file, MAX_FILE_BYTES};
@@ -23,8 +24,8 @@ pub enum Secret {
     },
     /// An Ed25519 key (store root or approver), from its 32-byte seed.
     Ed25519 {
-        /// The seed.
-        seed: Vec<u8>,
+        /// The seed (wiped when dropped).
+        seed: Zeroizing<Vec<u8>>,
     },
 }
 
@@ -45,7 +46,7 @@ pub struct SecretKeys {
 impl SecretKeys {
     /// Reads and checks the file at `path`.
     pub fn load(path: &str) -> Result<SecretKeys, Failure> {
-        let bytes = read_file(path, MAX_FILE_BYTES, "key file")?;
+        let bytes = Zeroizing::new(read_file(path, MAX_FILE_BYTES, "key file")?);
         SecretKeys::parse(&bytes).map_err(|failure| {
             Failure::keys(format!("key file {}: {}", quoted(path), failure.message))
         })
@@ -124,11 +125,11 @@ impl SecretKeys {
     pub fn hmac_key(&self, id: &str) -> Result<FrameKey, Failure> {
         match &self.get(id)?.secret {
             Secret::Hmac { key, tag_chars } if *tag_chars == COMPACT_TAG_CHARS => key
-                .clone()
+                .duplicate()
                 .compact()
                 .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
             Secret::Hmac { key, tag_chars } => key
-                .clone()
+                .duplicate()
                 .with_tag_chars(*tag_chars)
                 .map_err(|error| Failure::keys(format!("key {}: {error}", quoted(id)))),
             Secret::Ed25519 { .. } => Err(Failure::keys(format!(
@@ -195,6 +196,9 @@ pub enum Secret64 {
     },
 }
 
-fn decode(text: &str, what: &str) -> Result<Vec<u8>, Failure> {
-    base64url::decode(text).map_err(|error| Failure::keys(format!("{what}: {error}")))
+/// Decodes secret bytes; they are wiped when dropped.
+fn decode(text: &str, what: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
+    base64url::decode(text)
+        .map(Zeroizing::new)
+        .map_err(|error| Failure::keys(format!("{what}: {error}")))
 }

@@ -8,8 +8,14 @@ use crate::fingerprint::Fingerprint;
 /// Longest accepted HMAC secret: 1024 bytes.
 pub const MAX_SECRET_BYTES: usize = 1024;
 
-/// The bytes of an HMAC key. `Debug` never shows them; only the fingerprint is visible.
-#[derive(Clone)]
+/// The bytes of an HMAC key. `Debug` never shows them; only the fingerprint is visible. The
+/// bytes are wiped when the value is dropped, and it is not `Clone`: a copy is made only on
+/// purpose ([`HmacSecret::duplicate`]), and is wiped in turn.
+///
+/// ```compile_fail
+/// let secret = seal_verify::HmacSecret::from_bytes(&[7; 32]).unwrap();
+/// let copy = secret.clone();
+/// ```
 pub struct HmacSecret {
     bytes: Box<[u8]>,
 }
@@ -29,6 +35,14 @@ impl HmacSecret {
         Ok(HmacSecret {
             bytes: bytes.into(),
         })
+    }
+
+    /// A second value holding the same bytes (wiped when dropped, as this one is).
+    #[must_use]
+    pub fn duplicate(&self) -> HmacSecret {
+        HmacSecret {
+            bytes: self.bytes.clone(),
+        }
     }
 
     /// SHA-256 of the secret bytes.
@@ -61,5 +75,11 @@ impl HmacSecret {
 impl fmt::Debug for HmacSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "HmacSecret(<redacted>, {} bytes)", self.bytes.len())
+    }
+}
+
+impl Drop for HmacSecret {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut *self.bytes);
     }
 }

@@ -167,7 +167,7 @@ impl MemoryTrustStore {
                             error,
                         }
                     })?;
-                    VerifyingKey::Hmac(HmacKey::new(HmacSecret::clone(secret), length))
+                    VerifyingKey::Hmac(HmacKey::new(secret.duplicate(), length))
                 }
             };
             let record = entry.record(key).map_err(BindError::Record)?;
