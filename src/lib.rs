@@ -48,8 +48,9 @@
 //!
 //! # Deliberate re-exports
 //!
-//! The facade wraps the core crates in its own types. These core items are re-exported as they
-//! are, because they are plain values whose meaning is fixed by the specs:
+//! The facade has its own types only where they hide something (the seal and its builder, keys
+//! whose secrets are wiped, calls frozen with their session, pending approvals, manifests).
+//! These core items are re-exported as they are, because they are the same thing:
 //!
 //! - [`UnixTime`]: seconds since the epoch, passed in by the caller;
 //! - [`Sha256Digest`]: a SHA-256 digest with hex conversion;
@@ -72,8 +73,20 @@
 //!   [`base64url`] (the spelling of key material) and [`store_document`] (trust store
 //!   documents), each an explicit list of core items, for code that works with seal's text
 //!   formats directly;
+//! - the verifier's report: [`InboundReport`] with [`FrameReport`], [`FrameOutcome`],
+//!   [`VerifiedFrame`] (a witness only the verifier constructs) and [`FrameCause`], borrowed by
+//!   [`Inbound`] from the verified message;
+//! - the core errors the facade's errors carry, so that each refusal keeps its cause
+//!   ([`SpawnError`] with [`StaleItem`] and [`ApprovalError`], [`DenyCause`], [`RecordError`],
+//!   [`ToolCallError`], [`FrameRefusal`], [`ElementError`], [`RulesErrorKind`],
+//!   [`PresetLoadError`]) and the limits the builder takes ([`ScanLimits`], [`VerifyLimits`]);
 //! - with feature `testing`, the hostile-text strategies and corpora of the renderer crate
-//!   (`testing::hostile_string` and its siblings), which are proptest strategies.
+//!   (`testing::hostile_string` and its siblings), which are proptest strategies; with feature
+//!   `fuzz`, the hidden `fuzz` module the fuzz targets call.
+//!
+//! The order of one call's decision (escalation, waterfall, approval, guards, stamp) is the
+//! core's `seal_policy::pipeline::Pipeline`; [`Seal::prepare`] and [`PendingApproval`] call it
+//! and add only presentation (escaped reasons, the approval card, approval ids).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
