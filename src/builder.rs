@@ -25,7 +25,7 @@ use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, SandboxMode, UnixTime};
 
 // The digest's layout is its own concept; the builder is its only user.
-use crate::policy_digest::{policy_digest, PolicyInputs, StageOrder};
+use seal_policy::digest::{policy_digest, PolicyInputs, StageOrder};
 
 /// Most listeners plus guards a seal holds; one more is refused at build time.
 pub const MAX_STAGES: usize = 64;
@@ -81,6 +81,18 @@ pub enum Fallback {
     /// `Agent`, `Task` and `Skill` calls; spec/policy-rules.md, "The client's default mode"),
     /// ask for the rest. Deny and ask rules still come first, and the guards still run.
     ClaudeCode,
+}
+
+impl Fallback {
+    /// The name the policy digest encodes: `ask`, `deny`, `allow` or `claude-code`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fallback::Ask => "ask",
+            Fallback::Deny => "deny",
+            Fallback::Allow => "allow",
+            Fallback::ClaudeCode => "claude-code",
+        }
+    }
 }
 
 /// Assembles a [`Seal`]. Defaults:
@@ -727,7 +739,7 @@ impl SealBuilder {
         let policy_digest = policy_digest(&PolicyInputs {
             rules: canonical_rules.as_bytes(),
             workspace_root: self.workspace_root.as_deref(),
-            fallback: self.fallback,
+            fallback: self.fallback.name(),
             presets: &config.rows,
             preset: &self.preset,
             sandbox: self.sandbox,

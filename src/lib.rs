@@ -103,7 +103,6 @@ mod keys;
 mod lint;
 pub mod patch;
 mod policy;
-mod policy_digest;
 pub mod render;
 mod seal;
 mod session;

@@ -11,6 +11,7 @@ pub mod approval;
 pub mod chain;
 pub mod delegation;
 pub mod destructive;
+pub mod digest;
 pub mod escalation;
 pub mod pipeline;
 pub mod preset;

@@ -1,60 +1,61 @@
-//! The policy digest of a [`Seal`](crate::Seal): SHA-256 of one pre-authentication encoding of
-//! every builder input that changes a tool-call decision (spec/policy-digest.md).
+//! The policy digest: SHA-256 of one pre-authentication encoding of every configuration input
+//! that changes a tool-call decision (spec/policy-digest.md); the `seal` facade's
+//! `Seal::policy_digest` is this digest of its builder's inputs.
 //!
 //! The encoding is injective: the pieces are PAE pieces (length-prefixed, counted), each
 //! component is one piece in a fixed order, and every list, option and scope inside a piece is
 //! itself a PAE. Two configurations that differ in any covered component give different bytes.
 
-use seal_policy::chain::{Chain, Scope as CoreScope};
-use seal_policy::escalation::EscalationLimits;
-use seal_policy::preset::{Executor, Knobs};
-use seal_record::{le64, pae};
+use seal_record::{le64, pae, Sha256Digest};
 
-use crate::builder::Fallback;
-use crate::{ApprovalPolicy, SandboxMode, Sha256Digest};
+use crate::approval::ApprovalPolicy;
+use crate::chain::{Chain, Scope as CoreScope};
+use crate::escalation::EscalationLimits;
+use crate::preset::{Executor, Knobs, SandboxMode};
 
 /// The first piece of the encoding: names the layout and its version.
-pub(crate) const POLICY_DIGEST_DOMAIN: &str = "seal/policy/v1";
+pub const POLICY_DIGEST_DOMAIN: &str = "seal/policy/v1";
 
 /// Everything the policy digest covers, in the order of the encoding (spec/policy-digest.md,
 /// section 3).
-pub(crate) struct PolicyInputs<'a> {
+pub struct PolicyInputs<'a> {
     /// RFC 8785 canonical bytes of the rule text.
-    pub(crate) rules: &'a [u8],
+    pub rules: &'a [u8],
     /// The workspace root path rules are matched under, if any.
-    pub(crate) workspace_root: Option<&'a str>,
-    /// What the waterfall decides when nothing else does.
-    pub(crate) fallback: Fallback,
+    pub workspace_root: Option<&'a str>,
+    /// The name of what the waterfall decides when nothing else does (`ask`, `deny`, `allow`,
+    /// `claude-code`).
+    pub fallback: &'a str,
     /// The preset table, in table order: key, knobs, label.
-    pub(crate) presets: &'a [(&'a str, Knobs, Option<&'a str>)],
+    pub presets: &'a [(&'a str, Knobs, Option<&'a str>)],
     /// The selected preset key.
-    pub(crate) preset: &'a str,
+    pub preset: &'a str,
     /// The sandbox knob set over the preset's, if any.
-    pub(crate) sandbox: Option<SandboxMode>,
+    pub sandbox: Option<SandboxMode>,
     /// The approval knob set over the preset's, if any.
-    pub(crate) approval: Option<ApprovalPolicy>,
+    pub approval: Option<ApprovalPolicy>,
     /// What the executor can do.
-    pub(crate) executor: Executor,
+    pub executor: Executor,
     /// The limits escalation fields are checked against.
-    pub(crate) escalation: EscalationLimits,
+    pub escalation: EscalationLimits,
     /// The listeners and guards in the order they run.
-    pub(crate) stages: &'a StageOrder,
+    pub stages: &'a StageOrder,
     /// How many answerers are consulted, in order.
-    pub(crate) answerers: usize,
+    pub answerers: usize,
 }
 
 /// The chain's stages in the order the chain runs them, mirrored from the registrations: the
 /// listeners in consult order (the rules listener among them), the global guards, the scoped
 /// guards. [`StageOrder::agrees_with`] checks the mirror against the chain built.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct StageOrder {
+pub struct StageOrder {
     listeners: Vec<(String, CoreScope)>,
     global_guards: Vec<String>,
     scoped_guards: Vec<(String, CoreScope)>,
 }
 
 /// SHA-256 of [`encode`]`(inputs)`.
-pub(crate) fn policy_digest(inputs: &PolicyInputs<'_>) -> Sha256Digest {
+pub fn policy_digest(inputs: &PolicyInputs<'_>) -> Sha256Digest {
     Sha256Digest::of(&encode(inputs))
 }
 
@@ -65,7 +66,7 @@ pub(crate) fn policy_digest(inputs: &PolicyInputs<'_>) -> Sha256Digest {
 ///     selected preset, option(sandbox knob), option(approval knob), escalation,
 ///     list(listeners), list(global guard names), list(scoped guards), LE64(answerers))
 /// ```
-pub(crate) fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
+pub fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
     let rows: Vec<Vec<u8>> = inputs
         .presets
         .iter()
@@ -102,7 +103,7 @@ pub(crate) fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
         POLICY_DIGEST_DOMAIN.as_bytes(),
         inputs.rules,
         &option(inputs.workspace_root),
-        fallback_name(inputs.fallback).as_bytes(),
+        inputs.fallback.as_bytes(),
         &list(&rows),
         inputs.preset.as_bytes(),
         &option(inputs.sandbox.map(SandboxMode::as_str)),
@@ -118,7 +119,7 @@ pub(crate) fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
 impl StageOrder {
     /// The order of a chain holding only the rules listener, named `rules_listener`, which
     /// sees every call.
-    pub(crate) fn new(rules_listener: &str) -> StageOrder {
+    pub fn new(rules_listener: &str) -> StageOrder {
         StageOrder {
             listeners: vec![(rules_listener.to_owned(), CoreScope::everywhere())],
             global_guards: Vec::new(),
@@ -127,28 +128,28 @@ impl StageOrder {
     }
 
     /// A listener registered before every listener so far.
-    pub(crate) fn prepend_listener(&mut self, name: &str, scope: &CoreScope) {
+    pub fn prepend_listener(&mut self, name: &str, scope: &CoreScope) {
         self.listeners.insert(0, (name.to_owned(), scope.clone()));
     }
 
     /// A listener registered after every listener so far.
-    pub(crate) fn append_listener(&mut self, name: &str, scope: &CoreScope) {
+    pub fn append_listener(&mut self, name: &str, scope: &CoreScope) {
         self.listeners.push((name.to_owned(), scope.clone()));
     }
 
     /// A guard of every allowed call, after the global guards so far.
-    pub(crate) fn add_global_guard(&mut self, name: &str) {
+    pub fn add_global_guard(&mut self, name: &str) {
         self.global_guards.push(name.to_owned());
     }
 
     /// A guard of the allowed calls in `scope`, after the scoped guards so far.
-    pub(crate) fn add_scoped_guard(&mut self, name: &str, scope: &CoreScope) {
+    pub fn add_scoped_guard(&mut self, name: &str, scope: &CoreScope) {
         self.scoped_guards.push((name.to_owned(), scope.clone()));
     }
 
     /// True when `chain` consults its listeners and runs its guards in exactly this order, so
     /// the digest describes the chain that decides.
-    pub(crate) fn agrees_with(&self, chain: &Chain) -> bool {
+    pub fn agrees_with(&self, chain: &Chain) -> bool {
         let guards = self
             .global_guards
             .iter()
@@ -181,15 +182,6 @@ fn list(items: &[Vec<u8>]) -> Vec<u8> {
     pae(&items.iter().map(Vec::as_slice).collect::<Vec<_>>())
 }
 
-fn fallback_name(fallback: Fallback) -> &'static str {
-    match fallback {
-        Fallback::Ask => "ask",
-        Fallback::Deny => "deny",
-        Fallback::Allow => "allow",
-        Fallback::ClaudeCode => "claude-code",
-    }
-}
-
 fn executor_name(executor: Executor) -> &'static str {
     if executor.can_sandbox {
         "confining"
@@ -210,7 +202,7 @@ mod tests {
         PolicyInputs {
             rules: br#"{"permissions":{}}"#,
             workspace_root: None,
-            fallback: Fallback::Ask,
+            fallback: "ask",
             presets: &[],
             preset: "auto",
             sandbox: None,
