@@ -167,14 +167,7 @@ impl InboundVerifier<'_> {
         now: UnixTime,
         replay: &dyn ReplayStore,
     ) -> Inbound<'t> {
-        let verifier = FrameVerifier::with_keys(
-            &self.seal.verify_config,
-            &self.seal.store.inner,
-            &self.keys,
-            now,
-            replay,
-        );
-        Inbound::from_report(verifier.verify(text))
+        Inbound::from_report(self.verifier(now, replay).verify(text))
     }
 
     /// Verifies a message of the footer lane of this conversation at `now`, claiming its id in
@@ -185,14 +178,22 @@ impl InboundVerifier<'_> {
         now: UnixTime,
         replay: &dyn ReplayStore,
     ) -> Inbound<'t> {
-        let verifier = FrameVerifier::with_keys(
+        Inbound::from_report(self.verifier(now, replay).verify_footer(text))
+    }
+
+    /// The core verifier of this conversation at `now`, claiming in `replay`.
+    fn verifier<'v>(
+        &'v self,
+        now: UnixTime,
+        replay: &'v dyn ReplayStore,
+    ) -> FrameVerifier<'v, seal_verify::store::MemoryTrustStore> {
+        FrameVerifier::with_keys(
             &self.seal.verify_config,
             &self.seal.store.inner,
             &self.keys,
             now,
             replay,
-        );
-        Inbound::from_report(verifier.verify_footer(text))
+        )
     }
 }
 
