@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestCaseError};
 use seal_parse::json::{canonicalize, compare_keys, parse, JsonLimits, Number, Value};
 
 // ---------------------------------------------------------------------------------------------
@@ -547,8 +547,7 @@ fn finds_counterexample<S: Strategy>(
         failure_persistence: None,
         ..Config::default()
     };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
+    let mut runner = seal_test_support::seeded_with(config, 7);
     runner.run(&strategy, property).is_err()
 }
 
