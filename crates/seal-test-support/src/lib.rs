@@ -4,11 +4,15 @@
 //!   a committed file against what the code produces, rewritten when `SEAL_REGENERATE=1`.
 //! - [`runner`]: proptest runners with a fixed seed (negative controls that must find their
 //!   counterexample on every run), exploring runners, and the checks of their results.
+//! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
+//!   for fault tests.
 //! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
 //!
 //! The helpers report a failed check by panicking, as a test does; they are for tests only.
 
 pub mod golden;
+#[cfg(feature = "redis")]
+pub mod redis_server;
 pub mod runner;
 pub mod text;
 
