@@ -250,11 +250,7 @@ fn agrees(
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
+    seal_test_support::no_persistence(cases)
 }
 
 #[test]
@@ -273,7 +269,7 @@ fn control_dropping_backslashes_is_caught() {
     if shells.is_empty() {
         return;
     }
-    let mut runner = seal_test_support::seeded_with(config(256), 7);
+    let mut runner = seal_test_support::seeded(256);
     let result = runner.run(&command(), agrees(shells, broken_args));
     assert!(matches!(result, Err(TestError::Fail(..))), "{result:?}");
 }

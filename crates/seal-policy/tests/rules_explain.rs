@@ -242,11 +242,7 @@ fn rules() -> impl Strategy<Value = Vec<(Effect, String)>> {
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
+    seal_test_support::no_persistence(cases)
 }
 
 #[test]
@@ -291,7 +287,7 @@ fn explanation_agrees_with_the_evaluation() {
 
 #[test]
 fn control_dropping_model_matches_is_caught() {
-    let mut runner = seal_test_support::seeded_with(config(2048), 5);
+    let mut runner = seal_test_support::seeded_by(5, 2048);
     let result = runner.run(&(rules(), command()), agrees(read_off_without_models));
     assert!(matches!(result, Err(TestError::Fail(..))), "{result:?}");
 }
