@@ -13,7 +13,7 @@
 #[cfg(feature = "testing")]
 mod fail_closed {
     use proptest::prelude::*;
-    use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+    use proptest::test_runner::{TestCaseError, TestRunner};
 
     use seal::{
         CallView, Check, Dispatch, Fallback, Next, Outcome, Prepared, Ruling, Scope, Seal,
@@ -189,14 +189,7 @@ mod fail_closed {
     }
 
     fn runner() -> TestRunner {
-        TestRunner::new_with_rng(
-            Config {
-                cases: 400,
-                failure_persistence: None,
-                ..Config::default()
-            },
-            TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-        )
+        seal_test_support::seeded(400)
     }
 
     #[test]

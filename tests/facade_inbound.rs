@@ -419,13 +419,7 @@ fn compact_keys_verify_only_when_the_store_accepts_them_and_keep_both_controls()
     let frame = seal
         .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
         .unwrap();
-    let sig = frame
-        .split("sig=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let sig = seal_test_support::quoted_attribute(&frame, "sig");
     assert_eq!(sig.len(), 5, "{frame}");
     let replay = MemoryReplayStore::new();
     assert_eq!(

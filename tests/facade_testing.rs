@@ -11,7 +11,7 @@
 mod checkers {
 
     use proptest::prelude::*;
-    use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+    use proptest::test_runner::{TestCaseError, TestRunner};
 
     use seal::render::{decode, escape, Context};
     use seal::testing::{
@@ -20,14 +20,7 @@ mod checkers {
     };
 
     fn runner(cases: u32) -> TestRunner {
-        TestRunner::new_with_rng(
-            Config {
-                cases,
-                failure_persistence: None,
-                ..Config::default()
-            },
-            TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-        )
+        seal_test_support::seeded(cases)
     }
 
     /// Runs `check` over hostile strings; `Ok` when it never failed.

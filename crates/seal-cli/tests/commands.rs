@@ -438,13 +438,7 @@ fn compact_keys_are_generated_signed_verified_and_reported() {
         run.stdout.trim_end().to_owned()
     };
     let frame = sign("session-1", "m1");
-    let sig = frame
-        .split("sig=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let sig = seal_test_support::quoted_attribute(&frame, "sig");
     assert_eq!(sig.len(), 5, "{frame}");
 
     let state = dir.file("replay.sqlite3");

@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_parse::json::{
     canonicalize, canonicalize_lossless, parse, parse_lossless, JsonLimits, Number, Value,
 };
@@ -997,11 +997,7 @@ fn rejects(canon: Canonicalizer, input: &str, kind: &str) -> Result<(), TestCase
 }
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    seal_test_support::no_persistence(256)
 }
 
 fn damage() -> impl Strategy<Value = Vec<(prop::sample::Index, u8)>> {
@@ -1091,13 +1087,7 @@ fn finds_counterexample<S: Strategy>(
     strategy: S,
     property: impl Fn(S::Value) -> Result<(), TestCaseError>,
 ) -> bool {
-    let config = Config {
-        cases: 512,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
+    let mut runner = seal_test_support::seeded(512);
     runner.run(&strategy, property).is_err()
 }
 

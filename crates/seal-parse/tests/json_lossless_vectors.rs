@@ -14,9 +14,7 @@
 //! that the canonical form tells them apart. Each accepted vector also records what the strict
 //! profile gives for the same input.
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_text_or_regenerate, pretty_sorted};
 
 use seal_parse::json::{canonicalize, canonicalize_lossless, parse_lossless, JsonLimits};
 use serde_json::json;
@@ -225,18 +223,13 @@ fn generate() -> String {
         "accepted": accepted,
         "rejected": rejected,
     });
-    serde_json::to_string_pretty(&sorted_keys(&document)).unwrap() + "\n"
+    pretty_sorted(&document)
 }
 
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
-        std::fs::write(VECTORS, &generated).unwrap();
-    }
-    let stored = std::fs::read_to_string(VECTORS)
-        .expect("spec/vectors/canonical-json-lossless.json is missing; run with SEAL_REGENERATE=1");
-    assert!(stored == generated, "spec/vectors/canonical-json-lossless.json differs from the code; run with SEAL_REGENERATE=1 and review the diff");
+    check_text_or_regenerate(VECTORS, &generated);
 }
 
 #[test]

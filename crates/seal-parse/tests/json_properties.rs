@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_parse::json::{canonicalize, compare_keys, parse, JsonLimits, Number, Value};
 
 // ---------------------------------------------------------------------------------------------
@@ -463,11 +463,7 @@ fn non_finite_document() -> impl Strategy<Value = String> {
 }
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    seal_test_support::no_persistence(256)
 }
 
 proptest! {
@@ -542,13 +538,7 @@ fn finds_counterexample<S: Strategy>(
     strategy: S,
     property: impl Fn(S::Value) -> Result<(), TestCaseError>,
 ) -> bool {
-    let config = Config {
-        cases: 512,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
+    let mut runner = seal_test_support::seeded(512);
     runner.run(&strategy, property).is_err()
 }
 

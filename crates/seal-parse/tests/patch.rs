@@ -9,7 +9,7 @@
 //! runners).
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_parse::patch::{Operation, Patch, PatchError, PatchLimits};
 
 fn paths(text: &str) -> Result<Vec<(Operation, String, usize)>, PatchError> {
@@ -579,14 +579,7 @@ fn generated() -> impl Strategy<Value = Generated> {
 }
 
 fn runner() -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases: 512,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]),
-    )
+    seal_test_support::seeded_by(11, 512)
 }
 
 type Reader = fn(&[u8]) -> Result<Vec<(Operation, String)>, String>;

@@ -20,7 +20,7 @@
 use std::process::Command;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestError, TestRunner};
 
 use seal_parse::shell::{segment, ShellLimits, UnanalysableReason};
 
@@ -250,11 +250,7 @@ fn agrees(
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
+    seal_test_support::no_persistence(cases)
 }
 
 #[test]
@@ -273,10 +269,7 @@ fn control_dropping_backslashes_is_caught() {
     if shells.is_empty() {
         return;
     }
-    let mut runner = TestRunner::new_with_rng(
-        config(256),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(256);
     let result = runner.run(&command(), agrees(shells, broken_args));
     assert!(matches!(result, Err(TestError::Fail(..))), "{result:?}");
 }

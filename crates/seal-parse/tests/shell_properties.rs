@@ -15,7 +15,7 @@
 //!   Control: taking the basename form (no wrapper stripping) as the normalized form.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestError, TestRunner};
 
 use seal_parse::shell::fuzz_check::shell_segments;
 use seal_parse::shell::{segment, Operator, ShellLimits};
@@ -102,14 +102,7 @@ fn hostile_text() -> impl Strategy<Value = String> {
 }
 
 fn seeded(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 // ---------------------------------------------------------------- P1

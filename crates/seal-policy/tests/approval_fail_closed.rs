@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestRunner};
 use seal_parse::json::JsonLimits;
 use seal_policy::approval::{
     answer_with, parse_machine_response, request_approval, Answer, ApprovalPolicy, ApprovalRequest,
@@ -387,24 +387,13 @@ fn fail_closed(implementation: Implementation, scenario: &Scenario) -> Result<()
 }
 
 fn fixed_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn counterexample(implementation: Implementation) -> Option<Scenario> {
-    match fixed_runner(1024).run(&scenario(), |scenario| {
+    seal_test_support::counterexample(fixed_runner(1024).run(&scenario(), |scenario| {
         fail_closed(implementation, &scenario)
-    }) {
-        Ok(()) => None,
-        Err(TestError::Fail(_, scenario)) => Some(scenario),
-        Err(other) => panic!("{other}"),
-    }
+    }))
 }
 
 proptest! {

@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestRunner};
 use seal_policy::approval::{
     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, DispatchVerdict,
     Effect, Event, Outcome,
@@ -167,24 +167,13 @@ fn never_is_unbypassable(
 }
 
 fn fixed_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn counterexample(implementation: Implementation) -> Option<Scenario> {
-    match fixed_runner(1024).run(&scenario(), |scenario| {
+    seal_test_support::counterexample(fixed_runner(1024).run(&scenario(), |scenario| {
         never_is_unbypassable(implementation, &scenario)
-    }) {
-        Ok(()) => None,
-        Err(TestError::Fail(_, scenario)) => Some(scenario),
-        Err(other) => panic!("{other}"),
-    }
+    }))
 }
 
 proptest! {

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use seal_policy::approval::{
     Outcome, RegisterError, ResponseError, RpcId, WireRegistry, WireSettlement,
 };
@@ -388,19 +388,8 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 }
 
 fn counterexample(make: fn() -> Box<dyn Registry>) -> Option<Vec<Op>> {
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 512,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
-    match runner.run(&ops(), |ops| agrees_with_model(make, &ops)) {
-        Ok(()) => None,
-        Err(TestError::Fail(_, ops)) => Some(ops),
-        Err(other) => panic!("{other}"),
-    }
+    let mut runner = seal_test_support::seeded(512);
+    seal_test_support::counterexample(runner.run(&ops(), |ops| agrees_with_model(make, &ops)))
 }
 
 proptest! {

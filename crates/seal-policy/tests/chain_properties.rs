@@ -8,11 +8,12 @@
 //! agreement with a tiny reference evaluator, I7 (guards are monotonic) and I12 (every failure
 //! is closed), each with a deliberately broken chain that the same property must catch.
 
+use seal_test_support::{assert_finds_counterexample, exploring, seeded};
 use std::collections::VecDeque;
 use std::sync::Once;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
     CatchPanics, Chain, Check, Decision, Evaluation, Guard, Listener, Next, Returned, Ruling,
@@ -703,35 +704,6 @@ fn observed_failures(system: System, case: &Case) -> Vec<String> {
         .filter(|step| matches!(step.returned(), Returned::Failed(_)))
         .map(|step| step.stage().name().to_owned())
         .collect()
-}
-
-fn seeded(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
-}
-
-fn exploring(cases: u32) -> TestRunner {
-    TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    })
-}
-
-fn assert_finds_counterexample<T: std::fmt::Debug>(result: Result<(), TestError<T>>, what: &str) {
-    match result {
-        Err(TestError::Fail(reason, minimal)) => {
-            eprintln!("{what}: counterexample found as expected: {reason}\n{minimal:#?}");
-        }
-        Err(TestError::Abort(reason)) => panic!("{what}: aborted: {reason}"),
-        Ok(()) => panic!("{what}: the broken chain passed the property"),
-    }
 }
 
 // ------------------------------------------------------------------ tests

@@ -8,7 +8,7 @@
 //! parts (with a naive reader as the negative control), and no panic on hostile ids and URLs.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use seal_parse::json::Value;
 use seal_policy::chain::{url_domain, CallError, Subject, ToolCall};
 use seal_policy::rules::url_host;
@@ -178,14 +178,7 @@ fn hostile_text() -> impl Strategy<Value = String> {
 }
 
 fn seeded(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn domain_matches_parts(
@@ -216,15 +209,11 @@ fn the_domain_is_read_as_the_parts_say() {
             domain_matches_parts(url_domain, &parts)
         })
         .unwrap();
-    TestRunner::new(Config {
-        cases: 4096,
-        failure_persistence: None,
-        ..Config::default()
-    })
-    .run(&url_parts(), |parts| {
-        domain_matches_parts(url_domain, &parts)
-    })
-    .unwrap();
+    seal_test_support::exploring(4096)
+        .run(&url_parts(), |parts| {
+            domain_matches_parts(url_domain, &parts)
+        })
+        .unwrap();
 }
 
 #[test]

@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::{TestCaseError, TestError};
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
     Because, Chain, Check, Decision, Evaluation, Next, Reason, Returned, Ruling, Scope, StageError,
@@ -192,30 +192,21 @@ fn input() -> impl Strategy<Value = (Vec<Stage>, String, String)> {
 
 #[test]
 fn the_displayed_trace_has_one_line_per_step_and_nothing_invisible() {
-    TestRunner::new(Config {
-        cases: 2048,
-        failure_persistence: None,
-        ..Config::default()
-    })
-    .run(&input(), |(listeners, default_reason, guard_reason)| {
-        one_line_per_step(display, &listeners, &default_reason, &guard_reason)
-    })
-    .unwrap();
+    seal_test_support::exploring(2048)
+        .run(&input(), |(listeners, default_reason, guard_reason)| {
+            one_line_per_step(display, &listeners, &default_reason, &guard_reason)
+        })
+        .unwrap();
 }
 
 #[test]
 fn the_trace_property_catches_a_raw_printer() {
-    let result = TestRunner::new_with_rng(
-        Config {
-            cases: 1024,
-            failure_persistence: None,
-            ..Config::default()
+    let result = seal_test_support::seeded(1024).run(
+        &input(),
+        |(listeners, default_reason, guard_reason)| {
+            one_line_per_step(raw, &listeners, &default_reason, &guard_reason)
         },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
-    .run(&input(), |(listeners, default_reason, guard_reason)| {
-        one_line_per_step(raw, &listeners, &default_reason, &guard_reason)
-    });
+    );
     match result {
         Err(TestError::Fail(reason, _)) => eprintln!("counterexample found as expected: {reason}"),
         other => panic!("the raw printer passed: {other:?}"),

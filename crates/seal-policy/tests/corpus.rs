@@ -135,7 +135,7 @@ fn no_destructive_command_is_allowed_and_few_everyday_ones_are_denied() {
         denied_everyday.len(),
         denied_everyday.join("\n")
     );
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
+    if seal_test_support::regenerating() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/decisions.txt");
         std::fs::write(path, &recorded).unwrap();
         return;

@@ -15,7 +15,7 @@
 //! that copies the parent's effective mode, grant included) must be caught with a fixed seed.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestRunner};
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::{
@@ -249,22 +249,13 @@ fn i10(spawn: Spawn, scenario: &Scenario) -> Result<(), TestCaseError> {
 }
 
 fn fixed_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn counterexample(spawn: Spawn) -> Option<Scenario> {
-    match fixed_runner(1024).run(&scenario(), |scenario| i10(spawn, &scenario)) {
-        Ok(()) => None,
-        Err(TestError::Fail(_, scenario)) => Some(scenario),
-        Err(other) => panic!("{other}"),
-    }
+    seal_test_support::counterexample(
+        fixed_runner(1024).run(&scenario(), |scenario| i10(spawn, &scenario)),
+    )
 }
 
 proptest! {

@@ -352,7 +352,7 @@ fn the_spec_lists_every_pattern_as_the_table_holds_it() {
     let start = SPEC.find(begin).expect("begin marker") + begin.len();
     let stop = SPEC.find(end).expect("end marker");
     let table = pattern_table();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
+    if seal_test_support::regenerating() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../spec/destructive-guard.md"

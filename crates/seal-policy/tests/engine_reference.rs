@@ -34,10 +34,11 @@
 //! (escalation checked after the waterfall; the standing stamp on a granted escalation; policy
 //! `never` ignored) must each be caught.
 
+use seal_test_support::{assert_finds_counterexample, exploring, seeded};
 use std::collections::VecDeque;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_parse::json::{parse, JsonLimits};
 use seal_parse::shell::{carried_code_in, model, segment, ShellLimits};
 use seal_policy::approval::ApprovalPolicy;
@@ -981,35 +982,6 @@ fn agrees(flaw: Flaw, case: &Case) -> Result<(), TestCaseError> {
         case.rules
     );
     Ok(())
-}
-
-fn seeded(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
-}
-
-fn exploring(cases: u32) -> TestRunner {
-    TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    })
-}
-
-fn assert_finds_counterexample<T: std::fmt::Debug>(result: Result<(), TestError<T>>, what: &str) {
-    match result {
-        Err(TestError::Fail(reason, minimal)) => {
-            eprintln!("{what}: counterexample found as expected: {reason}\n{minimal:#?}");
-        }
-        Err(TestError::Abort(reason)) => panic!("{what}: aborted: {reason}"),
-        Ok(()) => panic!("{what}: the broken reference passed the property"),
-    }
 }
 
 // ------------------------------------------------------------------ tests

@@ -18,7 +18,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestRunner};
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::escalation::{
     ask_escalation, check_escalation, plan_call, EscalationError, EscalationFields,
@@ -292,22 +292,13 @@ fn lasts_one_call(
 }
 
 fn fixed_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn counterexample(check: Check) -> Option<Scenario> {
-    match fixed_runner(1024).run(&scenario(), |scenario| i9(check, &scenario)) {
-        Ok(()) => None,
-        Err(TestError::Fail(_, scenario)) => Some(scenario),
-        Err(other) => panic!("{other}"),
-    }
+    seal_test_support::counterexample(
+        fixed_runner(1024).run(&scenario(), |scenario| i9(check, &scenario)),
+    )
 }
 
 proptest! {

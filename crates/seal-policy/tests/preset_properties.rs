@@ -17,7 +17,7 @@
 //! (first matching row only), which loses a selected row sharing its bundle with an earlier one.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestRunner};
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::preset::{
     Executor, Knobs, PermissionState, PresetConfig, PresetKey, PresetTable, SandboxMode, Session,
@@ -146,22 +146,13 @@ fn presets(derive: Derive, scenario: &Scenario) -> Result<(), TestCaseError> {
 }
 
 fn fixed_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn counterexample(derive: Derive) -> Option<Scenario> {
-    match fixed_runner(1024).run(&scenario(), |scenario| presets(derive, &scenario)) {
-        Ok(()) => None,
-        Err(TestError::Fail(_, scenario)) => Some(scenario),
-        Err(other) => panic!("{other}"),
-    }
+    seal_test_support::counterexample(
+        fixed_runner(1024).run(&scenario(), |scenario| presets(derive, &scenario)),
+    )
 }
 
 proptest! {

@@ -14,7 +14,7 @@
 //! `DestructiveGuard::explain_command` gives first what `check_command` gives.
 
 use proptest::prelude::{prop, prop_assert, prop_assert_eq, Strategy};
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use seal_policy::destructive::DestructiveGuard;
 use seal_policy::rules::{
     Effect, Evaluation, Explanation, FormKind, MatchedBy, RuleSet, Site, Subject,
@@ -242,11 +242,7 @@ fn rules() -> impl Strategy<Value = Vec<(Effect, String)>> {
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
+    seal_test_support::no_persistence(cases)
 }
 
 #[test]
@@ -291,10 +287,7 @@ fn explanation_agrees_with_the_evaluation() {
 
 #[test]
 fn control_dropping_model_matches_is_caught() {
-    let mut runner = TestRunner::new_with_rng(
-        config(2048),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[5; 32]),
-    );
+    let mut runner = seal_test_support::seeded_by(5, 2048);
     let result = runner.run(&(rules(), command()), agrees(read_off_without_models));
     assert!(matches!(result, Err(TestError::Fail(..))), "{result:?}");
 }

@@ -10,7 +10,7 @@
 //! matcher that skips canonicalization, which the fixed-seed runner must catch.
 
 use proptest::prelude::{prop, prop_assert, prop_assert_eq, Strategy};
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_policy::rules::{Effect, PathPattern, RuleSet, Subject};
 
 const ROOT: &str = "/ws";
@@ -101,14 +101,7 @@ fn property(evaluate: Evaluator, canonical: &[&str], noise: &[u8]) -> Result<(),
 }
 
 fn run(evaluate: Evaluator) -> Result<(), String> {
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 1024,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(1024);
     runner
         .run(
             &(components(), prop::collection::vec(0u8..=255, 6)),

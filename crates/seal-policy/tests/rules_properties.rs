@@ -12,7 +12,7 @@
 
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, Strategy};
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use seal_parse::shell::{carried_code_in, segment, Segments, ShellLimits};
 use seal_policy::rules::{Effect, RuleSet, Subject};
 
@@ -420,14 +420,7 @@ fn case() -> impl Strategy<Value = (Vec<GenRule>, String)> {
 }
 
 fn runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 type Property = fn(Evaluator, &[GenRule], &str) -> Result<(), TestCaseError>;

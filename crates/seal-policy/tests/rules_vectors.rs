@@ -11,9 +11,7 @@
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 //! Non-ASCII characters are written as `\u` escapes so the file is ASCII.
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_json_or_regenerate, golden_text};
 
 use serde_json::{json, Value};
 
@@ -775,38 +773,11 @@ fn generate() -> Value {
     })
 }
 
-/// Pretty JSON with every non-ASCII character as `\u` escapes (UTF-16 for astral ones).
-fn ascii_json(value: &Value) -> String {
-    let text = serde_json::to_string_pretty(&sorted_keys(value)).unwrap();
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        }
-    }
-    out.push('\n');
-    out
-}
-
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
-        std::fs::write(VECTORS, ascii_json(&generated)).unwrap();
-    }
-    let text = std::fs::read_to_string(VECTORS)
-        .expect("spec/vectors/rules-v1.json is missing; run with SEAL_REGENERATE=1");
+    let text = check_json_or_regenerate(VECTORS, &generated, golden_text);
     assert!(text.is_ascii());
-    let committed: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(
-        committed, generated,
-        "spec/vectors/rules-v1.json differs from the code; run with SEAL_REGENERATE=1 and review"
-    );
 }
 
 #[test]

@@ -8,9 +8,7 @@
 //! differ from what the code produces; set `SEAL_REGENERATE=1` to rewrite them (then review the
 //! diff: a changed vector is a changed wire format).
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_text_or_regenerate, golden_text, regenerating, sorted_keys};
 
 use seal_parse::json::JsonLimits;
 use seal_record::{
@@ -23,44 +21,7 @@ use serde_json::{json, Value};
 const SPEC_VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors/");
 
 fn check_or_write(name: &str, value: &Value) {
-    let mut text = ascii_only(&serde_json::to_string_pretty(&sorted_keys(value)).unwrap());
-    text.push('\n');
-    let path = format!("{SPEC_VECTORS}{name}");
-    if regenerating() {
-        std::fs::create_dir_all(SPEC_VECTORS).unwrap();
-        std::fs::write(&path, &text).unwrap();
-        return;
-    }
-    let stored = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{name} is missing; run with SEAL_REGENERATE=1"));
-    assert!(
-        stored == text,
-        "{name} differs from what the code produces; if the change is intended, run with SEAL_REGENERATE=1 and review the diff"
-    );
-}
-
-/// The JSON text with every non-ASCII character written as `\uXXXX` escapes, so the vector files
-/// show bidi controls and invisible characters as what they are. Non-ASCII characters occur only
-/// inside strings, where the escape means the same character.
-fn ascii_only(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        }
-    }
-    out
-}
-
-/// Whether this run rewrites the vector files (the checks of stored files then wait for the next
-/// run, so they never read a file while it is being written).
-fn regenerating() -> bool {
-    std::env::var_os("SEAL_REGENERATE").is_some_and(|v| v == "1")
+    check_text_or_regenerate(format!("{SPEC_VECTORS}{name}"), &golden_text(value));
 }
 
 fn sha(bytes: &[u8]) -> String {

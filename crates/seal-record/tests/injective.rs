@@ -10,7 +10,7 @@
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestError, TestRunner};
 use seal_record::{pae, unpae, FooterSigningInput, FrameSigningInput};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,14 +224,7 @@ fn pairs() -> impl Strategy<Value = (Fields, usize, usize)> {
 }
 
 fn runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! canonicalization, and "one byte changed in any field changes the disclosure hash".
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestError, TestRunner};
 use seal_record::{
     canonical_path, LineRange, Manifest, ManifestBuilder, ManifestError, ManifestLimits, PathError,
     Sha256Digest, PURPOSE_MAX_CHARS,
@@ -698,14 +698,7 @@ fn hash_changes(
 }
 
 fn runner() -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases: 1024,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(1024)
 }
 
 #[test]

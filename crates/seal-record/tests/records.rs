@@ -7,7 +7,7 @@
 //! Sealed tool call, approval audit events and the hash-chained log.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
+use proptest::test_runner::{TestError, TestRunner};
 use seal_parse::json::{parse, JsonLimits};
 use seal_record::{
     entry_hash, verify_log, verify_log_from, ApprovalAsked, ApprovalDecided, BreakKind, Log,
@@ -396,14 +396,7 @@ fn sequence_only_verifier(entries: &[LogEntry], _head: Sha256Digest) -> bool {
 }
 
 fn runner() -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases: 512,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(512)
 }
 
 #[test]

@@ -11,9 +11,7 @@
 //! Inputs are written with `\u{..}` escapes in this file so that no hostile character appears
 //! raw in the repository.
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_text_or_regenerate, golden_text};
 
 use std::fmt::Write as _;
 
@@ -324,34 +322,14 @@ fn generate() -> String {
         "cards": cards,
         "summaries": summaries,
     });
-    let pretty = serde_json::to_string_pretty(&sorted_keys(&doc)).unwrap();
-    // Keep the file printable ASCII: DEL and non-ASCII can only occur inside JSON strings.
-    let mut ascii = String::with_capacity(pretty.len());
-    for c in pretty.chars() {
-        if c.is_ascii() && c != '\u{7f}' {
-            ascii.push(c);
-        } else {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                write!(ascii, "\\u{unit:04x}").unwrap();
-            }
-        }
-    }
-    ascii.push('\n');
-    ascii
+    // Printable ASCII: DEL and non-ASCII can only occur inside JSON strings.
+    golden_text(&doc)
 }
 
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
-        std::fs::write(VECTORS, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(VECTORS)
-        .expect("spec/vectors/cards-v1.json is missing; run with SEAL_REGENERATE=1");
-    assert!(
-        committed == generated,
-        "spec/vectors/cards-v1.json differs from the code; rerun with SEAL_REGENERATE=1 and review the diff"
-    );
+    check_text_or_regenerate(VECTORS, &generated);
 }
 
 fn digest_of(value: &Value) -> [u8; 32] {

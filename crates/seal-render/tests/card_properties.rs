@@ -15,7 +15,7 @@
 //! must find a counterexample: a suite that cannot fail proves nothing.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use seal_render::testing::{hostile_char, hostile_string};
 use seal_render::{
     decode, escape, render_card, render_frame, render_summary, ApprovalCard, CardLimits, Context,
@@ -762,23 +762,17 @@ fn run<S: Strategy>(
 }
 
 fn random_runner() -> TestRunner {
-    TestRunner::new(Config {
-        cases: 128,
-        failure_persistence: None,
-        ..Config::default()
-    })
+    seal_test_support::exploring(128)
 }
 
 fn seeded_runner() -> TestRunner {
-    TestRunner::new_with_rng(
+    seal_test_support::seeded_with(
         Config {
-            cases: 64,
-            failure_persistence: None,
             // A control only has to fail; shrinking its counterexample is not needed.
             max_shrink_iters: 0,
-            ..Config::default()
+            ..seal_test_support::no_persistence(64)
         },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+        seal_test_support::SEED,
     )
 }
 

@@ -10,7 +10,7 @@
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use seal_render::testing::{check_rendered_ascii, hostile_bytes, hostile_char, hostile_string};
 use seal_render::{decode, decode_bytes, escape, escape_bytes, Context};
 
@@ -475,22 +475,11 @@ fn splice(s: &str, start: usize, end: usize, with: &str) -> String {
 // Runners.
 
 fn random_runner(cases: u32) -> TestRunner {
-    TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    })
+    seal_test_support::exploring(cases)
 }
 
 fn seeded_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
+    seal_test_support::seeded(cases)
 }
 
 fn passes(suite: Suite) {

@@ -9,7 +9,7 @@
 //! position within a 16-byte block is exercised.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_render::testing::{hostile_bytes, hostile_char};
 use seal_render::{escape, escape_bytes, Context};
 
@@ -69,21 +69,13 @@ fn fast_equals_naive(
 
 #[test]
 fn fast_escape_equals_naive() {
-    let mut runner = TestRunner::new(Config {
-        cases: 1024,
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = seal_test_support::exploring(1024);
     fast_equals_naive(&mut runner, |s, ctx| escape(s, ctx).into_owned()).unwrap();
 }
 
 #[test]
 fn fast_escape_bytes_equals_naive() {
-    let mut runner = TestRunner::new(Config {
-        cases: 1024,
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = seal_test_support::exploring(1024);
     runner
         .run(&(hostile_bytes(), context()), |(bytes, ctx)| {
             prop_assert_eq!(
@@ -121,13 +113,6 @@ fn control_sloppy_block_skip_is_caught() {
         }
         out
     }
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 1024,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(1024);
     assert!(fast_equals_naive(&mut runner, sloppy).is_err());
 }

@@ -8,9 +8,7 @@
 //! `spec/vectors/escape-v1.json`. Set `SEAL_REGENERATE=1` to rewrite the file after an intended
 //! change, then review the diff.
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_text_or_regenerate, golden_text};
 
 use std::fmt::Write as _;
 
@@ -136,32 +134,14 @@ fn generate() -> String {
         "escape": escapes,
         "reject": rejects,
     });
-    let pretty = serde_json::to_string_pretty(&sorted_keys(&doc)).unwrap();
-    // Keep the file printable ASCII: DEL and non-ASCII can only occur inside JSON strings, where \uXXXX is valid.
-    let mut ascii = String::with_capacity(pretty.len());
-    for c in pretty.chars() {
-        if c.is_ascii() && c != '\u{7f}' {
-            ascii.push(c);
-        } else {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                write!(ascii, "\\u{unit:04x}").unwrap();
-            }
-        }
-    }
-    ascii.push('\n');
-    ascii
+    // Printable ASCII: DEL and non-ASCII can only occur inside JSON strings, where \uXXXX is valid.
+    golden_text(&doc)
 }
 
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
-        std::fs::create_dir_all(std::path::Path::new(VECTORS).parent().unwrap()).unwrap();
-        std::fs::write(VECTORS, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(VECTORS)
-        .expect("spec/vectors/escape-v1.json is missing; run with SEAL_REGENERATE=1");
-    assert!(committed == generated, "spec/vectors/escape-v1.json differs from the code; rerun with SEAL_REGENERATE=1 and review the diff");
+    check_text_or_regenerate(VECTORS, &generated);
 }
 
 #[test]

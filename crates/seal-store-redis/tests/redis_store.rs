@@ -13,7 +13,6 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -22,28 +21,10 @@ use proptest::prelude::*;
 use seal_store_redis::{
     claim_key, RedisOptions, RedisReplayStore, RedisStoreError, DEFAULT_KEY_PREFIX,
 };
+use seal_test_support::redis_server::{free_port, server, PrivateServer};
 use seal_verify::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore, UnixTime};
 
-const HOW_TO: &str = "the Redis tests need a redis-server: start one with \
-                      `redis-server --bind 127.0.0.1 --port 6390 --save '' --appendonly no` and set \
-                      SEAL_TEST_REDIS=redis://127.0.0.1:6390/0";
-
 const NOW: UnixTime = UnixTime(1_800_000_000);
-
-/// The test server's URL; panics with [`HOW_TO`] when it is not set or does not answer.
-fn server() -> String {
-    let url = match std::env::var("SEAL_TEST_REDIS") {
-        Ok(url) if !url.is_empty() => url,
-        _ => panic!("SEAL_TEST_REDIS is not set: {HOW_TO}"),
-    };
-    let answered = redis::Client::open(url.as_str())
-        .and_then(|client| client.get_connection_with_timeout(Duration::from_secs(2)))
-        .and_then(|mut connection| redis::cmd("PING").query::<String>(&mut connection));
-    if let Err(error) = answered {
-        panic!("SEAL_TEST_REDIS=`{url}` does not answer ({error}): {HOW_TO}");
-    }
-    url
-}
 
 /// Options with a key prefix no other test or run uses.
 fn options(label: &str) -> RedisOptions {
@@ -430,15 +411,6 @@ fn tls_urls_are_refused_and_passwords_never_shown() {
     assert!(message.contains("redis://***@localhost/0?x=1"), "{message}");
 }
 
-/// A loopback port nothing listens on (bound, then released).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[test]
 fn a_server_that_cannot_be_reached_is_an_error() {
     let url = format!("redis://127.0.0.1:{}/0", free_port());
@@ -580,46 +552,6 @@ fn an_unexpected_answer_is_an_error() {
             .unwrap(),
         ClaimOutcome::Replayed
     );
-}
-
-/// A `redis-server` of the test's own on a free loopback port, killed on drop.
-struct PrivateServer {
-    child: Child,
-    port: u16,
-}
-
-impl PrivateServer {
-    fn start_on(port: u16) -> PrivateServer {
-        let child = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start `redis-server` ({error}): {HOW_TO}"));
-        let server = PrivateServer { child, port };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        server
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for PrivateServer {
-    fn drop(&mut self) {
-        self.stop();
-    }
 }
 
 #[test]

@@ -17,7 +17,6 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use seal_store_sqlite::{SqliteReplayStore, StoreError, StoreOptions};
 use seal_verify::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore, UnixTime};
 
@@ -87,14 +86,7 @@ fn scope(kind: u8) -> ClaimScope<'static> {
 #[test]
 fn the_sqlite_store_agrees_with_the_model_after_every_step() {
     let dir = Dir::new("model");
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 48,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[14; 32]),
-    );
+    let mut runner = seal_test_support::seeded_by(14, 48);
     let case = std::sync::atomic::AtomicUsize::new(0);
     runner
         .run(&prop::collection::vec(op(), 1..60), |ops| {

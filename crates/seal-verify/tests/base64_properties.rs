@@ -9,7 +9,7 @@
 //! re-encodes what it accepts to the same text. A model that ignores padding bits is caught.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestCaseError};
 use seal_verify::base64url::{self, Base64Error};
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -98,14 +98,7 @@ proptest! {
 
 #[test]
 fn negative_control_a_model_that_ignores_padding_bits_is_caught() {
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 2000,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(2000);
     let result = runner.run(&case(), |case| check(&case, lax));
     assert!(
         result.is_err(),

@@ -354,13 +354,7 @@ fn frame_verifier_debug_shows_conversation_time_and_config_but_no_key_or_tag() {
 
     let secret = hmac_secret();
     let decimal = format!("{secret:?}");
-    let sig = frame
-        .split("sig=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let sig = seal_test_support::quoted_attribute(&frame, "sig");
     for leaked in [
         hex::encode(&secret),
         decimal.trim_matches(['[', ']']).to_owned(),

@@ -140,13 +140,7 @@ fn a_frame_tag_is_not_a_footer_tag() {
     // Domain separation: the frame signing input and the footer signing input differ even for
     // the same fields, so a frame's sig moved into a footer line fails.
     let frame = sign(&[("id", "f1")], "");
-    let sig = frame
-        .split("sig=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let sig = seal_test_support::quoted_attribute(&frame, "sig");
     let text = format!("\n<seal-footer id=\"f1\" kid=\"k1\" sig=\"{sig}\"></seal-footer>");
     assert_eq!(reasons(&check(&text)), ["bad_signature"]);
 }

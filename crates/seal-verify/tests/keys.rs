@@ -7,7 +7,7 @@
 //! Keys, secrets, tag profiles, subkeys and the base64url codec.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_verify::base64url::{self, Base64Error};
 use seal_verify::{
     CompensatingControls, Ed25519SigningKey, HmacKey, HmacSecret, KeyError, SignatureError,
@@ -317,14 +317,7 @@ proptest! {
 
 #[test]
 fn base64url_negative_control_lenient_padding_is_caught() {
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 512,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(512);
     let strategy = (prop::collection::vec(any::<u8>(), 1..48), 1usize..8);
     let result = runner.run(&strategy, |(bytes, cut)| {
         bits_round_trip(

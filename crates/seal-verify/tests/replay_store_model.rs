@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier, Mutex};
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_verify::{
     Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore, UnixTime,
 };
@@ -196,14 +196,7 @@ fn agree(store: &dyn Inspect, ops: &[Op], compare_live: bool) -> Result<(), Test
 }
 
 fn runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[14; 32]),
-    )
+    seal_test_support::seeded_by(14, cases)
 }
 
 fn run(make: impl Fn() -> Box<dyn Inspect>, compare_live: bool) -> Result<(), String> {

@@ -9,7 +9,7 @@
 //! with a negative control that forgets revocation.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_verify::store::{
     check_record, FrameScope, IntendedUse, KeyRecord, KeyStatus, Operation, Purpose, Scopes,
     Validity,
@@ -284,14 +284,7 @@ proptest! {
 
 #[test]
 fn resolution_negative_control_forgetting_revocation_is_caught() {
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 2048,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(2048);
     let result = runner.run(&(model(), query()), |(model, query)| {
         agree(&model, &query, true)
     });

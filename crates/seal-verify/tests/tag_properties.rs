@@ -12,7 +12,7 @@
 //! counterexample.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_record::FrameSigningInput;
 use seal_verify::{
     base64url, CompensatingControls, HmacKey, HmacSecret, SignatureError, TagConfig, TagLength,
@@ -329,14 +329,7 @@ proptest! {
 
 #[test]
 fn i6_negative_control_prefix_comparison_is_caught() {
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 512,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = seal_test_support::seeded(512);
     let result = runner.run(&case(), |case| check_i6(&case, prefix_verify));
     let failure = result.expect_err("a prefix-comparing verifier must be caught");
     let text = format!("{failure}");

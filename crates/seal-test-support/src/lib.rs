@@ -1,0 +1,27 @@
+//! Harness code shared by seal's tests, so that each test file states only what it checks.
+//!
+//! - [`golden`]: golden-vector text (pretty JSON with sorted keys, ASCII only) and the check of
+//!   a committed file against what the code produces, rewritten when `SEAL_REGENERATE=1`.
+//! - [`runner`]: proptest runners with a fixed seed (negative controls that must find their
+//!   counterexample on every run), exploring runners, and the checks of their results.
+//! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
+//!   for fault tests.
+//! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
+//!
+//! The helpers report a failed check by panicking, as a test does; they are for tests only.
+
+pub mod golden;
+#[cfg(feature = "redis")]
+pub mod redis_server;
+pub mod runner;
+pub mod text;
+
+pub use golden::{
+    ascii_only, check_json_or_regenerate, check_text_or_regenerate, golden_text, pretty_sorted,
+    regenerating, sorted_keys,
+};
+pub use runner::{
+    assert_finds_counterexample, counterexample, exploring, no_persistence, seeded, seeded_by,
+    seeded_with, SEED,
+};
+pub use text::quoted_attribute;
