@@ -9,9 +9,7 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys};
 
 use serde_json::{json, Value};
 
@@ -246,21 +244,7 @@ fn generate() -> Value {
 
 #[test]
 fn golden_vectors_match_the_code() {
-    let generated = generate();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
-        let mut text = serde_json::to_string_pretty(&sorted_keys(&generated)).unwrap();
-        text.push('\n');
-        std::fs::write(VECTORS, text).unwrap();
-    }
-    let committed: Value = serde_json::from_str(
-        &std::fs::read_to_string(VECTORS)
-            .expect("spec/vectors/frame-v1.json is missing; run with SEAL_REGENERATE=1"),
-    )
-    .unwrap();
-    assert_eq!(
-        committed, generated,
-        "golden vectors differ; regenerate with SEAL_REGENERATE=1 and review the diff"
-    );
+    check_json_or_regenerate(VECTORS, &generate(), pretty_sorted);
 }
 
 #[test]

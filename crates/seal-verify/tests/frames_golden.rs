@@ -9,9 +9,7 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-#[path = "../../../tests/support/sorted_keys.rs"]
-mod support;
-use support::sorted_keys;
+use seal_test_support::{check_json_or_regenerate, golden_text};
 
 mod frames_support;
 
@@ -220,39 +218,9 @@ fn generate() -> Value {
     })
 }
 
-/// JSON text with every non-ASCII character written as `\\uXXXX` escapes (UTF-16).
-fn ascii_json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn golden_vectors_match_the_code() {
-    let generated = generate();
-    if std::env::var_os("SEAL_REGENERATE").is_some() {
-        let mut text = ascii_json(&serde_json::to_string_pretty(&sorted_keys(&generated)).unwrap());
-        text.push('\n');
-        std::fs::write(VECTORS, text).unwrap();
-    }
-    let committed: Value = serde_json::from_str(
-        &std::fs::read_to_string(VECTORS)
-            .expect("spec/vectors/frame-signing-v1.json is missing; run with SEAL_REGENERATE=1"),
-    )
-    .unwrap();
-    assert_eq!(
-        committed, generated,
-        "golden vectors differ; regenerate with SEAL_REGENERATE=1 and review the diff"
-    );
+    check_json_or_regenerate(VECTORS, &generate(), golden_text);
 }
 
 #[test]
