@@ -442,27 +442,7 @@ fn compact_keys_are_generated_signed_verified_and_reported() {
     assert_eq!(sig.len(), 5, "{frame}");
 
     let state = dir.file("replay.sqlite3");
-    let hook = |prompt: &str| {
-        let run = seal(
-            &[
-                "hook",
-                "claude-code",
-                "user-prompt-submit",
-                "--store",
-                &store,
-                "--keys",
-                &keys,
-                "--state",
-                &state,
-                "--now",
-                NOW,
-            ],
-            &support::prompt_input(prompt),
-            &[],
-        );
-        assert_eq!(run.code, 0, "{}", run.snapshot());
-        run.stdout
-    };
+    let hook = |prompt: &str| support::prompt_hook(&store, &keys, &state, &[], prompt).stdout;
     assert!(hook(&frame).contains("\"additionalContext\":\"\""));
     assert!(hook(&frame).contains("replayed_frame"));
     assert!(hook(&sign("session-2", "m2")).contains("bad_signature"));

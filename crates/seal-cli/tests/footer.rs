@@ -10,7 +10,7 @@
 
 mod support;
 
-use support::{prompt_input, seal, TempDir, NOW};
+use support::{prompt_hook, seal, TempDir, NOW};
 
 #[test]
 fn footer_messages_are_signed_verified_and_replays_alarm() {
@@ -77,28 +77,7 @@ fn footer_messages_are_signed_verified_and_replays_alarm() {
     assert_eq!(raw_and_footer.code, 2, "{}", raw_and_footer.snapshot());
 
     let state = dir.file("replay.sqlite3");
-    let hook = |prompt: &str| {
-        let run = seal(
-            &[
-                "hook",
-                "claude-code",
-                "user-prompt-submit",
-                "--store",
-                &store,
-                "--keys",
-                &keys,
-                "--state",
-                &state,
-                "--footer",
-                "--now",
-                NOW,
-            ],
-            &prompt_input(prompt),
-            &[],
-        );
-        assert_eq!(run.code, 0, "{}", run.snapshot());
-        run.stdout
-    };
+    let hook = |prompt: &str| prompt_hook(&store, &keys, &state, &["--footer"], prompt).stdout;
     assert!(hook(&text).contains("\"additionalContext\":\"\""), "{text}");
     assert!(hook(&text).contains("replayed_frame"));
     let changed = text.replacen("deploy", "delete", 1);

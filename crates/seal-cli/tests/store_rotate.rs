@@ -12,7 +12,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{fixture, prompt_input, seal, TempDir, NOW, SIGNED_FRAME};
+use support::{fixture, prompt_hook, seal, TempDir, NOW, SIGNED_FRAME};
 
 /// The fixture store's document (version 1, root `test-root`).
 fn fixture_document() -> Value {
@@ -113,24 +113,7 @@ fn the_next_version_signed_by_the_current_root_rotates_in_place() {
 
     // The prompt hook verifies with the rotated store.
     let state = dir.file("replay.sqlite3");
-    let answer = seal(
-        &[
-            "hook",
-            "claude-code",
-            "user-prompt-submit",
-            "--store",
-            &store,
-            "--keys",
-            &keys,
-            "--state",
-            &state,
-            "--now",
-            NOW,
-        ],
-        &prompt_input(SIGNED_FRAME),
-        &[],
-    );
-    assert_eq!(answer.code, 0, "{}", answer.snapshot());
+    let answer = prompt_hook(&store, &keys, &state, &[], SIGNED_FRAME);
     assert!(
         answer.stdout.contains("\"additionalContext\":\"\""),
         "{}",

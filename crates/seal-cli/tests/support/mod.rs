@@ -180,6 +180,27 @@ pub fn prompt_input(prompt: &str) -> Vec<u8> {
     .expect("json")
 }
 
+/// Runs the Claude Code prompt hook on `prompt` with the trust store, key file and replay state
+/// given, at [`NOW`], with `extra` flags before `--now`; the hook must exit 0 (it always does).
+pub fn prompt_hook(store: &str, keys: &str, state: &str, extra: &[&str], prompt: &str) -> Run {
+    let mut args = vec![
+        "hook",
+        "claude-code",
+        "user-prompt-submit",
+        "--store",
+        store,
+        "--keys",
+        keys,
+        "--state",
+        state,
+    ];
+    args.extend_from_slice(extra);
+    args.extend(["--now", NOW]);
+    let run = seal(&args, &prompt_input(prompt), &[]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    run
+}
+
 /// A Claude Code `PreToolUse` hook input (fields per the hooks reference).
 pub fn tool_input(tool_name: &str, tool_input: serde_json::Value) -> Vec<u8> {
     serde_json::to_vec(&serde_json::json!({
