@@ -216,20 +216,11 @@ impl<'a> SigningInputParts<'a> {
     }
 
     /// Writes the encoded signing input into `sink`, in order, in pieces: the concatenation of
-    /// what `sink` receives is the signing input's bytes. The same as
-    /// [`SigningInputParts::write_head_to`] then [`SigningInputParts::write_tail_to`].
+    /// what `sink` receives is the signing input's bytes (the piece count, the domain, the key
+    /// id, the algorithm, the tag length, for a frame the element, then the attributes as a
+    /// nested PAE and the body or message hash).
     #[inline]
     pub fn write_to(&self, sink: &mut impl ByteSink) {
-        self.write_head_to(sink);
-        self.write_tail_to(sink);
-    }
-
-    /// Writes the head of the encoded input: the piece count, the domain, the key id, the
-    /// algorithm, the tag length and (for a frame) the element. Every input for one key id,
-    /// algorithm, tag length and element has the same head, so a MAC state after the head can
-    /// be kept and reused.
-    #[inline]
-    pub fn write_head_to(&self, sink: &mut impl ByteSink) {
         let element = self.element.map(str::as_bytes);
         let count = if element.is_some() { 7 } else { 6 };
         sink.write_le64(count);
@@ -240,35 +231,7 @@ impl<'a> SigningInputParts<'a> {
         if let Some(element) = element {
             write_piece(sink, element);
         }
-    }
-
-    /// Writes the rest of the encoded input after its head: the attributes (nested PAE) and the
-    /// body or message hash.
-    #[inline]
-    pub fn write_tail_to(&self, sink: &mut impl ByteSink) {
         encode_tail(self.attributes.iter().copied(), &self.hash, sink);
-    }
-
-    /// The number of bytes [`SigningInputParts::write_head_to`] writes.
-    pub fn head_len(&self) -> usize {
-        let element = self.element.map_or(0, |element| piece_len(element.len()));
-        8usize
-            .saturating_add(piece_len(self.domain.len()))
-            .saturating_add(piece_len(self.key_id.len()))
-            .saturating_add(piece_len(self.algorithm.len()))
-            .saturating_add(piece_len(self.tag_len.len()))
-            .saturating_add(element)
-    }
-
-    /// Whether the head this input writes ([`SigningInputParts::write_head_to`]) is exactly
-    /// `head`, compared without building it.
-    pub fn head_is(&self, head: &[u8]) -> bool {
-        let mut compare = Compare {
-            rest: head,
-            equal: true,
-        };
-        self.write_head_to(&mut compare);
-        compare.equal && compare.rest.is_empty()
     }
 
     /// The encoded signing input in one buffer.
@@ -276,21 +239,6 @@ impl<'a> SigningInputParts<'a> {
         let mut out = Vec::new();
         self.write_to(&mut out);
         out
-    }
-}
-
-/// A sink that compares what it receives with expected bytes.
-struct Compare<'e> {
-    rest: &'e [u8],
-    equal: bool,
-}
-
-impl ByteSink for Compare<'_> {
-    fn write(&mut self, bytes: &[u8]) {
-        match self.rest.split_at_checked(bytes.len()) {
-            Some((expected, rest)) if self.equal && expected == bytes => self.rest = rest,
-            _ => self.equal = false,
-        }
     }
 }
 
@@ -605,27 +553,9 @@ mod tests {
                 SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"body")
                     .unwrap();
             assert_eq!(parts.to_bytes(), frame.bytes());
-            let mut head = Vec::new();
-            parts.write_head_to(&mut head);
-            assert!(parts.head_is(&head));
-            assert_eq!(parts.head_len(), head.len());
-            assert!(!parts.head_is(&head[..head.len() - 1]));
-            let mut longer = head.clone();
-            longer.push(0);
-            assert!(!parts.head_is(&longer));
-            let mut tail = Vec::new();
-            parts.write_tail_to(&mut tail);
-            assert_eq!([head.as_slice(), &tail].concat(), frame.bytes());
-            let other =
-                SigningInputParts::frame("k2", "hmac-sha256", 22, "channel", &attributes, b"")
-                    .unwrap();
-            assert!(!other.head_is(&head));
             let footer = FooterSigningInput::new("k1", "ed25519", 86, &attributes, b"m").unwrap();
             let parts = SigningInputParts::footer("k1", "ed25519", 86, &attributes, b"m").unwrap();
             assert_eq!(parts.to_bytes(), footer.bytes());
-            let mut head = Vec::new();
-            parts.write_head_to(&mut head);
-            assert_eq!(parts.head_len(), head.len());
         }
         type Case<'a> = (&'a str, &'a str, usize, &'a str, &'a [(&'a str, &'a str)]);
         let bad: [Case<'_>; 6] = [
