@@ -264,21 +264,28 @@ fn signing_refuses_reserved_attributes_and_bad_conversations() {
     assert!(seal.sign_frame("", NOW, "channel", &[], "x").is_err());
 }
 
-#[test]
-fn a_store_from_a_signed_document_binds_secrets_and_checks_signatures() {
-    let root = ApproverKey::from_seed(&[3; 32]).unwrap();
-    let frame_key = key();
-    let document = format!(
+/// A store document listing `root` (store update) and `frame_key` as `ingress` (frames of
+/// `channel`), with the frame key's own tag length.
+fn store_document(root: &ApproverKey, frame_key: &FrameKey) -> String {
+    format!(
         r#"{{"type":"seal/trust-store/v1","version":1,"expires":{end},"threshold":1,"keys":[
             {{"id":"root-1","algorithm":"ed25519","public_key":"{root}","not_before":0,"not_after":{end},
               "status":"active","scopes":{{"frames":[],"manifest_approval":false,"store_update":true}}}},
-            {{"id":"ingress","algorithm":"hmac-sha256","secret_sha256":"{secret}","tag_chars":22,
+            {{"id":"ingress","algorithm":"hmac-sha256","secret_sha256":"{secret}","tag_chars":{chars},
               "not_before":0,"not_after":{end},"status":"active",
               "scopes":{{"frames":[{{"element":"channel","attributes":{{}}}}],"manifest_approval":false,"store_update":false}}}}]}}"#,
         end = END.0,
         root = root.public_key(),
         secret = frame_key.secret_sha256(),
-    );
+        chars = frame_key.tag_chars(),
+    )
+}
+
+#[test]
+fn a_store_from_a_signed_document_binds_secrets_and_checks_signatures() {
+    let root = ApproverKey::from_seed(&[3; 32]).unwrap();
+    let frame_key = key();
+    let document = store_document(&root, &frame_key);
     let envelope = sign_store_document(document.as_bytes(), &[("root-1", &root)]).unwrap();
     let store =
         TrustStore::from_signed_document(&envelope, &[("ingress", &frame_key)], NOW).unwrap();
@@ -389,17 +396,7 @@ fn compact_keys_verify_only_when_the_store_accepts_them_and_keep_both_controls()
     let root = ApproverKey::from_seed(&[3; 32]).unwrap();
     let frame_key = key().compact().unwrap();
     assert_eq!(frame_key.tag_chars(), usize::from(seal::COMPACT_TAG_CHARS));
-    let document = format!(
-        r#"{{"type":"seal/trust-store/v1","version":1,"expires":{end},"threshold":1,"keys":[
-            {{"id":"root-1","algorithm":"ed25519","public_key":"{root}","not_before":0,"not_after":{end},
-              "status":"active","scopes":{{"frames":[],"manifest_approval":false,"store_update":true}}}},
-            {{"id":"ingress","algorithm":"hmac-sha256","secret_sha256":"{secret}","tag_chars":5,
-              "not_before":0,"not_after":{end},"status":"active",
-              "scopes":{{"frames":[{{"element":"channel","attributes":{{}}}}],"manifest_approval":false,"store_update":false}}}}]}}"#,
-        end = END.0,
-        root = root.public_key(),
-        secret = frame_key.secret_sha256(),
-    );
+    let document = store_document(&root, &frame_key);
     let envelope = sign_store_document(document.as_bytes(), &[("root-1", &root)]).unwrap();
     let secrets = [("ingress", &frame_key)];
 
