@@ -80,9 +80,8 @@
 //!   ([`SpawnError`] with [`StaleItem`] and [`ApprovalError`], [`DenyCause`], [`RecordError`],
 //!   [`ToolCallError`], [`FrameRefusal`], [`ElementError`], [`RulesErrorKind`],
 //!   [`PresetLoadError`]) and the limits the builder takes ([`ScanLimits`], [`VerifyLimits`]);
-//! - with feature `testing`, the hostile-text strategies and corpora of the renderer crate
-//!   (`testing::hostile_string` and its siblings), which are proptest strategies; with feature
-//!   `fuzz`, the hidden `fuzz` module the fuzz targets call.
+//! - with feature `testing`, the renderer crate's hostile-text strategies and renderer checkers
+//!   (`testing::hostile_string`, `testing::check_breakout_free` and their siblings).
 //!
 //! The order of one call's decision (escalation, waterfall, approval, guards, stamp) is the
 //! core's `seal_policy::pipeline::Pipeline`; [`Seal::prepare`] and [`PendingApproval`] call it
@@ -160,7 +159,3 @@ pub use trust::{
     check_rotation, sign_store_document, sign_store_rotation, CompactTags, KeyRefusal, Rotation,
     TrustError, TrustStore,
 };
-
-#[cfg(feature = "fuzz")]
-#[doc(hidden)]
-pub mod fuzz;

@@ -19,8 +19,8 @@ const TARGETS: &[(&str, Check)] = &[
     ("apply_patch", seal_parse::fuzz::apply_patch),
     ("escape_decode", seal_render::fuzz::decode_strict),
     ("render_roundtrip", seal_render::fuzz::render_then_decode),
-    ("frame_render", seal::fuzz::frame_render),
-    ("card_render", seal::fuzz::card_render),
+    ("frame_render", seal_render::fuzz::frame_render),
+    ("card_render", seal_render::fuzz::card_render),
     (
         "shell_segments",
         seal_parse::shell::fuzz_check::shell_segments,

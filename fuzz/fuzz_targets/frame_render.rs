@@ -1,6 +1,6 @@
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    if let Err(violation) = seal::fuzz::frame_render(data) {
+    if let Err(violation) = seal_render::fuzz::frame_render(data) {
         panic!("{violation}");
     }
 });

@@ -1,4 +1,4 @@
-//! Proptest strategies for hostile text (feature `testing`).
+//! Proptest strategies for hostile text and checkers for renderers (feature `testing`).
 //!
 //! proptest's default `String` strategy almost never produces the characters that break renderers:
 //! terminal controls, bidi overrides, invisible characters, lookalike angle brackets, or the
@@ -9,6 +9,11 @@
 //! what is covered.
 
 use proptest::prelude::*;
+
+mod checks;
+pub use checks::{
+    check_ascii_only, check_breakout_free, check_injective, check_round_trip, Counterexample,
+};
 
 use crate::Context;
 

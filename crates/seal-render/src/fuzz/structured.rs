@@ -1,9 +1,9 @@
 //! Cross-crate property checks behind the `frame_render` fuzz target, also replayed over its
 //! committed corpus by the ordinary test suite. Not part of the stable API.
 
+use crate::{decode, escape, render_frame, Context};
 use arbitrary::{Arbitrary, Unstructured};
 use seal_parse::frame::{scan, Finding, Reason, ScanConfig};
-use seal_render::{decode, escape, render_frame, Context};
 
 /// Builds attributes and a body from fuzzer bytes (through `arbitrary`) and runs
 /// [`render_frame_then_scan`]; bytes that do not make an input pass.
@@ -121,7 +121,7 @@ pub fn card_render(data: &[u8]) -> Result<(), String> {
 type ReadField = (String, String);
 
 /// Reads a rendering back by its gutters alone (spec/cards.md section 5): every line ends with
-/// LF, is printable ASCII and at most [`LINE_WIDTH`](seal_render::LINE_WIDTH) columns; a line
+/// LF, is printable ASCII and at most [`LINE_WIDTH`](crate::LINE_WIDTH) columns; a line
 /// that starts with `continuation` continues the field before it; any other line is a field
 /// line whose first `text_column` columns, after `lead`, are its label.
 fn read_back(
@@ -138,7 +138,7 @@ fn read_back(
         if !line.bytes().all(|b| (0x20..=0x7e).contains(&b)) {
             return Err(format!("not printable ASCII: {line:?}"));
         }
-        if line.len() > seal_render::LINE_WIDTH {
+        if line.len() > crate::LINE_WIDTH {
             return Err(format!("{} columns: {line:?}", line.len()));
         }
         if let Some(text) = line.strip_prefix(continuation) {
@@ -162,7 +162,7 @@ fn read_back(
 /// whole as their inline escapes, each digested field shown whole or elided to its limit with
 /// the marker, followed by its facts lines behind the blank-label gutter.
 fn card_then_read_back(input: &CardInput) -> Result<(), String> {
-    use seal_render::{render_card, ApprovalCard, CardLimits, DigestedText, SubjectKind};
+    use crate::{render_card, ApprovalCard, CardLimits, DigestedText, SubjectKind};
     let (texts, subject, arguments, reason, max_field_columns) = input;
     let [approval, tool, call, session, agent, sandbox] = texts;
     fn digested((text, sha256): &(String, [u8; 32])) -> DigestedText<'_> {
@@ -204,10 +204,10 @@ fn card_then_read_back(input: &CardInput) -> Result<(), String> {
         return Err("two renderings of one card differ".to_owned());
     }
     let Some(inner) = rendering
-        .strip_prefix(seal_render::CARD_TOP)
+        .strip_prefix(crate::CARD_TOP)
         .and_then(|rest| rest.strip_prefix('\n'))
         .and_then(|rest| rest.strip_suffix('\n'))
-        .and_then(|rest| rest.strip_suffix(seal_render::CARD_BOTTOM))
+        .and_then(|rest| rest.strip_suffix(crate::CARD_BOTTOM))
     else {
         return Err(format!(
             "the card is not between its borders: {rendering:?}"
@@ -288,7 +288,7 @@ fn expect_digested(
 /// Renders the summary and checks that it reads back by its gutters into exactly its fields, in
 /// the layout's order, each text shown whole as its inline escape.
 fn summary_then_read_back(input: &SummaryInput) -> Result<(), String> {
-    use seal_render::{render_summary, ManifestSummary, SummaryFile, SummaryRedaction};
+    use crate::{render_summary, ManifestSummary, SummaryFile, SummaryRedaction};
     let (texts, file_list, redaction_list, tool_list, estimated_tokens, digests) = input;
     let [run, provider, model, purpose] = texts;
     let files: Vec<SummaryFile<'_>> = file_list
