@@ -16,9 +16,8 @@ use std::sync::{Arc, Mutex};
 
 use seal::render::{escape, Context};
 use seal::{
-    Answer, CallView, Check, Dispatch, Escalation, FrameKey, LiveState, Manifest,
-    MemoryReplayStore, Next, Prepared, Question, Ruling, Scope, Seal, StageFailure, TrustStore,
-    UnixTime,
+    Answer, Check, Dispatch, Escalation, FrameKey, LiveState, Manifest, MemoryReplayStore, Next,
+    Prepared, Question, Ruling, Scope, Seal, StageError, ToolCall, TrustStore, UnixTime,
 };
 
 /// The workspace the tools work on.
@@ -78,9 +77,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         .trust_store(store)
         .signing_key("ingress", ingress)
         .rules_json(RULES)
-        .listener("no-force-push", Scope::tool("Bash"), no_force_push)
+        .listener(
+            "no-force-push",
+            Scope::everywhere().tool("Bash"),
+            no_force_push,
+        )
         .guard("no-secrets", no_secrets)
-        .scoped_guard("small-writes", Scope::tool("Write"), small_writes)
+        .scoped_guard(
+            "small-writes",
+            Scope::everywhere().tool("Write"),
+            small_writes,
+        )
         .answerer(answerer)
         .approval_id_prefix("demo-")
         .build()?;
@@ -268,16 +275,16 @@ fn disclosure(seal: &Seal, workspace: &mut Workspace) -> Result<(), Box<dyn Erro
 }
 
 /// A listener: a force push asks whatever the rules say.
-fn no_force_push(call: &CallView<'_>, next: Next<'_>) -> Result<Ruling, StageFailure> {
+fn no_force_push(call: &ToolCall, next: Next<'_>) -> Result<Ruling, StageError> {
     match call.command() {
         Some(command) if command.contains("--force") => Ok(Ruling::ask("force push")),
         Some(_) => Ok(next.run()),
-        None => Err(StageFailure::new("a Bash call without a command")),
+        None => Err(StageError::failed("a Bash call without a command")),
     }
 }
 
 /// A guard: nothing that looks like a secret is read or written.
-fn no_secrets(call: &CallView<'_>) -> Result<Check, StageFailure> {
+fn no_secrets(call: &ToolCall) -> Result<Check, StageError> {
     if call.path().is_some_and(|path| path.ends_with(".env"))
         || call.arguments_json().contains("TOKEN=")
     {
@@ -287,7 +294,7 @@ fn no_secrets(call: &CallView<'_>) -> Result<Check, StageFailure> {
 }
 
 /// A scoped guard: writes stay small.
-fn small_writes(call: &CallView<'_>) -> Result<Check, StageFailure> {
+fn small_writes(call: &ToolCall) -> Result<Check, StageError> {
     if call.arguments_json().len() > 4096 {
         return Ok(Check::deny("write larger than 4 KiB"));
     }

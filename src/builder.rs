@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use seal_parse::frame::{HarnessRewrite, ScanConfig};
 use seal_parse::json::{canonicalize, JsonLimits};
 use seal_policy::approval::is_id;
-use seal_policy::chain::{Chain, ChainError, Decision, Scope as CoreScope};
+use seal_policy::chain::{CatchPanics, Chain, ChainError, Decision, Guard, Listener, Scope};
 use seal_policy::destructive::DestructiveGuard;
 use seal_policy::escalation::EscalationLimits;
 use seal_policy::pipeline::Pipeline;
@@ -19,7 +19,6 @@ use seal_verify::{Freshness, VerifyConfig};
 
 use crate::approval::{Answerer, SharedAnswerer};
 use crate::keys::FrameKey;
-use crate::policy::{core_guard, core_listener, Guard, Listener, Scope};
 use crate::seal::Seal;
 use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, SandboxMode, UnixTime};
@@ -310,7 +309,7 @@ impl std::error::Error for BuildError {}
 struct Stage {
     name: String,
     place: Place,
-    scope: CoreScope,
+    scope: Scope,
     register: Register,
 }
 
@@ -450,13 +449,18 @@ impl SealBuilder {
     }
 
     /// Appends a listener after the rules and the listeners appended so far.
-    pub fn listener(mut self, name: &str, scope: Scope, listener: impl Listener) -> SealBuilder {
+    pub fn listener(
+        mut self,
+        name: &str,
+        scope: Scope,
+        listener: impl Listener + Send + Sync + 'static,
+    ) -> SealBuilder {
         self.stages.push(Stage {
             name: name.to_owned(),
             place: Place::AppendedListener,
-            scope: scope.scope.clone(),
+            scope: scope.clone(),
             register: Box::new(move |chain: &mut Chain, name: &str| {
-                chain.append(name, scope.scope, core_listener(listener))
+                chain.append(name, scope, CatchPanics(listener))
             }),
         });
         self
@@ -467,40 +471,45 @@ impl SealBuilder {
         mut self,
         name: &str,
         scope: Scope,
-        listener: impl Listener,
+        listener: impl Listener + Send + Sync + 'static,
     ) -> SealBuilder {
         self.stages.push(Stage {
             name: name.to_owned(),
             place: Place::PrependedListener,
-            scope: scope.scope.clone(),
+            scope: scope.clone(),
             register: Box::new(move |chain: &mut Chain, name: &str| {
-                chain.prepend(name, scope.scope, core_listener(listener))
+                chain.prepend(name, scope, CatchPanics(listener))
             }),
         });
         self
     }
 
     /// Adds a guard that checks every allowed call.
-    pub fn guard(mut self, name: &str, guard: impl Guard) -> SealBuilder {
+    pub fn guard(mut self, name: &str, guard: impl Guard + Send + Sync + 'static) -> SealBuilder {
         self.stages.push(Stage {
             name: name.to_owned(),
             place: Place::GlobalGuard,
-            scope: CoreScope::everywhere(),
+            scope: Scope::everywhere(),
             register: Box::new(move |chain: &mut Chain, name: &str| {
-                chain.add_global_guard(name, core_guard(guard))
+                chain.add_global_guard(name, CatchPanics(guard))
             }),
         });
         self
     }
 
     /// Adds a guard that checks the allowed calls in `scope` (after every global guard).
-    pub fn scoped_guard(mut self, name: &str, scope: Scope, guard: impl Guard) -> SealBuilder {
+    pub fn scoped_guard(
+        mut self,
+        name: &str,
+        scope: Scope,
+        guard: impl Guard + Send + Sync + 'static,
+    ) -> SealBuilder {
         self.stages.push(Stage {
             name: name.to_owned(),
             place: Place::ScopedGuard,
-            scope: scope.scope.clone(),
+            scope: scope.clone(),
             register: Box::new(move |chain: &mut Chain, name: &str| {
-                chain.add_scoped_guard(name, scope.scope, core_guard(guard))
+                chain.add_scoped_guard(name, scope, CatchPanics(guard))
             }),
         });
         self
@@ -648,7 +657,7 @@ impl SealBuilder {
         chain
             .append(
                 RULES_LISTENER_NAME,
-                seal_policy::chain::Scope::everywhere(),
+                Scope::everywhere(),
                 RulesListener::new(rules),
             )
             .map_err(|error| stage_error(RULES_LISTENER_NAME, &error))?;
@@ -679,7 +688,7 @@ impl SealBuilder {
                 (Some(root), None) => guard.with_workspace_root(root),
                 _ => guard,
             };
-            let everywhere = seal_policy::chain::Scope::everywhere();
+            let everywhere = Scope::everywhere();
             chain
                 .prepend(DESTRUCTIVE_LISTENER_NAME, everywhere.clone(), guard.clone())
                 .map_err(|error| stage_error(DESTRUCTIVE_LISTENER_NAME, &error))?;

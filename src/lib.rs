@@ -101,7 +101,6 @@ pub mod json;
 mod keys;
 mod lint;
 pub mod patch;
-mod policy;
 pub mod render;
 mod seal;
 mod session;
@@ -121,6 +120,37 @@ pub mod destructive {
     };
 }
 pub use seal_policy::rules::RECOMMENDED_RULES;
+
+/// The embedder's own policy stages are the core chain's: a [`Listener`] in the pre-execute
+/// waterfall (it may short-circuit, delegate through [`Next::run`] or replace the ruling) and a
+/// deny-only [`Guard`] run on every allowed call, both over the frozen [`ToolCall`] and routed by
+/// a [`Scope`]. A [`StageError`], or a panic (caught), denies the call.
+///
+/// ```
+/// use seal::{Check, Next, Ruling, Scope, StageError, ToolCall};
+///
+/// let only_git = |call: &ToolCall, next: Next<'_>| -> Result<Ruling, StageError> {
+///     match call.command() {
+///         Some(command) if command.starts_with("git ") => Ok(next.run()),
+///         Some(_) => Ok(Ruling::ask("not a git command")),
+///         None => Err(StageError::failed("a Bash call without a command")),
+///     }
+/// };
+/// let no_env_files = |call: &ToolCall| -> Result<Check, StageError> {
+///     Ok(match call.path() {
+///         Some(path) if path.ends_with(".env") => Check::deny("secrets stay local"),
+///         _ => Check::Pass,
+///     })
+/// };
+/// let seal = seal::Seal::builder()
+///     .listener("only-git", Scope::everywhere().tool("Bash"), only_git)
+///     .guard("no-env", no_env_files)
+///     .build()?;
+/// # Ok::<(), seal::BuildError>(())
+/// ```
+pub use seal_policy::chain::{
+    Because, Check, Guard, Listener, Next, Reason, Ruling, Scope, StageError, ToolCall,
+};
 
 pub use seal_policy::approval::ApprovalPolicy;
 pub use seal_policy::preset::SandboxMode;
@@ -149,7 +179,6 @@ pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, 
 pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
 pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use lint::{lint_rules, RuleFinding};
-pub use policy::{CallView, Check, Guard, Listener, Next, Ruling, Scope, StageFailure};
 pub use seal::{ElementError, FrameRefusal, InboundVerifier, Seal, SignError};
 pub use session::{
     Call, CallError, Escalation, Session, ToolCallError, MAX_FOREIGN_ARGUMENTS_BYTES,

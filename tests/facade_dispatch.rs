@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use seal::{
-    Answer, BuildError, CallView, Check, DenyCause, Dispatch, Escalation, Fallback, Next, Outcome,
-    Prepared, Question, Ruling, SandboxMode, Scope, Seal, StageFailure,
+    Answer, BuildError, Check, DenyCause, Dispatch, Escalation, Fallback, Next, Outcome, Prepared,
+    Question, Ruling, SandboxMode, Scope, Seal, StageError, ToolCall,
 };
 
 const RULES: &str = r#"{"permissions": {
@@ -138,8 +138,8 @@ fn a_file_deny_rule_and_the_fallback() {
 
 #[test]
 fn a_listener_error_denies_even_when_the_rules_would_allow() {
-    let failing = |_: &CallView<'_>, _: Next<'_>| -> Result<Ruling, StageFailure> {
-        Err(StageFailure::new("reviewer unreachable"))
+    let failing = |_: &ToolCall, _: Next<'_>| -> Result<Ruling, StageError> {
+        Err(StageError::failed("reviewer unreachable"))
     };
     let seal = Seal::builder()
         .rules_json(RULES)
@@ -158,10 +158,10 @@ fn a_listener_error_denies_even_when_the_rules_would_allow() {
 
 #[test]
 fn a_listener_that_replaces_a_downstream_failure_still_denies() {
-    let failing = |_: &CallView<'_>, _: Next<'_>| -> Result<Ruling, StageFailure> {
-        Err(StageFailure::new("broken"))
+    let failing = |_: &ToolCall, _: Next<'_>| -> Result<Ruling, StageError> {
+        Err(StageError::failed("broken"))
     };
-    let overrules = |_: &CallView<'_>, next: Next<'_>| -> Result<Ruling, StageFailure> {
+    let overrules = |_: &ToolCall, next: Next<'_>| -> Result<Ruling, StageError> {
         let _ = next.run();
         Ok(Ruling::allow())
     };
@@ -180,9 +180,9 @@ fn a_listener_that_replaces_a_downstream_failure_still_denies() {
 #[test]
 fn a_panicking_listener_or_guard_denies() {
     let panics =
-        |_: &CallView<'_>, _: Next<'_>| -> Result<Ruling, StageFailure> { panic!("listener bug") };
+        |_: &ToolCall, _: Next<'_>| -> Result<Ruling, StageError> { panic!("listener bug") };
     let seal = Seal::builder()
-        .listener("buggy", Scope::tool("Bash"), panics)
+        .listener("buggy", Scope::everywhere().tool("Bash"), panics)
         .build()
         .unwrap();
     let session = seal.open_session("s1").unwrap();
@@ -191,7 +191,7 @@ fn a_panicking_listener_or_guard_denies() {
         .unwrap();
     assert_eq!(deny(seal.prepare(&call, None)).cause(), DenyCause::Failed);
 
-    let guard_panics = |_: &CallView<'_>| -> Result<Check, StageFailure> { panic!("guard bug") };
+    let guard_panics = |_: &ToolCall| -> Result<Check, StageError> { panic!("guard bug") };
     let seal = Seal::builder()
         .rules_json(RULES)
         .guard("buggy", guard_panics)
@@ -206,16 +206,20 @@ fn a_panicking_listener_or_guard_denies() {
 
 #[test]
 fn guards_deny_after_an_allow_and_an_approval_and_fail_closed() {
-    let no_push_to_main = |call: &CallView<'_>| -> Result<Check, StageFailure> {
+    let no_push_to_main = |call: &ToolCall| -> Result<Check, StageError> {
         match call.command() {
             Some(command) if command.contains("main") => Ok(Check::deny("main is protected")),
             Some(_) => Ok(Check::Pass),
-            None => Err(StageFailure::new("no command")),
+            None => Err(StageError::failed("no command")),
         }
     };
     let seal = Seal::builder()
         .rules_json(RULES)
-        .scoped_guard("protect-main", Scope::tool("Bash"), no_push_to_main)
+        .scoped_guard(
+            "protect-main",
+            Scope::everywhere().tool("Bash"),
+            no_push_to_main,
+        )
         .build()
         .unwrap();
     let session = seal.open_session("s1").unwrap();
@@ -618,7 +622,7 @@ fn the_builder_names_what_is_wrong() {
         "{error}"
     );
 
-    let pass = |_: &CallView<'_>| -> Result<Check, StageFailure> { Ok(Check::Pass) };
+    let pass = |_: &ToolCall| -> Result<Check, StageError> { Ok(Check::Pass) };
     let error = Seal::builder()
         .guard("g", pass)
         .guard("g", pass)
@@ -776,14 +780,14 @@ fn approvals_from_many_threads_get_distinct_ids() {
 
 #[test]
 fn a_hostile_or_long_ask_reason_still_asks_and_is_shown_escaped_once() {
-    let hostile = |call: &CallView<'_>, _: Next<'_>| -> Result<Ruling, StageFailure> {
+    let hostile = |call: &ToolCall, _: Next<'_>| -> Result<Ruling, StageError> {
         Ok(Ruling::ask(format!(
             "review \u{202e}this\n{}",
             call.command().unwrap_or("")
         )))
     };
     let seal = Seal::builder()
-        .listener("reviewer", Scope::tool("Bash"), hostile)
+        .listener("reviewer", Scope::everywhere().tool("Bash"), hostile)
         .build()
         .unwrap();
     let session = seal.open_session("s1").unwrap();

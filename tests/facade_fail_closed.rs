@@ -16,8 +16,8 @@ mod fail_closed {
     use proptest::test_runner::{TestCaseError, TestRunner};
 
     use seal::{
-        CallView, Check, Dispatch, Fallback, Next, Outcome, Prepared, Ruling, Scope, Seal,
-        StageFailure,
+        Check, Dispatch, Fallback, Next, Outcome, Prepared, Ruling, Scope, Seal, StageError,
+        ToolCall,
     };
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,13 +77,13 @@ mod fail_closed {
 
     fn listener(
         act: Act,
-    ) -> impl Fn(&CallView<'_>, Next<'_>) -> Result<Ruling, StageFailure> + Send + Sync {
-        move |_: &CallView<'_>, next: Next<'_>| match act {
+    ) -> impl Fn(&ToolCall, Next<'_>) -> Result<Ruling, StageError> + Send + Sync {
+        move |_: &ToolCall, next: Next<'_>| match act {
             Act::Delegate => Ok(next.run()),
             Act::Allow => Ok(Ruling::allow()),
             Act::Deny => Ok(Ruling::deny("listener denies")),
             Act::Ask => Ok(Ruling::ask("listener asks")),
-            Act::Fail => Err(StageFailure::new("listener failed")),
+            Act::Fail => Err(StageError::failed("listener failed")),
             Act::Panic => panic!("listener panicked"),
         }
     }
@@ -91,8 +91,8 @@ mod fail_closed {
     /// The broken embedding: a wrapper that swallows the listener's failure and allows.
     fn error_to_allow(
         act: Act,
-    ) -> impl Fn(&CallView<'_>, Next<'_>) -> Result<Ruling, StageFailure> + Send + Sync {
-        move |_: &CallView<'_>, next: Next<'_>| match act {
+    ) -> impl Fn(&ToolCall, Next<'_>) -> Result<Ruling, StageError> + Send + Sync {
+        move |_: &ToolCall, next: Next<'_>| match act {
             Act::Fail | Act::Panic => Ok(Ruling::allow()),
             Act::Delegate => Ok(next.run()),
             Act::Allow => Ok(Ruling::allow()),
@@ -113,10 +113,10 @@ mod fail_closed {
         }
         for (index, act) in case.guards.iter().enumerate() {
             let act = *act;
-            builder = builder.guard(&format!("g{index}"), move |_: &CallView<'_>| match act {
+            builder = builder.guard(&format!("g{index}"), move |_: &ToolCall| match act {
                 GuardAct::Pass => Ok(Check::Pass),
                 GuardAct::Deny => Ok(Check::deny("guard denies")),
-                GuardAct::Fail => Err(StageFailure::new("guard failed")),
+                GuardAct::Fail => Err(StageError::failed("guard failed")),
             });
         }
         builder.build().unwrap()

@@ -9,8 +9,8 @@
 //! encoder written from the spec, including the golden vectors printed in the spec.
 
 use seal::{
-    ApprovalPolicy, CallView, Check, Fallback, FrameKey, Next, Ruling, SandboxMode, Scope, Seal,
-    SealBuilder, StageFailure, TrustStore, UnixTime, PRESETS,
+    ApprovalPolicy, Check, Fallback, FrameKey, Next, Ruling, SandboxMode, Scope, Seal, SealBuilder,
+    StageError, ToolCall, TrustStore, UnixTime, PRESETS,
 };
 use sha2::{Digest, Sha256};
 
@@ -265,23 +265,23 @@ impl Parts {
     fn facade(self) -> Scope {
         let mut scope = Scope::everywhere();
         if let Some(session) = self.session {
-            scope = scope.and_session(session);
+            scope = scope.session(session);
         }
         if let Some(agent) = self.agent {
-            scope = scope.and_agent(agent);
+            scope = scope.agent(agent);
         }
         if let Some(tool) = self.tool {
-            scope = scope.and_tool(tool);
+            scope = scope.tool(tool);
         }
         scope
     }
 }
 
-fn delegate(_: &CallView<'_>, next: Next<'_>) -> Result<Ruling, StageFailure> {
+fn delegate(_: &ToolCall, next: Next<'_>) -> Result<Ruling, StageError> {
     Ok(next.run())
 }
 
-fn pass(_: &CallView<'_>) -> Result<Check, StageFailure> {
+fn pass(_: &ToolCall) -> Result<Check, StageError> {
     Ok(Check::Pass)
 }
 
@@ -524,15 +524,11 @@ fn registrations_giving_one_chain_give_one_digest() {
     assert_eq!(guard_first.digest(), listener_first.digest());
     // Scope parts are a set of criteria: the order they were given in is not policy.
     let tool_then_agent = Seal::builder()
-        .listener("a", Scope::tool("Bash").and_agent("x"), delegate)
+        .listener("a", Scope::everywhere().tool("Bash").agent("x"), delegate)
         .build()
         .unwrap();
     let agent_then_tool = Seal::builder()
-        .listener(
-            "a",
-            Scope::everywhere().and_agent("x").and_tool("Bash"),
-            delegate,
-        )
+        .listener("a", Scope::everywhere().agent("x").tool("Bash"), delegate)
         .build()
         .unwrap();
     assert_eq!(

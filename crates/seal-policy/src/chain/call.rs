@@ -96,6 +96,12 @@ impl ToolCall {
         &self.call
     }
 
+    /// The frozen arguments as RFC 8785 canonical JSON (always UTF-8: the canonical form of
+    /// parsed JSON text).
+    pub fn arguments_json(&self) -> &str {
+        std::str::from_utf8(self.call.arguments_bytes()).unwrap_or("")
+    }
+
     /// The typed view of the arguments that rules bind to.
     pub fn subject(&self) -> &Subject {
         &self.subject
