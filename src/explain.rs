@@ -26,8 +26,9 @@ pub use seal_policy::rules::{
     Unanalysed, COMMAND_TOOL,
 };
 
+use seal_policy::assembly::rule_set;
 use seal_policy::chain;
-use seal_policy::rules::{ClientDefault, RuleLimits, RuleSet, RulesListener, Subject};
+use seal_policy::rules::{RulesListener, Subject};
 
 use crate::builder::{BuildError, Fallback};
 use crate::session::Call;
@@ -87,7 +88,7 @@ pub fn explain_call(
     call: &Call,
     forms: bool,
 ) -> Result<CallExplanation, BuildError> {
-    let rules = rule_set(json, fallback, workspace_root)?;
+    let rules = rule_set(json, fallback, workspace_root).map_err(BuildError::Policy)?;
     Ok(match call.call.subject() {
         chain::Subject::Command(command) if forms => {
             CallExplanation::Command(rules.explain(call.tool(), Subject::Command(command)))
@@ -103,7 +104,8 @@ pub fn explain_call(
 /// under the root). Pure: no IO.
 ///
 /// # Errors
-/// [`BuildError::Rules`] when the text is not a valid rule file; [`BuildError::WorkspaceRoot`]
+/// [`BuildError::Policy`] with [`PolicyError::Rules`](crate::PolicyError::Rules) when the text
+/// is not a valid rule file, or [`PolicyError::WorkspaceRoot`](crate::PolicyError::WorkspaceRoot)
 /// when the root is not absolute.
 pub fn explain_rules(
     json: &str,
@@ -112,34 +114,6 @@ pub fn explain_rules(
     tool: &str,
     command: &str,
 ) -> Result<Explanation, BuildError> {
-    let rules = rule_set(json, fallback, workspace_root)?;
+    let rules = rule_set(json, fallback, workspace_root).map_err(BuildError::Policy)?;
     Ok(rules.explain(tool, Subject::Command(command)))
-}
-
-/// The rule set a seal built with `json`, `fallback` and `workspace_root` decides with.
-fn rule_set(
-    json: &str,
-    fallback: Fallback,
-    workspace_root: Option<&str>,
-) -> Result<RuleSet, BuildError> {
-    let mut rules =
-        RuleSet::from_json(json.as_bytes(), &RuleLimits::default()).map_err(|error| {
-            BuildError::Rules {
-                line: error.line,
-                column: error.column,
-                kind: error.kind,
-            }
-        })?;
-    if let Some(root) = workspace_root {
-        if !root.starts_with('/') {
-            return Err(BuildError::WorkspaceRoot {
-                root: root.to_owned(),
-            });
-        }
-        rules = rules.with_workspace_root(root);
-    }
-    if fallback == Fallback::ClaudeCode {
-        rules = rules.with_client_default(ClientDefault::ClaudeCode);
-    }
-    Ok(rules)
 }

@@ -166,9 +166,9 @@ pub use seal_verify::{DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS, ISSUED_
 
 pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{
-    BuildError, Fallback, PresetLoadError, RulesErrorKind, ScanLimits, SealBuilder, StageRefusal,
-    VerifyLimits, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME, MAX_ANSWERERS, MAX_STAGES,
-    NO_RULES, PRESETS, RULES_LISTENER_NAME,
+    BuildError, Fallback, PolicyError, PresetLoadError, RulesErrorKind, ScanLimits, SealBuilder,
+    StageRefusal, VerifyLimits, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME, MAX_ANSWERERS,
+    MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME,
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{

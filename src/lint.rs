@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use seal_policy::rules::{closest_list, lint, RuleLimits, RuleSet};
+use seal_policy::assembly::{rule_set, Fallback};
+use seal_policy::rules::{closest_list, lint};
 use seal_render::{escape, Context};
 
 use crate::builder::BuildError;
@@ -36,15 +37,9 @@ pub struct RuleFinding {
 /// ```
 ///
 /// # Errors
-/// [`BuildError::Rules`] when the text is not a valid rule file.
+/// [`BuildError::Policy`] when the text is not a valid rule file.
 pub fn lint_rules(json: &str) -> Result<Vec<RuleFinding>, BuildError> {
-    let rules = RuleSet::from_json(json.as_bytes(), &RuleLimits::default()).map_err(|error| {
-        BuildError::Rules {
-            line: error.line,
-            column: error.column,
-            kind: error.kind,
-        }
-    })?;
+    let rules = rule_set(json, Fallback::Ask, None).map_err(BuildError::Policy)?;
     let mut findings: Vec<RuleFinding> = lint(&rules)
         .iter()
         .map(|finding| RuleFinding {

@@ -618,7 +618,10 @@ fn the_builder_names_what_is_wrong() {
         .build()
         .unwrap_err();
     assert!(
-        matches!(error, BuildError::Rules { line: 2, .. }),
+        matches!(
+            error,
+            BuildError::Policy(seal::PolicyError::Rules { line: 2, .. })
+        ),
         "{error}"
     );
 
@@ -634,18 +637,21 @@ fn the_builder_names_what_is_wrong() {
     );
 
     let error = Seal::builder().guard("rules", pass).build().unwrap_err();
-    assert!(matches!(error, BuildError::Stage { .. }), "{error}");
+    assert!(
+        matches!(error, BuildError::Policy(seal::PolicyError::Stage { .. })),
+        "{error}"
+    );
 
     assert!(matches!(
         Seal::builder().preset("custom").build().unwrap_err(),
-        BuildError::UnknownPreset { .. }
+        BuildError::Policy(seal::PolicyError::UnknownPreset { .. })
     ));
     assert!(matches!(
         Seal::builder()
             .executor_cannot_sandbox()
             .build()
             .unwrap_err(),
-        BuildError::Preset { .. }
+        BuildError::Policy(seal::PolicyError::Preset { .. })
     ));
     assert!(matches!(
         Seal::builder()
@@ -659,7 +665,7 @@ fn the_builder_names_what_is_wrong() {
             .workspace_root("relative/dir")
             .build()
             .unwrap_err(),
-        BuildError::WorkspaceRoot { .. }
+        BuildError::Policy(seal::PolicyError::WorkspaceRoot { .. })
     ));
     assert!(matches!(
         Seal::builder()
@@ -851,7 +857,7 @@ fn a_custom_preset_table_decides_the_sessions_and_the_digest() {
     // `auto` is not a row of this table: refused, naming the table's presets.
     let error = Seal::builder().preset_table(&table).build().unwrap_err();
     assert!(
-        matches!(&error, BuildError::UnknownPreset { known, .. } if known == &["locked", "open"]),
+        matches!(&error, BuildError::Policy(seal::PolicyError::UnknownPreset { known, .. }) if known == &["locked", "open"]),
         "{error}"
     );
     assert!(error.to_string().ends_with("locked, open"), "{error}");
@@ -861,7 +867,10 @@ fn a_custom_preset_table_decides_the_sessions_and_the_digest() {
         .preset("Not A Key")
         .build()
         .unwrap_err();
-    assert!(matches!(bad, BuildError::Preset(_)), "{bad}");
+    assert!(
+        matches!(bad, BuildError::Policy(seal::PolicyError::Preset(_))),
+        "{bad}"
+    );
 }
 
 #[test]

@@ -564,7 +564,10 @@ fn an_executor_that_cannot_sandbox_has_no_digest() {
     // digest) exists for it; the encoding of the executor is checked by the unit tests of
     // src/policy_digest.rs.
     let error = Seal::builder().executor_cannot_sandbox().build();
-    assert!(matches!(error, Err(seal::BuildError::Preset { .. })));
+    assert!(matches!(
+        error,
+        Err(seal::BuildError::Policy(seal::PolicyError::Preset { .. }))
+    ));
 }
 
 #[test]

@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod approval;
+pub mod assembly;
 pub mod chain;
 pub mod delegation;
 pub mod destructive;

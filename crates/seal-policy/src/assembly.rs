@@ -1,0 +1,548 @@
+//! Assembling a policy: rule text, the embedder's listeners and guards, the destructive-command
+//! guard, the fallback, the preset table and the knobs, checked together and turned into one
+//! [`Pipeline`], the standing [`PermissionState`] of new sessions and the policy digest that
+//! covers all of it (spec/policy-digest.md).
+
+use std::fmt;
+
+use seal_parse::json::{canonicalize, JsonLimits};
+use seal_record::Sha256Digest;
+
+use crate::approval::ApprovalPolicy;
+use crate::chain::{CatchPanics, Chain, ChainError, Decision, Guard, Listener, Scope};
+use crate::destructive::DestructiveGuard;
+use crate::digest::{policy_digest, PolicyInputs, StageOrder};
+use crate::escalation::EscalationLimits;
+use crate::pipeline::Pipeline;
+use crate::preset::{
+    Executor, Knobs, LoadError, PermissionState, PresetConfig, PresetTable, SandboxMode, Settings,
+};
+use crate::rules::{ClientDefault, LoadErrorKind, RuleLimits, RuleSet, RulesListener};
+
+/// Most listeners plus guards a policy holds; one more is refused.
+pub const MAX_STAGES: usize = 64;
+
+/// The rule text of a policy without rules: no rule, so the fallback decides.
+pub const NO_RULES: &str = r#"{"permissions": {}}"#;
+
+/// The name of the rules listener in traces.
+pub const RULES_LISTENER_NAME: &str = "rules";
+
+/// The name of the destructive-command guard's global guard.
+pub const DESTRUCTIVE_GUARD_NAME: &str = "destructive-guard";
+
+/// The name of the destructive-command guard's first listener.
+pub const DESTRUCTIVE_LISTENER_NAME: &str = "destructive-commands";
+
+/// The default preset table, as (name, sandbox mode, approval policy).
+pub const PRESETS: &[(&str, SandboxMode, ApprovalPolicy)] = &[
+    (
+        "read-only",
+        SandboxMode::ReadOnly,
+        ApprovalPolicy::OnRequest,
+    ),
+    (
+        "auto",
+        SandboxMode::WorkspaceWrite,
+        ApprovalPolicy::OnRequest,
+    ),
+    (
+        "full-access",
+        SandboxMode::DangerFullAccess,
+        ApprovalPolicy::Never,
+    ),
+];
+
+/// What the waterfall decides when no rule and no listener decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Fallback {
+    /// Ask for approval (the default).
+    #[default]
+    Ask,
+    /// Deny.
+    Deny,
+    /// Allow (the guards still run).
+    Allow,
+    /// As Claude Code's default permission mode: allow what it allows with no rule (a command
+    /// whose every segment is read-only or allowed by a rule, a `Read` inside the workspace,
+    /// `Agent`, `Task` and `Skill` calls; spec/policy-rules.md, "The client's default mode"),
+    /// ask for the rest. Deny and ask rules still come first, and the guards still run.
+    ClaudeCode,
+}
+
+impl Fallback {
+    /// The name the policy digest encodes: `ask`, `deny`, `allow` or `claude-code`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fallback::Ask => "ask",
+            Fallback::Deny => "deny",
+            Fallback::Allow => "allow",
+            Fallback::ClaudeCode => "claude-code",
+        }
+    }
+}
+
+/// Why a listener or guard could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StageRefusal {
+    /// The chain refused it (a name outside the grammar, a name taken, a chain limit).
+    Chain(ChainError),
+    /// More listeners and guards than [`MAX_STAGES`].
+    TooMany {
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// Why a policy could not be assembled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The rule text was refused, at this line and column.
+    Rules {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What is wrong.
+        kind: LoadErrorKind,
+    },
+    /// The workspace root is not an absolute path.
+    WorkspaceRoot {
+        /// The root given.
+        root: String,
+    },
+    /// A listener or guard name is invalid (1 to 64 bytes of printable ASCII without space),
+    /// taken, or one stage too many.
+    Stage {
+        /// The name given.
+        name: String,
+        /// What is wrong.
+        error: StageRefusal,
+    },
+    /// No preset has this name.
+    UnknownPreset {
+        /// The name given.
+        name: String,
+        /// The presets of the table, in order.
+        known: Vec<String>,
+    },
+    /// The permission settings cannot be loaded (for instance an executor that cannot sandbox).
+    Preset(LoadError),
+    /// The policy digest could not describe the chain exactly: the chain's order disagrees
+    /// with the registrations. The policy is refused rather than built with a digest that
+    /// does not cover it.
+    PolicyDigest {
+        /// The stage named in the refusal (`rules` when the order disagrees).
+        name: String,
+    },
+}
+
+/// An assembled policy.
+#[derive(Debug)]
+pub struct Policy {
+    /// The decision pipeline over the assembled chain.
+    pub pipeline: Pipeline,
+    /// The standing permission state of new sessions.
+    pub settings: PermissionState,
+    /// The policy digest (spec/policy-digest.md).
+    pub digest: Sha256Digest,
+}
+
+/// A listener or guard waiting to be registered: its name, where it goes, its scope (for the
+/// policy digest) and how to register it.
+struct Stage {
+    name: String,
+    place: Place,
+    scope: Scope,
+    register: Register,
+}
+
+/// Registers a stage, under the name given, in the chain being built.
+type Register = Box<dyn FnOnce(&mut Chain, &str) -> Result<(), ChainError> + Send>;
+
+/// Where a stage is registered in the chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    AppendedListener,
+    PrependedListener,
+    GlobalGuard,
+    ScopedGuard,
+}
+
+/// Collects a policy's parts; [`PolicyBuilder::build`] checks them together. Defaults: no
+/// rules ([`NO_RULES`]), no workspace root, no listener or guard, fallback [`Fallback::Ask`],
+/// the [`PRESETS`] table with preset `auto` selected, an executor that sandboxes, no answerer.
+#[must_use]
+pub struct PolicyBuilder {
+    rules_json: Option<String>,
+    workspace_root: Option<String>,
+    destructive: Option<DestructiveGuard>,
+    stages: Vec<Stage>,
+    fallback: Fallback,
+    preset: String,
+    presets: Vec<(String, SandboxMode, ApprovalPolicy)>,
+    sandbox: Option<SandboxMode>,
+    approval: Option<ApprovalPolicy>,
+    can_sandbox: bool,
+    answerers: usize,
+}
+
+impl Default for PolicyBuilder {
+    fn default() -> Self {
+        PolicyBuilder::new()
+    }
+}
+
+impl PolicyBuilder {
+    /// A builder with the defaults above.
+    pub fn new() -> PolicyBuilder {
+        PolicyBuilder {
+            rules_json: None,
+            workspace_root: None,
+            destructive: None,
+            stages: Vec::new(),
+            fallback: Fallback::Ask,
+            preset: "auto".to_owned(),
+            presets: owned_rows(PRESETS),
+            sandbox: None,
+            approval: None,
+            can_sandbox: true,
+            answerers: 0,
+        }
+    }
+
+    /// Permission rules as JSON (spec/policy-rules.md).
+    pub fn rules_json(mut self, json: &str) -> PolicyBuilder {
+        self.rules_json = Some(json.to_owned());
+        self
+    }
+
+    /// The absolute path of the workspace that path rules are matched under.
+    pub fn workspace_root(mut self, root: &str) -> PolicyBuilder {
+        self.workspace_root = Some(root.to_owned());
+        self
+    }
+
+    /// The destructive-command guard: a first listener and a global guard, both named. A guard
+    /// without a workspace root takes the policy's.
+    pub fn destructive_guard(mut self, guard: DestructiveGuard) -> PolicyBuilder {
+        self.destructive = Some(guard);
+        self
+    }
+
+    /// Appends a listener after the rules and the listeners appended so far; a panic in it is
+    /// caught and denies.
+    pub fn listener<L>(self, name: &str, scope: Scope, listener: L) -> PolicyBuilder
+    where
+        L: Listener + Send + Sync + 'static,
+    {
+        self.stage(
+            name,
+            Place::AppendedListener,
+            scope,
+            move |chain, name, scope| chain.append(name, scope, CatchPanics(listener)),
+        )
+    }
+
+    /// Puts a listener before the rules and every listener registered so far.
+    pub fn prepend_listener<L>(self, name: &str, scope: Scope, listener: L) -> PolicyBuilder
+    where
+        L: Listener + Send + Sync + 'static,
+    {
+        self.stage(
+            name,
+            Place::PrependedListener,
+            scope,
+            move |chain, name, scope| chain.prepend(name, scope, CatchPanics(listener)),
+        )
+    }
+
+    /// Adds a guard that checks every allowed call.
+    pub fn guard<G>(self, name: &str, guard: G) -> PolicyBuilder
+    where
+        G: Guard + Send + Sync + 'static,
+    {
+        let everywhere = Scope::everywhere();
+        self.stage(
+            name,
+            Place::GlobalGuard,
+            everywhere,
+            move |chain, name, _| chain.add_global_guard(name, CatchPanics(guard)),
+        )
+    }
+
+    /// Adds a guard that checks the allowed calls in `scope` (after every global guard).
+    pub fn scoped_guard<G>(self, name: &str, scope: Scope, guard: G) -> PolicyBuilder
+    where
+        G: Guard + Send + Sync + 'static,
+    {
+        self.stage(
+            name,
+            Place::ScopedGuard,
+            scope,
+            move |chain, name, scope| chain.add_scoped_guard(name, scope, CatchPanics(guard)),
+        )
+    }
+
+    fn stage<F>(mut self, name: &str, place: Place, scope: Scope, register: F) -> PolicyBuilder
+    where
+        F: FnOnce(&mut Chain, &str, Scope) -> Result<(), ChainError> + Send + 'static,
+    {
+        let kept = scope.clone();
+        self.stages.push(Stage {
+            name: name.to_owned(),
+            place,
+            scope,
+            register: Box::new(move |chain, name| register(chain, name, kept)),
+        });
+        self
+    }
+
+    /// What the waterfall decides when nothing else does.
+    pub fn fallback(mut self, fallback: Fallback) -> PolicyBuilder {
+        self.fallback = fallback;
+        self
+    }
+
+    /// Replaces the preset table: each row a key (1 to 64 bytes of `a-z0-9-`), its sandbox
+    /// mode and approval policy, in table order.
+    pub fn preset_table(mut self, rows: &[(&str, SandboxMode, ApprovalPolicy)]) -> PolicyBuilder {
+        self.presets = owned_rows(rows);
+        self
+    }
+
+    /// Selects a preset of the table for new sessions.
+    pub fn preset(mut self, name: &str) -> PolicyBuilder {
+        name.clone_into(&mut self.preset);
+        self
+    }
+
+    /// Sets the sandbox knob for new sessions, over the preset's.
+    pub fn sandbox_mode(mut self, mode: SandboxMode) -> PolicyBuilder {
+        self.sandbox = Some(mode);
+        self
+    }
+
+    /// Sets the approval knob for new sessions, over the preset's.
+    pub fn approval_policy(mut self, policy: ApprovalPolicy) -> PolicyBuilder {
+        self.approval = Some(policy);
+        self
+    }
+
+    /// Declares an executor that cannot sandbox: presets then cannot load.
+    pub fn executor_cannot_sandbox(mut self) -> PolicyBuilder {
+        self.can_sandbox = false;
+        self
+    }
+
+    /// How many answerers settle approvals (covered by the digest).
+    pub fn answerers(mut self, count: usize) -> PolicyBuilder {
+        self.answerers = count;
+        self
+    }
+
+    /// Checks everything and assembles the policy.
+    ///
+    /// # Errors
+    /// The first [`PolicyError`] found.
+    pub fn build(self) -> Result<Policy, PolicyError> {
+        let rules_text = self.rules_json.as_deref().unwrap_or(NO_RULES);
+        let rules = rule_set(rules_text, self.fallback, self.workspace_root.as_deref())?;
+        let canonical_rules = canonicalize(rules_text.as_bytes(), &JsonLimits::default())
+            .map_err(|error| rules_error(1, 1, LoadErrorKind::Json(error.kind)))?;
+        let default = match self.fallback {
+            Fallback::Ask | Fallback::ClaudeCode => Decision::ask("no rule decides this call"),
+            Fallback::Deny => Decision::deny("no rule allows this call"),
+            Fallback::Allow => Decision::Allow,
+        };
+        let mut chain = Chain::new(default);
+        let everywhere = Scope::everywhere();
+        let listener = RulesListener::new(rules);
+        chain
+            .append(RULES_LISTENER_NAME, everywhere.clone(), listener)
+            .map_err(|error| stage_error(RULES_LISTENER_NAME, &error))?;
+        let mut order = StageOrder::new(RULES_LISTENER_NAME);
+        for (index, stage) in self.stages.into_iter().enumerate() {
+            let Stage {
+                name,
+                place,
+                scope,
+                register,
+            } = stage;
+            if index >= MAX_STAGES {
+                let error = StageRefusal::TooMany { max: MAX_STAGES };
+                return Err(PolicyError::Stage { name, error });
+            }
+            register(&mut chain, &name).map_err(|error| stage_error(&name, &error))?;
+            match place {
+                Place::AppendedListener => order.append_listener(&name, &scope),
+                Place::PrependedListener => order.prepend_listener(&name, &scope),
+                Place::GlobalGuard => order.add_global_guard(&name),
+                Place::ScopedGuard => order.add_scoped_guard(&name, &scope),
+            }
+        }
+        if let Some(guard) = self.destructive {
+            let guard = match (&self.workspace_root, guard.workspace_root()) {
+                (Some(root), None) => guard.with_workspace_root(root),
+                _ => guard,
+            };
+            chain
+                .prepend(DESTRUCTIVE_LISTENER_NAME, everywhere.clone(), guard.clone())
+                .map_err(|error| stage_error(DESTRUCTIVE_LISTENER_NAME, &error))?;
+            chain
+                .add_global_guard(DESTRUCTIVE_GUARD_NAME, guard)
+                .map_err(|error| stage_error(DESTRUCTIVE_GUARD_NAME, &error))?;
+            order.prepend_listener(DESTRUCTIVE_LISTENER_NAME, &everywhere);
+            order.add_global_guard(DESTRUCTIVE_GUARD_NAME);
+        }
+        if !order.agrees_with(&chain) {
+            let name = RULES_LISTENER_NAME.to_owned();
+            return Err(PolicyError::PolicyDigest { name });
+        }
+        let Some(&(_, sandbox, approval)) = self.presets.iter().find(|row| row.0 == self.preset)
+        else {
+            return Err(PolicyError::UnknownPreset {
+                name: self.preset,
+                known: self.presets.into_iter().map(|(name, _, _)| name).collect(),
+            });
+        };
+        let executor = Executor {
+            can_sandbox: self.can_sandbox,
+        };
+        let config = PresetConfig {
+            rows: (self.presets.iter())
+                .map(|(name, sandbox, approval)| {
+                    (name.as_str(), Knobs::new(*sandbox, *approval), None)
+                })
+                .collect(),
+            default: Some(self.preset.as_str()),
+            composed_defaults: Knobs::new(sandbox, approval),
+            executor,
+        };
+        let table = PresetTable::load(&config).map_err(PolicyError::Preset)?;
+        let mut settings = Settings::new(&table);
+        if let Some(mode) = self.sandbox {
+            settings.set_sandbox(mode);
+        }
+        if let Some(policy) = self.approval {
+            settings.set_approval(policy);
+        }
+        let digest = policy_digest(&PolicyInputs {
+            rules: canonical_rules.as_bytes(),
+            workspace_root: self.workspace_root.as_deref(),
+            fallback: self.fallback.name(),
+            presets: &config.rows,
+            preset: &self.preset,
+            sandbox: self.sandbox,
+            approval: self.approval,
+            executor,
+            escalation: EscalationLimits::DEFAULT,
+            stages: &order,
+            answerers: self.answerers,
+        });
+        Ok(Policy {
+            pipeline: Pipeline::new(chain, executor),
+            settings: settings.state().clone(),
+            digest,
+        })
+    }
+}
+
+impl fmt::Debug for PolicyBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PolicyBuilder")
+            .field("preset", &self.preset)
+            .field("fallback", &self.fallback)
+            .field("stages", &self.stages.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn owned_rows(
+    rows: &[(&str, SandboxMode, ApprovalPolicy)],
+) -> Vec<(String, SandboxMode, ApprovalPolicy)> {
+    rows.iter()
+        .map(|(name, sandbox, approval)| ((*name).to_owned(), *sandbox, *approval))
+        .collect()
+}
+
+/// The rule set a policy with the rule text `json`, `fallback` and `workspace_root` decides
+/// with: the client's default mode for [`Fallback::ClaudeCode`], absolute paths placed under
+/// the root.
+///
+/// # Errors
+/// [`PolicyError::Rules`] for a text that is not a rule file, [`PolicyError::WorkspaceRoot`]
+/// for a root that is not absolute.
+pub fn rule_set(
+    json: &str,
+    fallback: Fallback,
+    workspace_root: Option<&str>,
+) -> Result<RuleSet, PolicyError> {
+    let mut rules = RuleSet::from_json(json.as_bytes(), &RuleLimits::default())
+        .map_err(|error| rules_error(error.line, error.column, error.kind))?;
+    if let Some(root) = workspace_root {
+        if !root.starts_with('/') {
+            let root = root.to_owned();
+            return Err(PolicyError::WorkspaceRoot { root });
+        }
+        rules = rules.with_workspace_root(root);
+    }
+    if fallback == Fallback::ClaudeCode {
+        rules = rules.with_client_default(ClientDefault::ClaudeCode);
+    }
+    Ok(rules)
+}
+
+fn rules_error(line: usize, column: usize, kind: LoadErrorKind) -> PolicyError {
+    PolicyError::Rules { line, column, kind }
+}
+
+fn stage_error(name: &str, error: &ChainError) -> PolicyError {
+    PolicyError::Stage {
+        name: name.to_owned(),
+        error: StageRefusal::Chain(error.clone()),
+    }
+}
+
+impl fmt::Display for StageRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Chain(error) => error.fmt(f),
+            Self::TooMany { max } => write!(f, "more than {max} listeners and guards"),
+        }
+    }
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Rules { line, column, kind } => {
+                write!(f, "rules refused at line {line}, column {column}: {kind}")
+            }
+            Self::WorkspaceRoot { root } => {
+                let root = root.escape_debug();
+                write!(f, "workspace root `{root}` is not an absolute path")
+            }
+            Self::Stage { name, error } => {
+                write!(f, "stage `{}` refused: {error}", name.escape_debug())
+            }
+            Self::UnknownPreset { name, known } => {
+                let name = name.escape_debug();
+                write!(
+                    f,
+                    "unknown preset `{name}`: known presets are {}",
+                    known.join(", ")
+                )
+            }
+            Self::Preset(error) => write!(f, "permission settings refused: {error}"),
+            Self::PolicyDigest { name } => {
+                let name = name.escape_debug();
+                write!(f, "the policy digest cannot describe stage `{name}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {}
