@@ -408,6 +408,7 @@ impl SealBuilder {
             approval_prefix: self.approval_prefix,
             next_approval: AtomicU64::new(0),
             policy_digest: policy.digest,
+            rules: policy.rules,
         })
     }
 }

@@ -4,7 +4,6 @@
 use std::fmt;
 
 use seal_policy::approval::Effect;
-use seal_policy::chain::{self as core, Returned, StageKind, Via};
 use seal_policy::pipeline::{Cleared, Refused};
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
 use seal_render::{escape, Context};
@@ -74,28 +73,11 @@ pub struct Stamp {
     pub escalated: bool,
 }
 
-/// Which stages ran and which one decided. ASCII only: names and reasons are escaped.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Trace {
-    steps: Vec<TraceStep>,
-    decided_by: Option<usize>,
-}
-
-/// One stage of a trace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TraceStep {
-    /// `listener`, `default`, `approval`, `global-guard`, `scoped-guard` or `escalation`.
-    pub kind: &'static str,
-    /// The stage's name (`rules` for the rule set, `default` for the fallback).
-    pub name: String,
-    /// What it returned: `allow`, `deny: <reason>`, `ask: <reason>`, `pass`, `failed: <detail>`,
-    /// an approval outcome, or `unfinished`.
-    pub returned: String,
-    /// The rule that decided, if the stage reports one.
-    pub rule: Option<String>,
-    /// The normalized form the rule matched, if any.
-    pub form: Option<String>,
-}
+/// Which stages ran, what each returned, and which one decided: the core's trace (names and
+/// reasons as the stages gave them; escape them for display, as `Display` does), with the
+/// rules listener's reading when the call was prepared with
+/// [`Seal::prepare_explaining`](crate::Seal::prepare_explaining).
+pub use seal_policy::chain::{Returned, Stage, StageKind, Step, Trace, Via};
 
 /// An audit event to append to the session log: `approval/asked` or `approval/decided`, as
 /// RFC 8785 canonical JSON (never the call's arguments: the call id links to them).
@@ -190,7 +172,7 @@ impl Run {
                 sandboxed: cleared.stamp().sandboxed,
                 escalated: cleared.escalated(),
             },
-            trace: Trace::from_core(cleared.trace()),
+            trace: cleared.trace().clone(),
             audit: audit_events(cleared.audit()),
         }
     }
@@ -203,7 +185,7 @@ impl Deny {
             call_id: call.call_id().to_owned(),
             reason: escape(refused.reason(), Context::Inline).into_owned(),
             cause: refused.cause(),
-            trace: Trace::from_core(refused.trace()),
+            trace: refused.trace().clone(),
             audit: audit_events(refused.audit()),
         }
     }
@@ -219,118 +201,6 @@ fn audit_events(effects: &[Effect]) -> Vec<AuditEvent> {
             _ => None,
         })
         .collect()
-}
-
-impl Trace {
-    /// The steps in the order the stages ran.
-    pub fn steps(&self) -> &[TraceStep] {
-        &self.steps
-    }
-
-    /// The step that decided, if any.
-    pub fn decided_by(&self) -> Option<&TraceStep> {
-        self.decided_by.and_then(|index| self.steps.get(index))
-    }
-
-    /// The index in [`Trace::steps`] of the step that decided, if any.
-    pub fn decided_by_index(&self) -> Option<usize> {
-        self.decided_by
-    }
-
-    /// The steps before the approval step: the waterfall's (and an escalation check's), all
-    /// of them when no approval was settled.
-    pub fn before_approval(&self) -> &[TraceStep] {
-        let end = self
-            .steps
-            .iter()
-            .position(TraceStep::is_approval)
-            .unwrap_or(self.steps.len());
-        self.steps.get(..end).unwrap_or(&self.steps)
-    }
-
-    pub(crate) fn from_core(trace: &core::Trace) -> Trace {
-        let steps = trace
-            .steps()
-            .iter()
-            .map(|step| {
-                let returned = match step.returned() {
-                    Returned::Decision(decision) => match decision.reason() {
-                        Some(reason) => format!(
-                            "{}: {}",
-                            decision.kind(),
-                            escape(reason.as_str(), Context::Inline)
-                        ),
-                        None => decision.kind().to_owned(),
-                    },
-                    Returned::Pass => "pass".to_owned(),
-                    Returned::Failed(error) => format!(
-                        "{}: {}",
-                        error.kind(),
-                        escape(error.detail(), Context::Inline)
-                    ),
-                    Returned::Approval(outcome) => outcome.as_str().to_owned(),
-                    Returned::Unfinished => "unfinished".to_owned(),
-                };
-                let returned = match step.via() {
-                    Via::Own => returned,
-                    Via::Kept => format!("{returned} (kept)"),
-                    Via::Replaced => format!("{returned} (replaced)"),
-                };
-                TraceStep {
-                    kind: step.stage().kind().as_str(),
-                    name: escape(step.stage().name(), Context::Inline).into_owned(),
-                    returned,
-                    rule: step
-                        .because()
-                        .map(|because| escape(because.rule_text(), Context::Inline).into_owned()),
-                    form: step
-                        .because()
-                        .and_then(|because| because.form())
-                        .map(|form| escape(form, Context::Inline).into_owned()),
-                }
-            })
-            .collect();
-        Trace {
-            steps,
-            decided_by: trace.decided_by_index(),
-        }
-    }
-}
-
-impl TraceStep {
-    /// True for the step of a settled approval (kind `approval`).
-    pub fn is_approval(&self) -> bool {
-        self.kind == StageKind::Approval.as_str()
-    }
-}
-
-impl fmt::Display for Trace {
-    /// One line per step (`1. listener rules: deny: denied by rule ... [rule `Bash(rm:*)`
-    /// form `rm -rf /`]`), then `decided by: n` or `decided by: none`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (index, step) in self.steps.iter().enumerate() {
-            write!(
-                f,
-                "{}. {} {}: {}",
-                index + 1,
-                step.kind,
-                step.name,
-                step.returned
-            )?;
-            if let Some(rule) = &step.rule {
-                write!(f, " [rule `{rule}`")?;
-                if let Some(form) = &step.form {
-                    write!(f, " form `{form}`")?;
-                }
-                f.write_str("]")?;
-            }
-            writeln!(f)?;
-        }
-        match self.decided_by {
-            Some(index) => write!(f, "decided by: {}", index + 1),
-            None => f.write_str("decided by: none"),
-        }
-    }
 }
 
 impl AuditEvent {

@@ -5,8 +5,9 @@
 //!
 //! The explanation is the core's ([`seal_policy::rules::RuleSet::explain`] and
 //! `DestructiveGuard::explain_command`), found by the same matching the decision uses, so it
-//! cannot disagree with it. [`explain_call`] explains a frozen [`Call`] as the seal read it:
-//! the rules' evaluation and, for a shell command, every form, from one evaluation.
+//! cannot disagree with it. A call's own reading comes with its decision:
+//! [`Seal::prepare_explaining`](crate::Seal::prepare_explaining) has the rules listener record
+//! it in the trace ([`Reading`]) as it decides.
 //!
 //! ```
 //! use seal::explain::{explain_rules, MatchedBy};
@@ -27,75 +28,11 @@ pub use seal_policy::rules::{
 };
 
 use seal_policy::assembly::rule_set;
-use seal_policy::chain;
-use seal_policy::rules::{RulesListener, Subject};
+pub use seal_policy::rules::{Explain, Reading};
+
+use seal_policy::rules::Subject;
 
 use crate::builder::{BuildError, Fallback};
-use crate::session::Call;
-
-/// What the rules read in one frozen call ([`explain_call`]), from one evaluation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CallExplanation {
-    /// A call of the shell tool with a command: every segment and form, and the evaluation.
-    Command(Explanation),
-    /// Any other call: what the rules give on its typed field.
-    Other(Evaluation),
-}
-
-impl CallExplanation {
-    /// What the rules alone give on the call.
-    pub fn evaluation(&self) -> &Evaluation {
-        match self {
-            CallExplanation::Command(explanation) => &explanation.evaluation,
-            CallExplanation::Other(evaluation) => evaluation,
-        }
-    }
-
-    /// The explanation form by form, for a shell command.
-    pub fn command(&self) -> Option<&Explanation> {
-        match self {
-            CallExplanation::Command(explanation) => Some(explanation),
-            CallExplanation::Other(_) => None,
-        }
-    }
-}
-
-/// What the rules alone give on `call`, as a seal built with the rule text `json`,
-/// `fallback` and `workspace_root` reads them: the arguments the call froze, the typed field
-/// the chain's rules listener reads. Give `forms` to explain a shell command form by form as
-/// well ([`CallExplanation::Command`]); either way the rules are evaluated once. Pure: no IO.
-///
-/// ```
-/// use seal::explain::{explain_call, Effect};
-/// use seal::{Fallback, Seal};
-///
-/// let rules = r#"{"permissions": {"deny": ["Bash(rm:*)"]}}"#;
-/// let seal = Seal::builder().rules_json(rules).build()?;
-/// let session = seal.open_session("session-1")?;
-/// let call = seal.call(&session, "agent-1", "call-1", "Bash", r#"{"command":"ls; rm -rf t"}"#)?;
-/// let explained = explain_call(rules, Fallback::Ask, None, &call, true)?;
-/// assert_eq!(explained.evaluation().effect(), Some(Effect::Deny));
-/// assert_eq!(explained.command().map(|command| command.segments.len()), Some(2));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// As [`explain_rules`].
-pub fn explain_call(
-    json: &str,
-    fallback: Fallback,
-    workspace_root: Option<&str>,
-    call: &Call,
-    forms: bool,
-) -> Result<CallExplanation, BuildError> {
-    let rules = rule_set(json, fallback, workspace_root).map_err(BuildError::Policy)?;
-    Ok(match call.call.subject() {
-        chain::Subject::Command(command) if forms => {
-            CallExplanation::Command(rules.explain(call.tool(), Subject::Command(command)))
-        }
-        _ => CallExplanation::Other(RulesListener::new(rules).evaluate(&call.call)),
-    })
-}
 
 /// Explains the rules of the rule text `json` (as
 /// [`SealBuilder::rules_json`](crate::SealBuilder::rules_json) takes it) on a call of `tool`

@@ -175,7 +175,10 @@ pub use disclosure::{
     ApprovalContext, ApprovalError, LiveFiles, LiveState, Manifest, ManifestApproval,
     ManifestBuilder, ManifestError, ManifestRuleError, SpawnClearance, SpawnError, StaleItem,
 };
-pub use dispatch::{AuditEvent, Deny, DenyCause, Dispatch, Prepared, Run, Stamp, Trace, TraceStep};
+pub use dispatch::{
+    AuditEvent, Deny, DenyCause, Dispatch, Prepared, Returned, Run, Stage, StageKind, Stamp, Step,
+    Trace, Via,
+};
 pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
 pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use lint::{lint_rules, RuleFinding};

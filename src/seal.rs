@@ -10,6 +10,7 @@ use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::{Pipeline, Plan};
 use seal_policy::preset::{PermissionState, Session as CoreSession};
+use seal_policy::rules::{Explain, Reading, RulesListener};
 use seal_record::ApprovalAsked;
 use seal_render::{escape, Context};
 use seal_verify::{
@@ -70,6 +71,7 @@ pub struct Seal {
     pub(crate) approval_prefix: String,
     pub(crate) next_approval: AtomicU64,
     pub(crate) policy_digest: Sha256Digest,
+    pub(crate) rules: RulesListener,
 }
 
 /// Why an outbound frame could not be signed.
@@ -390,12 +392,63 @@ impl Seal {
         call: &'a Call,
         escalation: Option<Escalation<'_>>,
     ) -> Prepared<'a> {
+        self.prepare_with(call, escalation, None)
+    }
+
+    /// [`Seal::prepare`], with the rules' reading of the call recorded in the trace by the
+    /// rules listener as it decides ([`Trace::reading`](crate::Trace::reading): what the rules
+    /// alone give, and for [`Explain::Forms`] a shell command form by form). The decision is
+    /// the one [`Seal::prepare`] gives; the reading is `None` when a stage before the rules
+    /// decided.
+    ///
+    /// ```
+    /// use seal::explain::{Effect, Explain};
+    /// use seal::{Prepared, Seal};
+    ///
+    /// let seal = Seal::builder().rules_json(r#"{"permissions": {"deny": ["Bash(rm:*)"]}}"#).build()?;
+    /// let session = seal.open_session("session-1")?;
+    /// let call = seal.call(&session, "agent-1", "call-1", "Bash", r#"{"command":"ls; rm -rf t"}"#)?;
+    /// let Prepared::Deny(deny) = seal.prepare_explaining(&call, None, Explain::Forms) else { unreachable!() };
+    /// let reading = deny.trace().reading().unwrap();
+    /// assert_eq!(reading.evaluation().effect(), Some(Effect::Deny));
+    /// assert_eq!(reading.command().map(|command| command.segments.len()), Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare_explaining<'a>(
+        &'a self,
+        call: &'a Call,
+        escalation: Option<Escalation<'_>>,
+        explain: Explain,
+    ) -> Prepared<'a> {
+        self.prepare_with(call, escalation, Some(explain))
+    }
+
+    /// What this seal's rules alone give on `call` (the rules listener's [`Reading`]), for a
+    /// call whose decision did not reach the rules (a listener before them decided, so its
+    /// trace has no reading). Pure; the decision is [`Seal::prepare`]'s.
+    pub fn read_rules(&self, call: &Call, explain: Explain) -> Reading {
+        self.rules.read(&call.call, explain)
+    }
+
+    fn prepare_with<'a>(
+        &'a self,
+        call: &'a Call,
+        escalation: Option<Escalation<'_>>,
+        explain: Option<Explain>,
+    ) -> Prepared<'a> {
         let fields =
             escalation.map_or_else(EscalationFields::default, |escalation| EscalationFields {
                 sandbox_permissions: escalation.sandbox_permissions,
                 justification: escalation.justification,
             });
-        let awaiting = match self.pipeline.decide(&call.session, &call.call, &fields) {
+        let (session, tool_call) = (&call.session, &call.call);
+        let plan = match explain {
+            Some(explain) => {
+                (self.pipeline).decide_explaining(session, tool_call, &fields, explain)
+            }
+            None => self.pipeline.decide(session, tool_call, &fields),
+        };
+        let awaiting = match plan {
             Plan::Run(cleared) => return Prepared::Run(Run::cleared(call, &cleared)),
             Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, &refused)),
             Plan::Approve(awaiting) => awaiting,

@@ -68,8 +68,9 @@ fn allowed_call_runs_with_the_standing_stamp_and_a_trace() {
     assert_eq!(run.stamp().mode, SandboxMode::WorkspaceWrite);
     assert!(run.stamp().sandboxed && !run.stamp().escalated);
     let decided = run.trace().decided_by().unwrap();
-    assert_eq!(decided.name, "rules");
-    assert_eq!(decided.rule.as_deref(), Some("Bash(git status)"));
+    assert_eq!(decided.stage().name(), "rules");
+    let rule = decided.because().map(|because| because.rule_text());
+    assert_eq!(rule, Some("Bash(git status)"));
     assert!(run.audit_events().is_empty());
 }
 
@@ -276,7 +277,8 @@ fn approval_allowed_once_runs_and_logs_the_audit_pair() {
     assert_eq!(events[0], asked);
     assert_eq!(events[1].kind(), "approval/decided");
     assert!(events[1].json().contains("allowed-once"));
-    assert_eq!(run.trace().decided_by().unwrap().kind, "approval");
+    let decided = run.trace().decided_by().unwrap();
+    assert_eq!(decided.stage().kind(), seal::StageKind::Approval);
 }
 
 #[test]

@@ -4,13 +4,34 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
-//! Explaining a frozen call (`explain::explain_call`) gives what the seal's rules listener
-//! reads: the rule it reports in the trace is the evaluation's decisive rule, and the forms of a
-//! command come from the same evaluation as `explain_rules` gives. The trace's accessors name
-//! the approval step and the deciding step by type, not by string.
+//! The reading the rules listener records in a decision's trace (`Seal::prepare_explaining`)
+//! is what it decided with: the rule it reports in the trace is the evaluation's decisive rule,
+//! the decision is the one `Seal::prepare` gives, and the forms of a command are the ones
+//! `explain_rules` gives. The trace's accessors name the approval step and the deciding step by
+//! type, not by string.
 
-use seal::explain::{explain_call, explain_rules, CallExplanation, Effect};
-use seal::{Dispatch, Fallback, Prepared, Seal, RULES_LISTENER_NAME};
+use seal::explain::{explain_rules, Effect, Explain, Reading};
+use seal::{
+    Call, Dispatch, Fallback, Prepared, Returned, Seal, StageKind, Trace, Via, RULES_LISTENER_NAME,
+};
+
+/// The trace of `call` prepared with `explain`, an approval cancelled.
+fn trace_of(seal: &Seal, call: &Call, explain: Option<Explain>) -> Trace {
+    let prepared = match explain {
+        Some(explain) => seal.prepare_explaining(call, None, explain),
+        None => seal.prepare(call, None),
+    };
+    match prepared {
+        Prepared::Run(run) => run.trace().clone(),
+        Prepared::Deny(deny) => deny.trace().clone(),
+        Prepared::NeedsApproval(pending) => pending.cancel().trace().clone(),
+    }
+}
+
+/// The rules listener's reading in `trace`.
+fn reading_of(trace: &Trace) -> Reading {
+    trace.reading().cloned().expect("the rules listener ran")
+}
 
 const RULES: &str = r#"{"permissions": {
     "allow": ["Bash(git status)", "Bash(git log:*)", "Read(./src/**)"],
@@ -60,29 +81,33 @@ fn the_explanation_names_the_rule_the_rules_listener_decided_with() {
                     arguments,
                 )
                 .unwrap();
-            let explained = explain_call(RULES, fallback, Some(ROOT), &call, false).unwrap();
-            assert!(matches!(explained, CallExplanation::Other(_)));
+            let trace = trace_of(&seal, &call, Some(Explain::Evaluation));
+            let explained = reading_of(&trace);
+            assert!(matches!(explained, Reading::Other(_)));
             let evaluation = explained.evaluation();
             effects.push(evaluation.effect());
-            let trace = match seal.prepare(&call, None) {
-                Prepared::Run(run) => run.trace().clone(),
-                Prepared::Deny(deny) => deny.trace().clone(),
-                Prepared::NeedsApproval(pending) => pending.cancel().trace().clone(),
-            };
+            // Recording the reading does not change the decision.
+            let plain = trace_of(&seal, &call, None);
+            assert_eq!(plain.steps(), trace.steps(), "{tool} {arguments}");
+            assert_eq!(plain.reading(), None);
             let step = trace
                 .steps()
                 .iter()
-                .find(|step| step.name == RULES_LISTENER_NAME)
+                .find(|step| step.stage().name() == RULES_LISTENER_NAME)
                 .unwrap();
-            let decisive = evaluation.decisive().map(|m| m.text.clone());
-            assert_eq!(step.rule, decisive, "{tool} {arguments} {fallback:?}");
-            let returned = step.returned.split(':').next().unwrap();
+            let decisive = evaluation.decisive().map(|m| m.text.as_str());
+            let reported = step.because().map(|because| because.rule_text());
+            assert_eq!(reported, decisive, "{tool} {arguments} {fallback:?}");
+            let returned = match step.returned() {
+                Returned::Decision(decision) => decision.kind(),
+                other => panic!("the rules listener returned {other:?}"),
+            };
             match evaluation.effect() {
                 Some(Effect::Deny) => assert_eq!(returned, "deny", "{tool} {arguments}"),
                 Some(Effect::Ask) => assert_eq!(returned, "ask", "{tool} {arguments}"),
                 Some(Effect::Allow) => assert_eq!(returned, "allow", "{tool} {arguments}"),
                 // No rule decided: the listener delegated, and the fallback's answer is kept.
-                None => assert!(step.returned.ends_with("(kept)"), "{tool} {arguments}"),
+                None => assert_eq!(step.via(), Via::Kept, "{tool} {arguments}"),
             }
         }
     }
@@ -113,8 +138,8 @@ fn a_command_is_explained_form_by_form_from_the_same_evaluation() {
                 arguments,
             )
             .unwrap();
-        let explained = explain_call(RULES, Fallback::Ask, Some(ROOT), &call, true).unwrap();
-        let without_forms = explain_call(RULES, Fallback::Ask, Some(ROOT), &call, false).unwrap();
+        let explained = reading_of(&trace_of(&seal, &call, Some(Explain::Forms)));
+        let without_forms = reading_of(&trace_of(&seal, &call, Some(Explain::Evaluation)));
         assert_eq!(explained.evaluation(), without_forms.evaluation());
         match *tool {
             "Bash" => {
@@ -132,20 +157,48 @@ fn a_command_is_explained_form_by_form_from_the_same_evaluation() {
 
 #[test]
 fn rules_that_do_not_load_are_refused() {
-    let seal = seal(Fallback::Ask);
+    let explain = |rules, root| explain_rules(rules, Fallback::Ask, root, "Bash", "ls");
+    assert!(explain(r#"{"permissions": {"allow": [7]}}"#, None).is_err());
+    assert!(explain(RULES, Some("relative")).is_err());
+    assert!(explain(RULES, Some(ROOT)).is_ok());
+}
+
+#[test]
+fn a_stage_before_the_rules_leaves_no_reading() {
+    let seal = Seal::builder()
+        .rules_json(RULES)
+        .destructive_guard(seal::destructive::DestructiveGuard::new())
+        .workspace_root(ROOT)
+        .build()
+        .unwrap();
     let session = seal.open_session("session-1").unwrap();
     let call = seal
-        .call(&session, "agent-1", "call-1", "Bash", r#"{"command":"ls"}"#)
+        .call(
+            &session,
+            "agent-1",
+            "call-1",
+            "Bash",
+            r#"{"command":"rm -rf /"}"#,
+        )
         .unwrap();
-    assert!(explain_call(
-        r#"{"permissions": {"allow": [7]}}"#,
-        Fallback::Ask,
+    let trace = trace_of(&seal, &call, Some(Explain::Forms));
+    assert_eq!(
+        trace.reading(),
         None,
-        &call,
-        true
-    )
-    .is_err());
-    assert!(explain_call(RULES, Fallback::Ask, Some("relative"), &call, true).is_err());
+        "the destructive listener decided first"
+    );
+    let call = seal
+        .call(
+            &session,
+            "agent-1",
+            "call-2",
+            "Bash",
+            r#"{"command":"git status"}"#,
+        )
+        .unwrap();
+    assert!(trace_of(&seal, &call, Some(Explain::Forms))
+        .reading()
+        .is_some());
 }
 
 #[test]
@@ -171,14 +224,13 @@ fn the_trace_names_the_approval_step_and_the_deciding_step() {
     let approval = trace
         .steps()
         .iter()
-        .position(|step| step.is_approval())
+        .position(|step| step.stage().kind() == StageKind::Approval)
         .unwrap();
-    assert_eq!(trace.steps()[approval].kind, "approval");
     assert_eq!(trace.before_approval(), &trace.steps()[..approval]);
     assert!(trace
         .before_approval()
         .iter()
-        .all(|step| !step.is_approval()));
+        .all(|step| step.stage().kind() != StageKind::Approval));
     assert!(!trace.before_approval().is_empty());
     let index = trace.decided_by_index().unwrap();
     assert_eq!(trace.decided_by(), Some(&trace.steps()[index]));
@@ -199,7 +251,10 @@ fn the_trace_names_the_approval_step_and_the_deciding_step() {
     };
     let trace = deny.trace();
     assert_eq!(trace.before_approval(), trace.steps());
-    assert!(trace.steps().iter().all(|step| !step.is_approval()));
+    assert!(trace
+        .steps()
+        .iter()
+        .all(|step| step.stage().kind() != StageKind::Approval));
     let index = trace.decided_by_index().unwrap();
-    assert_eq!(trace.steps()[index].name, RULES_LISTENER_NAME);
+    assert_eq!(trace.steps()[index].stage().name(), RULES_LISTENER_NAME);
 }

@@ -8,8 +8,7 @@
 
 use seal::destructive::{DestructiveGuard, Finding};
 use seal::explain::{
-    CallExplanation, Explanation, FormExplanation, GuardExplanation, ModelReading, RuleMatch,
-    COMMAND_TOOL,
+    Explanation, FormExplanation, GuardExplanation, ModelReading, Reading, RuleMatch, COMMAND_TOOL,
 };
 use seal::json::Value;
 use seal::render::{escape, Context};
@@ -29,11 +28,7 @@ pub struct Explained<'a> {
 /// Explains `call` as `policy check` decided it under `mode`: the rules' reading `rules` (from
 /// [`decide`](crate::policy::decide) with `Explain::Forms`), and the guard's reading with the
 /// same workspace (the call's `cwd`, `~` as `HOME`).
-pub fn explain<'a>(
-    rules: Option<&'a CallExplanation>,
-    mode: Mode,
-    call: &CallInput<'_>,
-) -> Explained<'a> {
+pub fn explain<'a>(rules: Option<&'a Reading>, mode: Mode, call: &CallInput<'_>) -> Explained<'a> {
     // The shell tool's command, as the chain reads it (another field is not explained).
     let command = match call.input {
         Value::Object(object) if call.tool == COMMAND_TOOL => {
@@ -61,7 +56,7 @@ pub fn explain<'a>(
         _ => None,
     };
     Explained {
-        rules: rules.and_then(CallExplanation::command),
+        rules: rules.and_then(Reading::command),
         guard,
     }
 }

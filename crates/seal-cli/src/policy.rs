@@ -3,10 +3,10 @@
 //! trace and, for an ask, the facade's approval card; and `policy lint` (the facade's lint).
 
 use seal::destructive::DestructiveGuard;
-use seal::explain::{explain_call, CallExplanation};
+use seal::explain::{Explain as Reads, Reading};
 use seal::json::{Object, Value};
 use seal::render::{escape, Context};
-use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Trace, TraceStep};
+use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Step, Trace};
 
 use crate::cli::{PolicyCheckArgs, PolicyLintArgs, Toggle};
 use crate::failure::{quoted, Exit, Failure};
@@ -51,9 +51,10 @@ pub struct Decided {
     /// What the rules alone give, per segment (for a command no rule covers, the first segment
     /// no allow rule covers); empty when not asked for ([`Explain`]).
     pub rules: String,
-    /// The rules' reading of the call that [`Decided::rules`] comes from, form by form for a
-    /// shell command with [`Explain::Forms`].
-    pub explanation: Option<CallExplanation>,
+    /// The rules listener's reading of the call, recorded in the decision's trace as it
+    /// decided ([`Decided::rules`] comes from it), form by form for a shell command with
+    /// [`Explain::Forms`]; `None` when a stage before the rules decided.
+    pub explanation: Option<Reading>,
     /// The approval card, for an ask.
     pub card: Option<String>,
     /// SHA-256 (hex) of the frozen arguments: the lossless canonical bytes of `tool_input`, the
@@ -197,16 +198,19 @@ pub fn decide(
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     let arguments_sha256 = Sha256Digest::of(tool_call.arguments_json().as_bytes()).to_hex();
     let inline = |text: &str| escape(text, Context::Inline).into_owned();
-    let rules_text = rules;
     let rules = String::new();
-    let mut decided = match seal.prepare(&tool_call, None) {
+    let reads = match explain {
+        Explain::Forms => Reads::Forms,
+        Explain::Always | Explain::WhenNoRuleDecided => Reads::Evaluation,
+    };
+    let mut decided = match seal.prepare_explaining(&tool_call, None, reads) {
         Prepared::Run(run) => Decided {
             answer: Answer::Allow,
             reason: String::new(),
             trace: trace_lines(run.trace(), false),
             matched: matched(run.trace()),
             rules,
-            explanation: None,
+            explanation: run.trace().reading().cloned(),
             card: None,
             arguments_sha256: arguments_sha256.clone(),
         },
@@ -216,7 +220,7 @@ pub fn decide(
             trace: trace_lines(deny.trace(), false),
             matched: matched(deny.trace()),
             rules,
-            explanation: None,
+            explanation: deny.trace().reading().cloned(),
             card: None,
             arguments_sha256: arguments_sha256.clone(),
         },
@@ -236,7 +240,7 @@ pub fn decide(
                 trace: trace_lines(settled.trace(), true),
                 matched: matched(settled.trace()),
                 rules,
-                explanation: None,
+                explanation: settled.trace().reading().cloned(),
                 card: Some(card),
                 arguments_sha256,
             }
@@ -244,18 +248,15 @@ pub fn decide(
     };
     if explain != Explain::WhenNoRuleDecided || decided.matched.is_none() {
         // What the rules alone give, next to the seal's decision and never instead of it: the
-        // call as the seal froze it, under the same rules, fallback and workspace root.
-        let root = call.cwd.filter(|cwd| cwd.starts_with('/'));
-        let explained = explain_call(
-            rules_text,
-            fallback,
-            root,
-            &tool_call,
-            explain == Explain::Forms,
-        )
-        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
-        decided.rules = inline(&explained.evaluation().to_string());
-        decided.explanation = Some(explained);
+        // rules listener's own reading, recorded in the decision's trace as it decided.
+        // When a stage before the rules decided, the rules never read the call: they read it
+        // here, once, under the seal's own rules.
+        let reading = (decided.explanation.take())
+            .unwrap_or_else(|| seal.read_rules(&tool_call, reads));
+        decided.rules = inline(&reading.evaluation().to_string());
+        decided.explanation = Some(reading);
+    } else {
+        decided.explanation = None;
     }
     Ok(decided)
 }
@@ -308,29 +309,14 @@ pub fn decided_text(decided: &Decided) -> String {
 }
 
 fn trace_lines(trace: &Trace, before_approval: bool) -> Vec<String> {
-    let steps: &[TraceStep] = if before_approval {
+    let steps = if before_approval {
         trace.before_approval()
     } else {
         trace.steps()
     };
-    let mut lines = Vec::new();
-    for (index, step) in steps.iter().enumerate() {
-        let mut line = format!(
-            "{}. {} {}: {}",
-            index + 1,
-            step.kind,
-            step.name,
-            step.returned
-        );
-        if let Some(rule) = &step.rule {
-            line.push_str(&format!(" [rule `{rule}`"));
-            if let Some(form) = &step.form {
-                line.push_str(&format!(" form `{form}`"));
-            }
-            line.push(']');
-        }
-        lines.push(line);
-    }
+    let mut lines: Vec<String> = (steps.iter().enumerate())
+        .map(|(index, step)| format!("{}. {step}", index + 1))
+        .collect();
     if !before_approval {
         let decided = trace
             .decided_by_index()
@@ -341,15 +327,13 @@ fn trace_lines(trace: &Trace, before_approval: bool) -> Vec<String> {
 }
 
 fn matched(trace: &Trace) -> Option<String> {
-    trace
-        .steps()
-        .iter()
-        .rev()
-        .find_map(|step| step.rule.as_ref().map(|rule| (rule, &step.form)))
-        .map(|(rule, form)| match form {
-            Some(form) => format!("rule `{rule}` matched `{form}`"),
-            None => format!("rule `{rule}`"),
-        })
+    let inline = |text: &str| escape(text, Context::Inline).into_owned();
+    let because = trace.steps().iter().rev().find_map(Step::because)?;
+    let rule = inline(because.rule_text());
+    Some(match because.form() {
+        Some(form) => format!("rule `{rule}` matched `{}`", inline(form)),
+        None => format!("rule `{rule}`"),
+    })
 }
 
 /// Runs `seal policy recommended`: prints the recommended rule file.

@@ -148,6 +148,9 @@ pub struct Policy {
     pub settings: PermissionState,
     /// The policy digest (spec/policy-digest.md).
     pub digest: Sha256Digest,
+    /// A copy of the chain's rules listener, to read a call the waterfall decided before
+    /// reaching the rules ([`RulesListener::read`]).
+    pub rules: RulesListener,
 }
 
 /// A listener or guard waiting to be registered: its name, where it goes, its scope (for the
@@ -361,7 +364,7 @@ impl PolicyBuilder {
         let everywhere = Scope::everywhere();
         let listener = RulesListener::new(rules);
         chain
-            .append(RULES_LISTENER_NAME, everywhere.clone(), listener)
+            .append(RULES_LISTENER_NAME, everywhere.clone(), listener.clone())
             .map_err(|error| stage_error(RULES_LISTENER_NAME, &error))?;
         let mut order = StageOrder::new(RULES_LISTENER_NAME);
         for (index, stage) in self.stages.into_iter().enumerate() {
@@ -446,6 +449,7 @@ impl PolicyBuilder {
             pipeline: Pipeline::new(chain, executor),
             settings: settings.state().clone(),
             digest,
+            rules: listener,
         })
     }
 }

@@ -49,6 +49,7 @@ use crate::chain::{
 };
 use crate::escalation::{plan_session_call, CallPlan, EscalationFields, EscalationLimits, Stamp};
 use crate::preset::{Executor, SandboxMode, Session};
+use crate::rules::Explain;
 
 /// The name of the trace step that records the escalation check or the escalation's approval.
 pub const ESCALATION_STAGE_NAME: &str = "escalation";
@@ -169,11 +170,33 @@ impl Pipeline {
         call: &'a ToolCall,
         escalation: &EscalationFields<'_>,
     ) -> Plan<'a> {
+        self.decide_into(session, call, escalation, Trace::default())
+    }
+
+    /// [`Pipeline::decide`], with the rules listener's reading of the call recorded in the
+    /// plan's trace as it decides ([`Trace::explaining`], [`Trace::reading`]): an explanation
+    /// that comes from the decision itself, under the very rules that decided.
+    pub fn decide_explaining<'a>(
+        &'a self,
+        session: &Session,
+        call: &'a ToolCall,
+        escalation: &EscalationFields<'_>,
+        explain: Explain,
+    ) -> Plan<'a> {
+        self.decide_into(session, call, escalation, Trace::explaining(explain))
+    }
+
+    fn decide_into<'a>(
+        &'a self,
+        session: &Session,
+        call: &'a ToolCall,
+        escalation: &EscalationFields<'_>,
+        mut trace: Trace,
+    ) -> Plan<'a> {
         let plan = match plan_session_call(session, escalation, self.executor, self.limits) {
             Ok(plan) => plan,
             Err(error) => {
                 let reason = format!("escalation refused: {error}");
-                let mut trace = Trace::default();
                 let step = trace.enter(StageKind::Escalation, &Arc::from(ESCALATION_STAGE_NAME));
                 trace.record(
                     step,
@@ -190,7 +213,7 @@ impl Pipeline {
                 });
             }
         };
-        let waiting = match self.chain.evaluate(call) {
+        let waiting = match self.chain.evaluate_reusing(call, trace) {
             Evaluation::Decided(Verdict::Deny(denied)) => {
                 return Plan::Deny(Refused {
                     reason: denied.reason().as_str().to_owned(),

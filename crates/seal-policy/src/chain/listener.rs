@@ -63,6 +63,17 @@ impl<'a> Next<'a> {
         self.run.trace.scratch()
     }
 
+    /// What the evaluation's trace asks a listener to record of its reading, if anything
+    /// ([`Trace::explaining`](crate::chain::Trace::explaining)).
+    pub(crate) fn explain_request(&self) -> Option<crate::rules::Explain> {
+        self.run.trace.explain_request()
+    }
+
+    /// Records the rules listener's reading of the call in the evaluation's trace.
+    pub(crate) fn record_reading(&mut self, reading: crate::rules::Reading) {
+        self.run.trace.set_reading(reading);
+    }
+
     /// Runs the rest of the chain and returns its ruling. Returning that ruling unchanged keeps
     /// it; the trace then names the downstream stage that decided.
     pub fn run(self) -> Ruling {

@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use seal_parse::shell::SegmentBuffer;
 use seal_record::Outcome;
+use seal_render::{escape, Context};
 
 use super::decision::{Because, Decision};
 use super::failure::StageError;
+use crate::rules::{Explain, Reading};
 
 /// Every stage consulted for one call, in the order each was entered, and the step that decided.
 ///
@@ -24,6 +26,11 @@ use super::failure::StageError;
 pub struct Trace {
     steps: Vec<Step>,
     decided_by: Option<usize>,
+    /// What the rules listener is asked to record of its own reading, if anything.
+    explain: Option<Explain>,
+    /// The rules listener's reading of the call, recorded as it decided (boxed: most traces
+    /// carry none).
+    reading: Option<Box<Reading>>,
     /// Made at the first evaluation that needs it, then kept (boxed, so that a trace stays
     /// small to move).
     scratch: Reused,
@@ -61,6 +68,7 @@ impl fmt::Debug for Trace {
         f.debug_struct("Trace")
             .field("steps", &self.steps)
             .field("decided_by", &self.decided_by)
+            .field("reading", &self.reading)
             .finish()
     }
 }
@@ -143,10 +151,45 @@ impl Trace {
         self.decided_by
     }
 
+    /// An empty trace that asks the rules listener to record its reading of the call as it
+    /// decides ([`Trace::reading`]): the evaluation, or for [`Explain::Forms`] a shell command
+    /// form by form. The decision is the same as without it.
+    pub fn explaining(explain: Explain) -> Trace {
+        Trace {
+            explain: Some(explain),
+            ..Trace::default()
+        }
+    }
+
+    /// The rules listener's reading of the call, recorded as it decided, when the trace was
+    /// made with [`Trace::explaining`] and the waterfall reached the rules (`None` when a
+    /// listener before them decided).
+    pub fn reading(&self) -> Option<&Reading> {
+        self.reading.as_deref()
+    }
+
+    /// The steps before the first approval step: the waterfall's (and an escalation check's),
+    /// all of them when no approval was settled.
+    pub fn before_approval(&self) -> &[Step] {
+        let end = (self.steps.iter())
+            .position(|step| step.stage.kind == StageKind::Approval)
+            .unwrap_or(self.steps.len());
+        self.steps.get(..end).unwrap_or(&self.steps)
+    }
+
+    pub(crate) fn explain_request(&self) -> Option<Explain> {
+        self.explain
+    }
+
+    pub(crate) fn set_reading(&mut self, reading: Reading) {
+        self.reading = Some(Box::new(reading));
+    }
+
     pub(crate) fn reset(&mut self, capacity: usize) {
         self.steps.clear();
         self.steps.reserve(capacity);
         self.decided_by = None;
+        self.reading = None;
     }
 
     pub(crate) fn enter(&mut self, kind: StageKind, name: &Arc<str>) -> usize {
@@ -251,8 +294,8 @@ impl StageKind {
 }
 
 impl fmt::Display for Trace {
-    /// One line per step (`1. listener `name` via kept: allow`), then `decided by: n` (or
-    /// `decided by: none`). User text is shown in backticks with non-printing characters escaped.
+    /// One line per step (see [`Step`]'s `Display`), numbered from 1, then `decided by: n` (or
+    /// `decided by: none`). Printable ASCII only.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (index, step) in self.steps.iter().enumerate() {
             writeln!(f, "{}. {step}", index + 1)?;
@@ -265,27 +308,36 @@ impl fmt::Display for Trace {
 }
 
 impl fmt::Display for Step {
+    /// `<kind> <name>: <returned>`: `allow`, `deny: <reason>`, `ask: <reason>`, `pass`,
+    /// `failed: <detail>`, `panicked: <detail>`, an approval outcome or `unfinished`; then
+    /// ` (kept)` or ` (replaced)` for a listener that delegated, and ``[rule `r` form `f`]``
+    /// when the stage reports the rule that decided. Names, reasons, rules and forms are
+    /// escaped (escape-v1, inline context), so the line is printable ASCII.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} `{}`",
-            self.stage.kind.as_str(),
-            self.stage.name.escape_debug()
-        )?;
+        let inline = |text: &str| escape(text, Context::Inline).into_owned();
+        let stage = &self.stage;
+        write!(f, "{} {}: ", stage.kind.as_str(), inline(&stage.name))?;
+        match &self.returned {
+            Returned::Decision(decision) => match decision.reason() {
+                Some(reason) => write!(f, "{}: {}", decision.kind(), inline(reason.as_str()))?,
+                None => f.write_str(decision.kind())?,
+            },
+            Returned::Pass => f.write_str("pass")?,
+            Returned::Failed(error) => write!(f, "{}: {}", error.kind(), inline(error.detail()))?,
+            Returned::Approval(outcome) => f.write_str(outcome.as_str())?,
+            Returned::Unfinished => f.write_str("unfinished")?,
+        }
         match self.via {
             Via::Own => {}
-            Via::Kept => f.write_str(" via kept")?,
-            Via::Replaced => f.write_str(" via replaced")?,
-        }
-        match &self.returned {
-            Returned::Decision(decision) => write!(f, ": {decision}")?,
-            Returned::Pass => f.write_str(": pass")?,
-            Returned::Failed(error) => write!(f, ": {error}")?,
-            Returned::Approval(outcome) => write!(f, ": {}", outcome.as_str())?,
-            Returned::Unfinished => f.write_str(": unfinished")?,
+            Via::Kept => f.write_str(" (kept)")?,
+            Via::Replaced => f.write_str(" (replaced)")?,
         }
         if let Some(because) = &self.because {
-            write!(f, " ({because})")?;
+            write!(f, " [rule `{}`", inline(because.rule_text()))?;
+            if let Some(form) = because.form() {
+                write!(f, " form `{}`", inline(form))?;
+            }
+            f.write_str("]")?;
         }
         Ok(())
     }

@@ -3,7 +3,47 @@
 use crate::chain::{self, Listener, Next, Ruling, StageError, ToolCall};
 
 use super::evaluation::Evaluation;
+use super::explain::Explanation;
 use super::set::{RuleSet, Subject};
+
+/// How much of its reading the rules listener records in the trace
+/// ([`Trace::explaining`](crate::chain::Trace::explaining)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Explain {
+    /// What the rules alone give on the call ([`Reading::Other`] for every call).
+    Evaluation,
+    /// As [`Explain::Evaluation`], and a shell command form by form ([`Reading::Command`]).
+    Forms,
+}
+
+/// What the rules read in one call, recorded by the rules listener as it decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reading {
+    /// A call of the shell tool with a command, explained form by form ([`Explain::Forms`]):
+    /// every segment and form, and the evaluation.
+    Command(Explanation),
+    /// Any other call, or a command without [`Explain::Forms`]: what the rules give on its
+    /// typed field.
+    Other(Evaluation),
+}
+
+impl Reading {
+    /// What the rules alone give on the call.
+    pub fn evaluation(&self) -> &Evaluation {
+        match self {
+            Reading::Command(explanation) => &explanation.evaluation,
+            Reading::Other(evaluation) => evaluation,
+        }
+    }
+
+    /// The explanation form by form, for a shell command read with [`Explain::Forms`].
+    pub fn command(&self) -> Option<&Explanation> {
+        match self {
+            Reading::Command(explanation) => Some(explanation),
+            Reading::Other(_) => None,
+        }
+    }
+}
 
 /// A [`Listener`] that evaluates a [`RuleSet`] on the call's typed subject.
 ///
@@ -35,10 +75,26 @@ impl RulesListener {
     pub fn evaluate(&self, call: &ToolCall) -> Evaluation {
         self.rules.evaluate(call.tool(), subject_of(call))
     }
+
+    /// The reading this listener records when a trace asks for one
+    /// ([`Trace::explaining`](crate::chain::Trace::explaining)): for [`Explain::Forms`] and a
+    /// shell command, the command form by form; otherwise the evaluation.
+    #[must_use]
+    pub fn read(&self, call: &ToolCall, explain: Explain) -> Reading {
+        match (explain, call.subject()) {
+            (Explain::Forms, chain::Subject::Command(command)) => {
+                Reading::Command(self.rules.explain(call.tool(), Subject::Command(command)))
+            }
+            _ => Reading::Other(self.evaluate(call)),
+        }
+    }
 }
 
 impl Listener for RulesListener {
     fn decide(&self, call: &ToolCall, mut next: Next<'_>) -> Result<Ruling, StageError> {
+        if let Some(explain) = next.explain_request() {
+            next.record_reading(self.read(call, explain));
+        }
         // Segmented into the buffer the evaluation's trace carries, so that a reused trace
         // makes deciding a command free of allocations.
         let scratch = next.scratch();

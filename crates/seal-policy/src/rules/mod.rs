@@ -64,7 +64,7 @@ pub use explain::{
 };
 pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, Finding, FindingKind};
-pub use listener::RulesListener;
+pub use listener::{Explain, Reading, RulesListener};
 pub use load::{LoadError, LoadErrorKind};
 pub use path::{workspace_path, PathPattern, PathPatternError, WorkspacePath};
 pub use read_only::ClientDefault;
