@@ -16,8 +16,9 @@ use std::sync::{Arc, Mutex};
 
 use seal::render::{escape, Context};
 use seal::{
-    Answer, Check, Dispatch, Escalation, FrameKey, LiveState, Manifest, MemoryReplayStore, Next,
-    Prepared, Question, Ruling, Scope, Seal, StageError, ToolCall, TrustStore, UnixTime,
+    Answer, Check, Dispatch, Escalation, FrameKey, LivePayload, LiveState, Manifest,
+    MemoryReplayStore, Next, Prepared, Question, Ruling, Scope, Seal, StageError, ToolCall,
+    TrustStore, UnixTime,
 };
 
 /// The workspace the tools work on.
@@ -230,20 +231,20 @@ fn disclosure(seal: &Seal, workspace: &mut Workspace) -> Result<(), Box<dyn Erro
         .provider("example-provider")
         .model("example-model-1")
         .purpose("review src/lib.rs")
-        .file("src/lib.rs", workspace["src/lib.rs"].as_bytes(), &[(1, 3)])
+        .file_contents("src/lib.rs", workspace["src/lib.rs"].as_bytes(), &[(1, 3)])
         .redaction("email-address", 1)
         .estimated_tokens(60)
         .payload(payload.as_bytes())
-        .policy(seal.policy_digest())
+        .policy_sha256(seal.policy_digest())
         .build()?;
     println!("{}", manifest.summary());
     let approved = manifest.disclosure_hash();
     println!("the human approves hash {}", approved.to_hex());
 
     let live = LiveState {
-        policy: seal.policy_digest(),
+        policy_sha256: seal.policy_digest(),
         model: "example-model-1",
-        payload: payload.as_bytes(),
+        payload: LivePayload::Bytes(payload.as_bytes()),
         files: &*workspace,
     };
     match manifest.verify_before_spawn(&approved, &live) {
@@ -260,9 +261,9 @@ fn disclosure(seal: &Seal, workspace: &mut Workspace) -> Result<(), Box<dyn Erro
         "pub fn add(a: u32, b: u32) -> u32 {\n    a - b\n}\n".into(),
     );
     let live = LiveState {
-        policy: seal.policy_digest(),
+        policy_sha256: seal.policy_digest(),
         model: "example-model-1",
-        payload: payload.as_bytes(),
+        payload: LivePayload::Bytes(payload.as_bytes()),
         files: &*workspace,
     };
     match manifest.verify_before_spawn(&approved, &live) {

@@ -172,8 +172,8 @@ pub use builder::{
 };
 pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{
-    ApprovalContext, ApprovalError, LiveFiles, LiveState, Manifest, ManifestApproval,
-    ManifestBuilder, ManifestError, ManifestRuleError, SpawnClearance, SpawnError, StaleItem,
+    ApprovalContext, ApprovalError, FileDigests, LivePayload, LiveState, Manifest, ManifestBuilder,
+    ManifestError, SignedApproval, SpawnClearance, SpawnError, StaleItem,
 };
 pub use dispatch::{
     AuditEvent, Deny, DenyCause, Dispatch, Prepared, Returned, Run, Stage, StageKind, Stamp, Step,

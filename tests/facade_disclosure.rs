@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 
 use seal::{
-    ApprovalContext, ApproverKey, LiveState, Manifest, ManifestApproval, ManifestError,
-    MemoryReplayStore, Seal, Sha256Digest, SpawnError, StaleItem, TrustStore, UnixTime,
+    ApprovalContext, ApproverKey, LivePayload, LiveState, Manifest, ManifestError,
+    MemoryReplayStore, Seal, Sha256Digest, SignedApproval, SpawnError, StaleItem, TrustStore,
+    UnixTime,
 };
 
 struct Fixture {
@@ -36,17 +37,17 @@ fn fixture() -> Fixture {
         .provider("example")
         .model("model-1")
         .purpose("review the parser")
-        .file(
+        .file_contents(
             "src/lib.rs",
             files["src/lib.rs"].as_bytes(),
             &[(1, 2), (3, 3)],
         )
-        .file("README.md", files["./README.md"].as_bytes(), &[(1, 1)])
+        .file_contents("README.md", files["./README.md"].as_bytes(), &[(1, 1)])
         .redaction("api-key", 2)
         .external_tool("web-search")
         .estimated_tokens(1200)
         .payload(b"the prompt")
-        .policy(seal.policy_digest())
+        .policy_sha256(seal.policy_digest())
         .build()
         .unwrap();
     Fixture {
@@ -65,9 +66,9 @@ fn check(
 ) -> Result<(), SpawnError> {
     let approved = fixture.manifest.disclosure_hash();
     let live = LiveState {
-        policy,
+        policy_sha256: policy,
         model,
-        payload,
+        payload: LivePayload::Bytes(payload),
         files,
     };
     fixture
@@ -134,9 +135,9 @@ fn each_stale_item_is_its_own_error() {
     // A different manifest than the approved one.
     let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
     let live = LiveState {
-        policy: fixture.policy,
+        policy_sha256: fixture.policy,
         model: "model-1",
-        payload: b"the prompt",
+        payload: LivePayload::Bytes(b"the prompt"),
         files,
     };
     assert!(matches!(
@@ -203,10 +204,10 @@ fn the_summary_is_ascii_and_names_every_item() {
         .model("model-1")
         .purpose("review \u{202e}txt.exe")
         .payload(b"")
-        .policy(Sha256Digest::of(b""))
+        .policy_sha256(Sha256Digest::of(b""))
         .build();
     assert!(
-        matches!(hostile, Err(ManifestError::Invalid { .. })),
+        matches!(hostile, Err(ManifestError::ForbiddenCharacter { .. })),
         "{hostile:?}"
     );
 }
@@ -216,10 +217,10 @@ fn the_json_form_round_trips_and_the_builder_checks_ranges() {
     let fixture = fixture();
     let again = Manifest::from_json(&fixture.manifest.to_json()).unwrap();
     assert_eq!(again, fixture.manifest);
-    assert_eq!(again.run_id(), "run-1");
-    assert_eq!(again.model(), "model-1");
+    assert_eq!(again.fields().run_id(), "run-1");
+    assert_eq!(again.fields().model(), "model-1");
     let error = Manifest::builder()
-        .file("a.txt", b"one\ntwo\n", &[(2, 3)])
+        .file_contents("a.txt", b"one\ntwo\n", &[(2, 3)])
         .build()
         .unwrap_err();
     assert_eq!(
@@ -233,7 +234,7 @@ fn the_json_form_round_trips_and_the_builder_checks_ranges() {
     );
     assert!(matches!(
         Manifest::builder().run_id("run-1").build(),
-        Err(ManifestError::Invalid { .. })
+        Err(ManifestError::MissingField { .. })
     ));
     assert!(Manifest::from_json("{}").is_err());
 }
@@ -249,20 +250,20 @@ fn a_signed_approval_is_checked_before_spawn() {
         .unwrap();
     let now = UnixTime(1_800_000_000);
     let live = LiveState {
-        policy: fixture.policy,
+        policy_sha256: fixture.policy,
         model: "model-1",
-        payload: b"the prompt",
+        payload: LivePayload::Bytes(b"the prompt"),
         files: &fixture.files,
     };
     let used = MemoryReplayStore::new();
-    let approval = ManifestApproval::sign(
-        &alice,
-        "alice",
-        "approval-1",
-        UnixTime(now.0 + 60),
-        &fixture.manifest,
-    )
-    .unwrap();
+    let approval = alice
+        .sign_approval(
+            "alice",
+            "approval-1",
+            UnixTime(now.0 + 60),
+            &fixture.manifest,
+        )
+        .unwrap();
     assert_eq!(
         approval.disclosure_hash(),
         fixture.manifest.disclosure_hash()
@@ -280,7 +281,7 @@ fn a_signed_approval_is_checked_before_spawn() {
     assert_eq!(clearance.approval_id(), Some("approval-1"));
     // The clearance claimed approval-1: the same approval again is refused.
 
-    let refused = |approval: &ManifestApproval, now: UnixTime, used: &MemoryReplayStore| {
+    let refused = |approval: &SignedApproval, now: UnixTime, used: &MemoryReplayStore| {
         let context = ApprovalContext {
             store: &store,
             now,
@@ -300,31 +301,31 @@ fn a_signed_approval_is_checked_before_spawn() {
         refused(&approval, UnixTime(now.0 + 61), &MemoryReplayStore::new()),
         SpawnError::Approval(_)
     ));
-    let by_mallory = ManifestApproval::sign(
-        &mallory,
-        "alice",
-        "approval-2",
-        UnixTime(now.0 + 60),
-        &fixture.manifest,
-    )
-    .unwrap();
+    let by_mallory = mallory
+        .sign_approval(
+            "alice",
+            "approval-2",
+            UnixTime(now.0 + 60),
+            &fixture.manifest,
+        )
+        .unwrap();
     assert!(matches!(
         refused(&by_mallory, now, &MemoryReplayStore::new()),
         SpawnError::Approval(_)
     ));
-    let unknown = ManifestApproval::sign(
-        &mallory,
-        "mallory",
-        "approval-3",
-        UnixTime(now.0 + 60),
-        &fixture.manifest,
-    )
-    .unwrap();
+    let unknown = mallory
+        .sign_approval(
+            "mallory",
+            "approval-3",
+            UnixTime(now.0 + 60),
+            &fixture.manifest,
+        )
+        .unwrap();
     assert!(matches!(
         refused(&unknown, now, &MemoryReplayStore::new()),
         SpawnError::Approval(_)
     ));
-    let forged = ManifestApproval::from_parts(
+    let forged = SignedApproval::from_parts(
         "alice",
         "approval-4",
         UnixTime(now.0 + 60),
@@ -337,9 +338,9 @@ fn a_signed_approval_is_checked_before_spawn() {
     ));
     // An approval of another manifest does not clear this one.
     let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
-    let elsewhere =
-        ManifestApproval::sign(&alice, "alice", "approval-5", UnixTime(now.0 + 60), &other)
-            .unwrap();
+    let elsewhere = alice
+        .sign_approval("alice", "approval-5", UnixTime(now.0 + 60), &other)
+        .unwrap();
     assert!(matches!(
         refused(&elsewhere, now, &MemoryReplayStore::new()),
         SpawnError::NotApproved { .. }
@@ -356,14 +357,14 @@ fn a_signed_approval_is_checked_before_spawn() {
         now,
         replay: &MemoryReplayStore::new(),
     };
-    let fresh = ManifestApproval::sign(
-        &alice,
-        "alice",
-        "approval-6",
-        UnixTime(now.0 + 60),
-        &fixture.manifest,
-    )
-    .unwrap();
+    let fresh = alice
+        .sign_approval(
+            "alice",
+            "approval-6",
+            UnixTime(now.0 + 60),
+            &fixture.manifest,
+        )
+        .unwrap();
     assert!(matches!(
         fixture
             .manifest
@@ -372,5 +373,7 @@ fn a_signed_approval_is_checked_before_spawn() {
             item: StaleItem::File { .. }
         })
     ));
-    assert!(ManifestApproval::sign(&alice, "alice", "bad id!", now, &fixture.manifest).is_err());
+    assert!(alice
+        .sign_approval("alice", "bad id!", now, &fixture.manifest)
+        .is_err());
 }

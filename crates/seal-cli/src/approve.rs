@@ -1,8 +1,8 @@
 //! Signed manifest approvals: `seal manifest approve` signs a manifest's disclosure hash with an
-//! approver key (the facade's `ManifestApproval`), and the approval file it writes is checked by
+//! approver key (the facade's `SignedApproval`), and the approval file it writes is checked by
 //! `seal manifest verify --approval` against the trust store.
 
-use seal::{ManifestApproval, Sha256Digest, UnixTime};
+use seal::{Sha256Digest, SignedApproval, UnixTime};
 
 use crate::cli::ManifestApproveArgs;
 use crate::failure::{quoted, Exit, Failure};
@@ -29,7 +29,8 @@ pub fn run(args: &ManifestApproveArgs) -> Result<u8, Failure> {
     let now = now(args.now.as_deref())?;
     let not_after = UnixTime(now.seconds().saturating_add(valid_for));
     let key = keys.approver_key(key_id)?;
-    let approval = ManifestApproval::sign(&key, key_id, approval_id, not_after, &manifest)
+    let approval = key
+        .sign_approval(key_id, approval_id, not_after, &manifest)
         .map_err(|error| Failure::usage(format!("cannot approve: {error}")))?;
     let mut text = approval_json(&approval).to_text();
     text.push('\n');
@@ -42,7 +43,7 @@ pub fn run(args: &ManifestApproveArgs) -> Result<u8, Failure> {
 }
 
 /// The approval file's JSON.
-pub fn approval_json(approval: &ManifestApproval) -> J {
+pub fn approval_json(approval: &SignedApproval) -> J {
     J::Obj(vec![
         ("type", J::str(APPROVAL_TYPE)),
         ("key_id", J::str(approval.key_id())),
@@ -57,7 +58,7 @@ pub fn approval_json(approval: &ManifestApproval) -> J {
 }
 
 /// Reads an approval file (checked only when verified before spawn).
-pub fn load_approval(path: &str) -> Result<ManifestApproval, Failure> {
+pub fn load_approval(path: &str) -> Result<SignedApproval, Failure> {
     let text = utf8(read_file(path, MAX_FILE_BYTES, "approval")?, "approval")?;
     let what = format!("approval {}", quoted(path));
     let object = json_in::object(text.as_bytes(), &what)?;
@@ -81,7 +82,7 @@ pub fn load_approval(path: &str) -> Result<ManifestApproval, Failure> {
     let hash = json_in::string(&object, "disclosure_hash", &what)?;
     let hash = Sha256Digest::from_hex(hash)
         .map_err(|_| Failure::input(format!("{what}: `disclosure_hash` is not a digest")))?;
-    Ok(ManifestApproval::from_parts(
+    Ok(SignedApproval::from_parts(
         json_in::string(&object, "key_id", &what)?,
         json_in::string(&object, "approval_id", &what)?,
         UnixTime(json_in::integer(&object, "not_after", &what)?),

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use seal::json::{parse, JsonLimits};
 use seal::FrameSigner;
-use seal::{Fallback, FrameKey, LiveState, Manifest, Seal, Sha256Digest, TrustStore, UnixTime};
+use seal::{
+    Fallback, FrameKey, LivePayload, LiveState, Manifest, Seal, Sha256Digest, TrustStore, UnixTime,
+};
 
 use crate::failure::{Exit, Failure};
 use crate::manifest::{spawn_code, spawn_exit};
@@ -253,11 +255,11 @@ fn manifest(out: &mut Out) -> Result<(), Failure> {
         .provider("example-provider")
         .model("example-model-1")
         .purpose("release notes for src/app.py")
-        .file("src/app.py", &file, &[(1, 2)])
+        .file_contents("src/app.py", &file, &[(1, 2)])
         .redaction("api_key", 1)
         .estimated_tokens(120)
         .payload(&payload)
-        .policy(policy)
+        .policy_sha256(policy)
         .build()
         .map_err(internal)?;
     out.rendered(&manifest.summary());
@@ -267,9 +269,9 @@ fn manifest(out: &mut Out) -> Result<(), Failure> {
         let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
         files.insert("src/app.py".to_owned(), bytes.to_vec());
         let live = LiveState {
-            policy,
+            policy_sha256: policy,
             model: "example-model-1",
-            payload: &payload,
+            payload: LivePayload::Bytes(&payload),
             files: &files,
         };
         manifest.verify_before_spawn(&approved, &live)

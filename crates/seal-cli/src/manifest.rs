@@ -7,8 +7,8 @@ use std::path::Path;
 use seal::canonical_path;
 use seal::json::Value;
 use seal::{
-    ApprovalContext, CompactTags, LiveState, Manifest, ManifestApproval, Sha256Digest, SpawnError,
-    TrustStore,
+    ApprovalContext, CanonicalPath, CompactTags, LivePayload, LiveState, Manifest, Sha256Digest,
+    SignedApproval, SpawnError, TrustStore,
 };
 
 use crate::approve::load_approval;
@@ -287,10 +287,10 @@ impl Description {
             .purpose(&self.purpose)
             .estimated_tokens(self.estimated_tokens)
             .payload(&payload)
-            .policy(policy);
+            .policy_sha256(policy);
         for (path, ranges) in &self.files {
             let contents = read_under(root, path, "file")?;
-            builder = builder.file(path, &contents, ranges);
+            builder = builder.file_contents(path, &contents, ranges);
         }
         for (kind, count) in &self.redactions {
             builder = builder.redaction(kind, *count);
@@ -324,7 +324,7 @@ impl Description {
         &self,
         root: &str,
         manifest: &Manifest,
-        approval: &ManifestApproval,
+        approval: &SignedApproval,
         context: &ApprovalContext<'_>,
     ) -> Result<Result<(), SpawnError>, Failure> {
         self.with_live(root, |live| {
@@ -341,15 +341,15 @@ impl Description {
     ) -> Result<T, Failure> {
         let payload = read_under(root, &self.payload, "payload")?;
         let policy = Sha256Digest::of(&read_under(root, &self.policy, "policy")?);
-        let files = |path: &str| {
-            read_under(root, path, "file")
+        let files = |path: &CanonicalPath| {
+            read_under(root, path.as_str(), "file")
                 .ok()
                 .map(|bytes| Sha256Digest::of(&bytes))
         };
         let live = LiveState {
-            policy,
+            policy_sha256: policy,
             model: &self.model,
-            payload: &payload,
+            payload: LivePayload::Bytes(&payload),
             files: &files,
         };
         Ok(check(&live))

@@ -251,8 +251,8 @@ pub fn decide(
         // rules listener's own reading, recorded in the decision's trace as it decided.
         // When a stage before the rules decided, the rules never read the call: they read it
         // here, once, under the seal's own rules.
-        let reading = (decided.explanation.take())
-            .unwrap_or_else(|| seal.read_rules(&tool_call, reads));
+        let reading =
+            (decided.explanation.take()).unwrap_or_else(|| seal.read_rules(&tool_call, reads));
         decided.rules = inline(&reading.evaluation().to_string());
         decided.explanation = Some(reading);
     } else {

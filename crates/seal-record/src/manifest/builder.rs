@@ -45,6 +45,8 @@ pub struct ManifestBuilder {
     estimated_tokens: Option<u64>,
     payload_sha256: Option<Sha256Digest>,
     policy_sha256: Option<Sha256Digest>,
+    /// The first line range [`ManifestBuilder::file_contents`] could not take.
+    line_error: Option<ManifestError>,
 }
 
 impl ManifestBuilder {
@@ -102,6 +104,64 @@ impl ManifestBuilder {
         self
     }
 
+    /// Adds a file whose `lines` (1-based, inclusive `(start, end)` pairs) are sent, given its
+    /// whole `contents`: the file's digest and each range's digest (of the exact bytes of those
+    /// lines, line terminators included; a last line without LF counts) are computed here. A
+    /// range that is empty, starts at 0 or goes past the last line is
+    /// [`ManifestError::LineRange`] at [`ManifestBuilder::build`].
+    pub fn file_contents(self, path: &str, contents: &[u8], lines: &[(u64, u64)]) -> Self {
+        let mut starts: Vec<usize> = Vec::new();
+        if !contents.is_empty() {
+            starts.push(0);
+        }
+        let ends = contents
+            .iter()
+            .enumerate()
+            .filter(|(_, byte)| **byte == b'\n');
+        starts.extend(
+            ends.map(|(index, _)| index + 1)
+                .filter(|&next| next < contents.len()),
+        );
+        let count = starts.len() as u64;
+        let slice = |start: u64, end: u64| {
+            let from = *starts.get(usize::try_from(start.checked_sub(1)?).ok()?)?;
+            let to = match starts.get(usize::try_from(end).ok()?) {
+                Some(next) => *next,
+                None => contents.len(),
+            };
+            contents.get(from..to)
+        };
+        let mut ranges = Vec::with_capacity(lines.len());
+        let mut error = None;
+        for &(start, end) in lines {
+            match slice(start, end).filter(|_| start >= 1 && start <= end && end <= count) {
+                Some(bytes) => ranges.push(LineRange {
+                    start,
+                    end,
+                    sha256: Sha256Digest::of(bytes),
+                }),
+                None => {
+                    error.get_or_insert(ManifestError::LineRange {
+                        path: path.to_owned(),
+                        start,
+                        end,
+                        lines: count,
+                    });
+                }
+            }
+        }
+        let mut builder = self.file(path, Sha256Digest::of(contents), &ranges);
+        if let Some(error) = error {
+            builder.line_error.get_or_insert(error);
+        }
+        builder
+    }
+
+    /// Sets the SHA-256 of the payload from the payload's bytes.
+    pub fn payload(self, payload: &[u8]) -> Self {
+        self.payload_sha256(Sha256Digest::of(payload))
+    }
+
     /// Sets the SHA-256 of the payload.
     pub fn payload_sha256(mut self, digest: Sha256Digest) -> Self {
         self.payload_sha256 = Some(digest);
@@ -117,6 +177,9 @@ impl ManifestBuilder {
     /// Checks every rule, in the order of spec/manifest-v1.md, and returns the manifest or the
     /// first rule broken.
     pub fn build(self, limits: &ManifestLimits) -> Result<Manifest, ManifestError> {
+        if let Some(error) = self.line_error {
+            return Err(error);
+        }
         let run_id = required(self.run_id, "run_id")?;
         check_identifier("run_id", &run_id, limits.max_identifier_bytes)?;
         let provider = required(self.provider, "provider")?;

@@ -11,6 +11,20 @@ use crate::path::PathError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ManifestError {
+    /// A line range given with a file's contents ([`ManifestBuilder::file_contents`]) is empty,
+    /// starts at 0, or goes past the end of the file.
+    ///
+    /// [`ManifestBuilder::file_contents`]: crate::ManifestBuilder::file_contents
+    LineRange {
+        /// The file.
+        path: String,
+        /// First line asked.
+        start: u64,
+        /// Last line asked.
+        end: u64,
+        /// Lines in the file.
+        lines: u64,
+    },
     /// A required field was not set (builder) or is absent (JSON).
     MissingField {
         /// The field.
@@ -168,6 +182,16 @@ impl fmt::Display for ManifestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ManifestError as E;
         match self {
+            E::LineRange {
+                path,
+                start,
+                end,
+                lines,
+            } => write!(
+                f,
+                "lines {start}-{end} of `{}` are not within its {lines} lines",
+                path.escape_debug()
+            ),
             E::MissingField { field } => write!(f, "missing field `{field}`"),
             E::BlankField { field } => write!(f, "field `{field}` is blank"),
             E::ForbiddenCharacter { field, character } => write!(

@@ -5,6 +5,7 @@ mod builder;
 mod error;
 mod json;
 mod limits;
+mod summary;
 
 use seal_parse::json::{Canonical, Value};
 

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use seal_record::{CanonicalPath, Manifest, ManifestError, ManifestLimits, Sha256Digest};
+use seal_record::{
+    canonical_path, CanonicalPath, Manifest, ManifestError, ManifestLimits, Sha256Digest,
+};
 
 use super::approval::{
     check_approval, claim_approval, ApprovalCheck, ApprovalError, SignedApproval,
@@ -36,6 +38,28 @@ impl FileDigests for std::collections::HashMap<CanonicalPath, Sha256Digest> {
         self.get(path).copied()
     }
 }
+
+/// Maps from paths to whole contents (`String` or `Vec<u8>`, in a `BTreeMap` or `HashMap`): a
+/// key is the file whose canonical spelling is `path` (`./a` and `a` are the same file; a key
+/// that is not a workspace path matches nothing), digested as it is looked up.
+macro_rules! contents_by_path {
+    ($($map:ident<String, $contents:ty>),*) => {$(
+        impl FileDigests for std::collections::$map<String, $contents> {
+            fn file_digest(&self, path: &CanonicalPath) -> Option<Sha256Digest> {
+                let same = |key: &String| canonical_path(key).is_ok_and(|key| key == *path);
+                let (_, contents) = self.iter().find(|(key, _)| same(key))?;
+                Some(Sha256Digest::of(AsRef::<[u8]>::as_ref(contents)))
+            }
+        }
+    )*};
+}
+
+contents_by_path!(
+    BTreeMap<String, String>,
+    BTreeMap<String, Vec<u8>>,
+    HashMap<String, String>,
+    HashMap<String, Vec<u8>>
+);
 
 /// The payload about to be sent: its bytes (hashed here) or their SHA-256.
 #[derive(Debug, Clone, Copy)]
