@@ -7,6 +7,7 @@ mod bind;
 mod document;
 mod document_error;
 mod memory;
+mod operator;
 mod reader;
 mod record;
 mod resolve;
@@ -17,6 +18,9 @@ pub use bind::{BindError, MIN_BOUND_SECRET_BYTES};
 pub use document::{KeyEntry, KeyMaterial, StoreDocument, StoreLimits, STORE_DOCUMENT_TYPE};
 pub use document_error::{DocumentError, DocumentErrorKind};
 pub use memory::{InsertError, MemoryTrustStore, MAX_STORE_KEYS};
+pub use operator::{
+    check_rotation, sign_store_document, sign_store_rotation, KeyRefusal, Rotation, TrustError,
+};
 pub use record::{
     is_key_id, FrameScope, KeyRecord, KeyStatus, RecordError, ScopeError, Scopes, Validity,
     MAX_KEY_ID_LEN,
