@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use seal::render::{escape, Context};
 use seal::{
-    Answer, Check, Dispatch, Escalation, FrameKey, LivePayload, LiveState, Manifest,
+    Answer, Check, Dispatch, EscalationFields, FrameKey, LivePayload, LiveState, Manifest,
     MemoryReplayStore, Next, Prepared, Question, Ruling, Scope, Seal, StageError, ToolCall,
     TrustStore, UnixTime,
 };
@@ -98,7 +98,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     heading("2. tool calls");
     let session = seal.open_session("session-1")?;
-    let calls: [(&str, &str, Option<Escalation<'_>>); 8] = [
+    let calls: [(&str, &str, Option<EscalationFields<'_>>); 8] = [
         ("Read", r#"{"file_path":"src/lib.rs"}"#, None),
         ("Bash", r#"{"command":"cargo test --quiet"}"#, None),
         ("Bash", r#"{"command":"ls && rm -rf src"}"#, None),
@@ -117,7 +117,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         (
             "Bash",
             r#"{"command":"cargo test --features net"}"#,
-            Some(Escalation::new(
+            Some(EscalationFields::new(
                 "danger-full-access",
                 "the tests download fixtures",
             )),

@@ -173,7 +173,8 @@ impl<'a> PendingApproval<'a> {
             }
             How::Outcome(outcome) => Answering::Outcome(outcome),
         };
-        match awaiting.settle(&asked, call.session(), call.agent(), answering) {
+        let agent = call.agent().unwrap_or("");
+        match awaiting.settle(&asked, call.session(), agent, answering) {
             Ok(cleared) => Dispatch::Run(Run::cleared(call, &cleared)),
             Err(refused) => Dispatch::Deny(Deny::refused(call, &refused)),
         }

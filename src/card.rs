@@ -50,7 +50,7 @@ pub(crate) fn approval_card(
             tool: call.tool(),
             call_id: call.call_id(),
             session: call.session(),
-            agent: call.agent(),
+            agent: call.agent().unwrap_or(""),
             subject: subject.map(|(kind, text)| (kind, digested(text))),
             arguments: digested(call.arguments_json()),
             sandbox: &sandbox,

@@ -8,8 +8,8 @@ use std::fmt;
 
 use seal_verify::store::MIN_BOUND_SECRET_BYTES;
 use seal_verify::{
-    base64url, Ed25519SigningKey, HmacKey, HmacSecret, TagConfig, TagLength, TagLengthError,
-    TagProfile,
+    base64url, Ed25519SigningKey, HmacKey, HmacSecret, SigningKey, TagConfig, TagLength,
+    TagLengthError, TagProfile,
 };
 
 use crate::CompactTags;
@@ -192,13 +192,14 @@ impl FrameKey {
     }
 
     /// A copy of the key bound to its tag length.
-    pub(crate) fn hmac_key(&self) -> HmacKey {
-        HmacKey::new(self.secret.duplicate(), self.key.tag_length())
+    /// This key as a frame signer's key ([`FrameSigner::new`](crate::FrameSigner::new)): HMAC
+    /// tags of this key's length.
+    pub fn as_signing_key(&self) -> SigningKey<'_> {
+        SigningKey::Hmac(&self.key)
     }
 
-    /// The key bound to its tag length.
-    pub(crate) fn bound_key(&self) -> &HmacKey {
-        &self.key
+    pub(crate) fn hmac_key(&self) -> HmacKey {
+        HmacKey::new(self.secret.duplicate(), self.key.tag_length())
     }
 
     pub(crate) fn secret(&self) -> &HmacSecret {
@@ -234,6 +235,12 @@ impl ApproverKey {
     /// padding) of the 32-byte public key, 43 characters.
     pub fn public_key(&self) -> String {
         base64url::encode(self.key.public_key().as_bytes())
+    }
+
+    /// This key as a frame signer's key ([`FrameSigner::new`](crate::FrameSigner::new)):
+    /// Ed25519 signatures, for frames a store-listed Ed25519 key may sign.
+    pub fn as_signing_key(&self) -> SigningKey<'_> {
+        SigningKey::Ed25519(&self.key)
     }
 
     pub(crate) fn signing_key(&self) -> &Ed25519SigningKey {

@@ -104,7 +104,6 @@ pub mod patch;
 pub mod render;
 mod seal;
 mod session;
-mod signer;
 pub mod store_document;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -182,11 +181,14 @@ pub use dispatch::{
 pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
 pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use lint::{lint_rules, RuleFinding};
-pub use seal::{ElementError, FrameRefusal, InboundVerifier, Seal, SignError};
-pub use session::{
-    Call, CallError, Escalation, Session, ToolCallError, MAX_FOREIGN_ARGUMENTS_BYTES,
-};
-pub use signer::FrameSigner;
+pub use seal::{ElementError, FrameRefusal, HarnessRewrite, InboundVerifier, Seal, SignError};
+pub use seal_policy::escalation::EscalationFields;
+/// Signing frames with one key, outside a [`Seal`]: what a harness or the `seal` binary does
+/// when it holds a key ([`FrameKey::as_signing_key`], [`ApproverKey::as_signing_key`]) and
+/// writes frames for another process to verify; with a [`HarnessRewrite`] for bodies the
+/// harness rewrites.
+pub use seal_verify::{FrameSigner, SigningKey};
+pub use session::{Call, CallError, Session, ToolCallError, MAX_FOREIGN_ARGUMENTS_BYTES};
 pub use trust::{
     check_rotation, sign_store_document, sign_store_rotation, CompactTags, KeyRefusal, Rotation,
     TrustError, TrustStore,

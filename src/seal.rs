@@ -5,7 +5,6 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use seal_parse::frame::HarnessRewrite;
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::{Pipeline, Plan};
@@ -21,7 +20,7 @@ use crate::approval::{PendingApproval, SharedAnswerer};
 use crate::card::approval_card;
 use crate::dispatch::{Deny, Prepared, Run};
 use crate::inbound::Inbound;
-use crate::session::{is_id, Arguments, Call, CallError, Escalation, Session};
+use crate::session::{is_id, Arguments, Call, CallError, Session};
 use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, ReplayStore, SandboxMode, Sha256Digest, UnixTime};
 
@@ -83,8 +82,6 @@ pub enum SignError {
     /// The frame was refused (element or attribute name outside the grammar, a duplicate, a
     /// reserved `kid` or `sig` attribute, or a conversation id that is empty or too long).
     Refused(FrameRefusal),
-    /// The element of a closing-tag rewrite is not a frame element name.
-    Element(ElementError),
 }
 
 /// Why the core signer refused a frame (the frame grammar, the frame id grammar, reserved
@@ -94,12 +91,15 @@ pub use seal_verify::SignError as FrameRefusal;
 /// Why an element name was refused (the frame element grammar).
 pub use seal_parse::frame::ConfigError as ElementError;
 
+/// The harness's rewrite of a frame's closing tag in bodies (`</element>` into `<\/element>`),
+/// applied before signing.
+pub use seal_parse::frame::HarnessRewrite;
+
 impl fmt::Display for SignError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoSigningKey => f.write_str("no signing key is configured"),
             Self::Refused(error) => write!(f, "frame not signed: {error}"),
-            Self::Element(error) => write!(f, "frame not signed: {error}"),
         }
     }
 }
@@ -390,7 +390,7 @@ impl Seal {
     pub fn prepare<'a>(
         &'a self,
         call: &'a Call,
-        escalation: Option<Escalation<'_>>,
+        escalation: Option<EscalationFields<'_>>,
     ) -> Prepared<'a> {
         self.prepare_with(call, escalation, None)
     }
@@ -417,7 +417,7 @@ impl Seal {
     pub fn prepare_explaining<'a>(
         &'a self,
         call: &'a Call,
-        escalation: Option<Escalation<'_>>,
+        escalation: Option<EscalationFields<'_>>,
         explain: Explain,
     ) -> Prepared<'a> {
         self.prepare_with(call, escalation, Some(explain))
@@ -433,14 +433,10 @@ impl Seal {
     fn prepare_with<'a>(
         &'a self,
         call: &'a Call,
-        escalation: Option<Escalation<'_>>,
+        escalation: Option<EscalationFields<'_>>,
         explain: Option<Explain>,
     ) -> Prepared<'a> {
-        let fields =
-            escalation.map_or_else(EscalationFields::default, |escalation| EscalationFields {
-                sandbox_permissions: escalation.sandbox_permissions,
-                justification: escalation.justification,
-            });
+        let fields = escalation.unwrap_or_default();
         let (session, tool_call) = (&call.session, &call.call);
         let plan = match explain {
             Some(explain) => {

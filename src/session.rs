@@ -41,22 +41,6 @@ pub struct Call {
     pub(crate) session: CoreSession,
 }
 
-/// A per-call request for a wider sandbox: both fields, a nonblank justification, and a mode
-/// strictly wider than the call's standing mode; it is asked through approval and lasts one
-/// call. A partial or invalid request denies the call.
-///
-/// ```
-/// let escalation = seal::Escalation::new("danger-full-access", "needs network to fetch crates");
-/// assert_eq!(escalation.sandbox_permissions, Some("danger-full-access"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Escalation<'a> {
-    /// The requested mode: `read-only`, `workspace-write` or `danger-full-access`.
-    pub sandbox_permissions: Option<&'a str>,
-    /// Why the call needs it, shown to the approver.
-    pub justification: Option<&'a str>,
-}
-
 /// Why a session or call could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -166,33 +150,6 @@ impl Call {
         })
     }
 
-    /// The session id.
-    pub fn session(&self) -> &str {
-        self.call.session()
-    }
-
-    /// The agent id.
-    pub fn agent(&self) -> &str {
-        self.call.agent().unwrap_or("")
-    }
-
-    /// The tool name.
-    pub fn tool(&self) -> &str {
-        self.call.tool()
-    }
-
-    /// The call id.
-    pub fn call_id(&self) -> &str {
-        self.call.call_id()
-    }
-
-    /// The frozen arguments: RFC 8785 canonical JSON, exactly what the policy decided on (for a
-    /// foreign call, the lossless canonical form: numbers as written, lone surrogates as
-    /// `\udxxx`).
-    pub fn arguments_json(&self) -> &str {
-        std::str::from_utf8(self.call.sealed().arguments_bytes()).unwrap_or("")
-    }
-
     /// The string argument `name` of the frozen arguments, if present and text (`None` for a
     /// string holding a lone surrogate).
     pub fn argument(&self, name: &str) -> Option<&str> {
@@ -203,25 +160,16 @@ impl Call {
             .and_then(|object| object.get(name))
             .and_then(|value| value.as_str())
     }
-
-    /// The shell command of a `Bash` call.
-    pub fn command(&self) -> Option<&str> {
-        self.call.command()
-    }
-
-    /// The file path of a file tool call.
-    pub fn path(&self) -> Option<&str> {
-        self.call.path()
-    }
 }
 
-impl<'a> Escalation<'a> {
-    /// A request for `sandbox_permissions`, justified by `justification`.
-    pub fn new(sandbox_permissions: &'a str, justification: &'a str) -> Escalation<'a> {
-        Escalation {
-            sandbox_permissions: Some(sandbox_permissions),
-            justification: Some(justification),
-        }
+impl std::ops::Deref for Call {
+    type Target = ToolCall;
+
+    /// The frozen call: session, agent, tool, call id, canonical arguments
+    /// ([`ToolCall::arguments_json`]: for a foreign call the lossless canonical form, numbers as
+    /// written, lone surrogates as `\udxxx`) and the typed subject the rules read.
+    fn deref(&self) -> &ToolCall {
+        &self.call
     }
 }
 

@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use seal::{
-    Answer, BuildError, Check, DenyCause, Dispatch, Escalation, Fallback, Next, Outcome, Prepared,
-    Question, Ruling, SandboxMode, Scope, Seal, StageError, ToolCall,
+    Answer, BuildError, Check, DenyCause, Dispatch, EscalationFields, Fallback, Next, Outcome,
+    Prepared, Question, Ruling, SandboxMode, Scope, Seal, StageError, ToolCall,
 };
 
 const RULES: &str = r#"{"permissions": {
@@ -434,7 +434,8 @@ fn a_granted_escalation_stamps_this_call_only() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("cargo test --all"))
         .unwrap();
-    let escalation = Escalation::new("danger-full-access", "integration tests need the network");
+    let escalation =
+        EscalationFields::new("danger-full-access", "integration tests need the network");
     let Prepared::NeedsApproval(pending) = seal.prepare(&call, Some(escalation)) else {
         panic!("an escalation needs approval")
     };
@@ -483,15 +484,15 @@ fn invalid_escalations_deny_before_any_prompt() {
         .call(&session, "a1", "c1", "Bash", &bash("git status"))
         .unwrap();
     for escalation in [
-        Escalation::new("workspace-write", "same level"),
-        Escalation::new("read-only", "narrower"),
-        Escalation::new("root", "unknown mode"),
-        Escalation::new("danger-full-access", "  \u{200b} "),
-        Escalation {
+        EscalationFields::new("workspace-write", "same level"),
+        EscalationFields::new("read-only", "narrower"),
+        EscalationFields::new("root", "unknown mode"),
+        EscalationFields::new("danger-full-access", "  \u{200b} "),
+        EscalationFields {
             sandbox_permissions: Some("danger-full-access"),
             justification: None,
         },
-        Escalation {
+        EscalationFields {
             sandbox_permissions: None,
             justification: Some("why"),
         },
@@ -513,7 +514,7 @@ fn a_child_session_never_exceeds_its_parent() {
     let call = seal
         .call(&child, "a1", "c1", "Bash", &bash("git status"))
         .unwrap();
-    let escalation = Escalation::new("danger-full-access", "wants out");
+    let escalation = EscalationFields::new("danger-full-access", "wants out");
     let deny = deny(seal.prepare(&call, Some(escalation)));
     assert_eq!(deny.cause(), DenyCause::Escalation);
     // Asks are rejected in a child (approval policy never).

@@ -8,7 +8,7 @@
 //! trusting the key, and only there; a key's tag length is bound to it.
 
 use seal::{AlarmReason, ApproverKey, FrameKey, FrameSigner, KeyError, MemoryReplayStore};
-use seal::{Seal, SignError, TrustStore, UnixTime};
+use seal::{FrameRefusal, HarnessRewrite, Seal, TrustStore, UnixTime};
 
 const NOW: UnixTime = UnixTime(1_800_000_000);
 const END: UnixTime = UnixTime(2_000_000_000);
@@ -44,7 +44,7 @@ fn sig(frame: &str) -> &str {
 fn a_signed_frame_is_the_one_the_seal_signs_and_verifies_only_under_its_key() {
     let key = key();
     let attributes = [("source", "telegram"), ("id", "m1")];
-    let signer = FrameSigner::hmac("ingress", &key, "conv-1", NOW).unwrap();
+    let signer = FrameSigner::new("ingress", key.as_signing_key(), "conv-1", NOW).unwrap();
     let frame = signer
         .sign("channel", &attributes, "deploy </channel> now")
         .unwrap();
@@ -103,10 +103,9 @@ fn a_signed_frame_is_the_one_the_seal_signs_and_verifies_only_under_its_key() {
 #[test]
 fn a_raw_body_is_signed_after_the_closing_tag_rewrite() {
     let key = key();
-    let signer = FrameSigner::hmac("ingress", &key, "conv-1", NOW)
+    let signer = FrameSigner::new("ingress", key.as_signing_key(), "conv-1", NOW)
         .unwrap()
-        .with_closing_tag_rewrite("channel")
-        .unwrap();
+        .with_rewrite(HarnessRewrite::closing_tag("channel").unwrap());
     let frame = signer
         .sign_raw("channel", &[("id", "m2")], "a</channel>b")
         .unwrap();
@@ -114,18 +113,13 @@ fn a_raw_body_is_signed_after_the_closing_tag_rewrite() {
     assert_eq!(reasons(&seal_trusting(&key), &frame), []);
 
     // Without the rewrite the raw body closes the frame early, which alarms.
-    let bare = FrameSigner::hmac("ingress", &key, "conv-1", NOW).unwrap();
+    let bare = FrameSigner::new("ingress", key.as_signing_key(), "conv-1", NOW).unwrap();
     let broken = bare
         .sign_raw("channel", &[("id", "m3")], "a</channel>b")
         .unwrap();
     assert_ne!(reasons(&seal_trusting(&key), &broken), []);
 
-    assert!(matches!(
-        FrameSigner::hmac("ingress", &key, "conv-1", NOW)
-            .unwrap()
-            .with_closing_tag_rewrite("Not An Element"),
-        Err(SignError::Element(_))
-    ));
+    assert!(HarnessRewrite::closing_tag("Not An Element").is_err());
 }
 
 #[test]
@@ -134,11 +128,11 @@ fn the_tag_length_is_the_key_s() {
     assert_eq!(key.tag_chars(), 22);
     let long = key.duplicate().with_tag_chars(16).unwrap();
     assert_eq!(long.tag_chars(), 16);
-    let standard = FrameSigner::hmac("ingress", &key, "conv-1", NOW)
+    let standard = FrameSigner::new("ingress", key.as_signing_key(), "conv-1", NOW)
         .unwrap()
         .sign("channel", &[("id", "m1")], "hi")
         .unwrap();
-    let short = FrameSigner::hmac("ingress", &long, "conv-1", NOW)
+    let short = FrameSigner::new("ingress", long.as_signing_key(), "conv-1", NOW)
         .unwrap()
         .sign("channel", &[("id", "m1")], "hi")
         .unwrap();
@@ -169,7 +163,7 @@ fn the_tag_length_is_the_key_s() {
 #[test]
 fn an_ed25519_signer_writes_the_full_signature_and_refuses_what_the_grammar_refuses() {
     let approver = ApproverKey::from_seed(&[9; 32]).unwrap();
-    let signer = FrameSigner::ed25519("root", &approver, "conv-1", NOW).unwrap();
+    let signer = FrameSigner::new("root", approver.as_signing_key(), "conv-1", NOW).unwrap();
     let frame = signer.sign("channel", &[("id", "m1")], "hi").unwrap();
     assert_eq!(sig(&frame).len(), 86);
     let again = signer.sign("channel", &[("id", "m1")], "hj").unwrap();
@@ -184,14 +178,14 @@ fn an_ed25519_signer_writes_the_full_signature_and_refuses_what_the_grammar_refu
         assert!(
             matches!(
                 signer.sign("channel", attributes, "hi"),
-                Err(SignError::Refused(_))
+                Err(FrameRefusal::ReservedAttribute { .. } | FrameRefusal::InvalidFrameId { .. })
             ),
             "{attributes:?}"
         );
     }
     let key = key();
-    assert!(FrameSigner::hmac("bad key id", &key, "conv-1", NOW).is_err());
-    assert!(FrameSigner::hmac("ingress", &key, "", NOW).is_err());
+    assert!(FrameSigner::new("bad key id", key.as_signing_key(), "conv-1", NOW).is_err());
+    assert!(FrameSigner::new("ingress", key.as_signing_key(), "", NOW).is_err());
     assert!(ApproverKey::check_seed(&[9; 32]).is_ok());
     assert_eq!(
         ApproverKey::check_seed(&[9; 31]),

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use seal::json::{parse, JsonLimits};
-use seal::FrameSigner;
 use seal::{
     Fallback, FrameKey, LivePayload, LiveState, Manifest, Seal, Sha256Digest, TrustStore, UnixTime,
 };
+use seal::{FrameSigner, HarnessRewrite};
 
 use crate::failure::{Exit, Failure};
 use crate::manifest::{spawn_code, spawn_exit};
@@ -145,9 +145,14 @@ fn demo_seal() -> Result<(Seal, FrameKey), Failure> {
 
 fn frames(out: &mut Out) -> Result<(), Failure> {
     let (seal, master) = demo_seal()?;
-    let signer = FrameSigner::hmac(DEMO_KEY_ID, &master, DEMO_CONVERSATION, DEMO_TIME)
-        .and_then(|signer| signer.with_closing_tag_rewrite("channel"))
-        .map_err(internal)?;
+    let signer = FrameSigner::new(
+        DEMO_KEY_ID,
+        master.as_signing_key(),
+        DEMO_CONVERSATION,
+        DEMO_TIME,
+    )
+    .map_err(internal)?
+    .with_rewrite(HarnessRewrite::closing_tag("channel").map_err(internal)?);
     // The conversation's replay store: each frame id is claimed as its frame verifies.
     let replay = seal::MemoryReplayStore::new();
     let verify = |text: &str| {

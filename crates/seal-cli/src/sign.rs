@@ -1,7 +1,7 @@
 //! `seal sign`: a signed frame around the body read from stdin.
 
 use ring::rand::{SecureRandom, SystemRandom};
-use seal::{FrameSigner, SignError, FRAME_ID_ATTRIBUTE};
+use seal::{FrameRefusal, FrameSigner, FRAME_ID_ATTRIBUTE};
 
 use crate::cli::SignArgs;
 use crate::failure::{quoted, Exit, Failure};
@@ -37,11 +37,11 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
     let signer = match &keys.get(key_id)?.secret {
         Secret::Hmac { .. } => {
             hmac = keys.hmac_key(key_id)?;
-            FrameSigner::hmac(key_id, &hmac, conversation, now)
+            FrameSigner::new(key_id, hmac.as_signing_key(), conversation, now)
         }
         Secret::Ed25519 { .. } => {
             ed25519 = keys.approver_key(key_id)?;
-            FrameSigner::ed25519(key_id, &ed25519, conversation, now)
+            FrameSigner::new(key_id, ed25519.as_signing_key(), conversation, now)
         }
     }
     .map_err(cannot_sign)?;
@@ -65,12 +65,8 @@ pub fn run(args: &SignArgs) -> Result<u8, Failure> {
 }
 
 /// The usage failure for a frame the signer refused, naming why.
-fn cannot_sign(error: SignError) -> Failure {
-    let detail = match error {
-        SignError::Refused(error) => error.to_string(),
-        other => other.to_string(),
-    };
-    Failure::usage(format!("cannot sign: {detail}"))
+fn cannot_sign(error: FrameRefusal) -> Failure {
+    Failure::usage(format!("cannot sign: {error}"))
 }
 
 /// A fresh frame id: 16 random bytes in lowercase hex.

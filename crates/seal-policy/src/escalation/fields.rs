@@ -20,6 +20,24 @@ pub struct EscalationFields<'a> {
     pub justification: Option<&'a str>,
 }
 
+impl<'a> EscalationFields<'a> {
+    /// A request for `sandbox_permissions`, justified by `justification`: both fields, a
+    /// nonblank justification and a mode strictly wider than the call's standing mode make a
+    /// valid request, asked through approval and lasting one call; a partial or invalid one
+    /// denies the call.
+    ///
+    /// ```
+    /// let escalation = seal_policy::escalation::EscalationFields::new("danger-full-access", "fetch crates");
+    /// assert_eq!(escalation.sandbox_permissions, Some("danger-full-access"));
+    /// ```
+    pub fn new(sandbox_permissions: &'a str, justification: &'a str) -> EscalationFields<'a> {
+        EscalationFields {
+            sandbox_permissions: Some(sandbox_permissions),
+            justification: Some(justification),
+        }
+    }
+}
+
 /// Limits of escalation fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
