@@ -92,14 +92,12 @@
 mod approval;
 pub mod base64url;
 mod builder;
-mod card;
 mod disclosure;
 mod dispatch;
 pub mod explain;
 mod inbound;
 pub mod json;
 mod keys;
-mod lint;
 pub mod patch;
 pub mod render;
 mod seal;
@@ -169,7 +167,6 @@ pub use builder::{
     StageRefusal, VerifyLimits, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME, MAX_ANSWERERS,
     MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME,
 };
-pub use card::CARD_MAX_FIELD_CHARS;
 pub use disclosure::{
     ApprovalContext, ApprovalError, FileDigests, LivePayload, LiveState, Manifest, ManifestBuilder,
     ManifestError, SignedApproval, SpawnClearance, SpawnError, StaleItem,
@@ -180,8 +177,9 @@ pub use dispatch::{
 };
 pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
 pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
-pub use lint::{lint_rules, RuleFinding};
 pub use seal::{ElementError, FrameRefusal, HarnessRewrite, InboundVerifier, Seal, SignError};
+pub use seal_policy::approval::CARD_MAX_FIELD_CHARS;
+pub use seal_policy::assembly::{lint_rules, RuleFinding};
 pub use seal_policy::escalation::EscalationFields;
 /// Signing frames with one key, outside a [`Seal`]: what a harness or the `seal` binary does
 /// when it holds a key ([`FrameKey::as_signing_key`], [`ApproverKey::as_signing_key`]) and

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use seal_policy::approval::approval_card;
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::{Pipeline, Plan};
@@ -17,7 +18,6 @@ use seal_verify::{
 };
 
 use crate::approval::{PendingApproval, SharedAnswerer};
-use crate::card::approval_card;
 use crate::dispatch::{Deny, Prepared, Run};
 use crate::inbound::Inbound;
 use crate::session::{is_id, Arguments, Call, CallError, Session};

@@ -377,7 +377,7 @@ fn lint_names_rules_that_never_fire() {
     );
     assert!(matches!(
         seal::lint_rules("[]"),
-        Err(seal::BuildError::Policy(seal::PolicyError::Rules { .. }))
+        Err(seal::PolicyError::Rules { .. })
     ));
 }
 

@@ -31,6 +31,7 @@
 //! ```
 
 mod answerer;
+mod card;
 mod ids;
 mod machine;
 mod machine_answerer;
@@ -43,6 +44,7 @@ mod service;
 mod wire_error;
 
 pub use answerer::{answer_with, Answer, Answerer, Reply};
+pub use card::{approval_card, CARD_MAX_FIELD_CHARS};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
 pub use machine::{ApprovalMachine, DispatchVerdict, Effect, Event, Ignored, Phase};
 pub use machine_answerer::{

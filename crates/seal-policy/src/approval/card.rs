@@ -1,4 +1,5 @@
-//! The approval card: what the approver reads, rendered by seal-render (spec/cards.md).
+//! The approval card of a call: what the approver reads, rendered by seal-render
+//! (spec/cards.md).
 
 use std::borrow::Cow;
 
@@ -7,8 +8,8 @@ use seal_render::{
     decode, render_card, ApprovalCard, CardLimits, Context, DigestedText, SubjectKind,
 };
 
-use crate::session::Call;
-use crate::SandboxMode;
+use crate::chain::ToolCall;
+use crate::preset::SandboxMode;
 
 /// Most columns of escaped text shown on a card for a command, a path, the arguments or the
 /// reason, the elision marker ` [...]` included. Longer text shows its first characters and
@@ -24,9 +25,9 @@ pub const CARD_MAX_FIELD_CHARS: usize = 400;
 ///
 /// `reason` is the reason as recorded (escaped to printable ASCII, possibly cut); the card
 /// shows the text it stands for, so it is escaped once on the card.
-pub(crate) fn approval_card(
+pub fn approval_card(
     approval_id: &str,
-    call: &Call,
+    call: &ToolCall,
     reason: &str,
     standing: SandboxMode,
     target: Option<SandboxMode>,
