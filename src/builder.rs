@@ -15,10 +15,10 @@ use seal_verify::store::is_key_id;
 use seal_verify::{Freshness, VerifyConfig};
 
 use crate::approval::{Answerer, SharedAnswerer};
-use crate::keys::FrameKey;
 use crate::seal::Seal;
 use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, SandboxMode, UnixTime};
+use seal_verify::FrameKey;
 
 pub use seal_policy::assembly::{
     Fallback, PolicyError, StageRefusal, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME,

@@ -6,7 +6,6 @@
 use seal_record::{Manifest as CoreManifest, ManifestBuilder as CoreBuilder, ManifestLimits};
 use seal_verify::{verify_before_spawn, verify_signed_before_spawn, ApprovalCheck};
 
-use crate::keys::ApproverKey;
 use crate::trust::TrustStore;
 use crate::ReplayStore;
 use crate::{Sha256Digest, UnixTime};
@@ -145,7 +144,7 @@ impl Manifest {
     ///     .run_id("run-1").provider("p").model("m").purpose("review").estimated_tokens(10)
     ///     .payload(b"prompt").policy_sha256(policy).build()?;
     /// // Where the human approves:
-    /// let approval = approver.sign_approval("alice", "approval-7", UnixTime(1_800_000_100), &manifest)?;
+    /// let approval = approver.sign_approval("alice", "approval-7", UnixTime(1_800_000_100), manifest.disclosure_hash())?;
     ///
     /// let replay = MemoryReplayStore::new();
     /// // Where the run spawns:
@@ -245,23 +244,5 @@ impl ManifestBuilder {
     pub fn build(self) -> Result<Manifest, ManifestError> {
         let manifest = self.builder.build(&ManifestLimits::default())?;
         Ok(Manifest { manifest })
-    }
-}
-
-impl ApproverKey {
-    /// Signs `manifest`'s disclosure hash as the approver listed as `key_id`, valid until
-    /// `not_after` (inclusive) and usable once as `approval_id` (`[A-Za-z0-9._-]{1,64}`).
-    ///
-    /// # Errors
-    /// A key id or approval id outside its grammar.
-    pub fn sign_approval(
-        &self,
-        key_id: &str,
-        approval_id: &str,
-        not_after: UnixTime,
-        manifest: &Manifest,
-    ) -> Result<SignedApproval, ApprovalError> {
-        let hash = manifest.disclosure_hash();
-        SignedApproval::sign(self.signing_key(), key_id, approval_id, not_after, hash)
     }
 }

@@ -97,7 +97,6 @@ mod dispatch;
 pub mod explain;
 mod inbound;
 pub mod json;
-mod keys;
 pub mod patch;
 pub mod render;
 mod seal;
@@ -176,11 +175,13 @@ pub use dispatch::{
     Trace, Via,
 };
 pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
-pub use keys::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 pub use seal::{ElementError, FrameRefusal, HarnessRewrite, InboundVerifier, Seal, SignError};
 pub use seal_policy::approval::CARD_MAX_FIELD_CHARS;
 pub use seal_policy::assembly::{lint_rules, RuleFinding};
 pub use seal_policy::escalation::EscalationFields;
+/// Key material an embedder loads: HMAC frame keys and Ed25519 approver keys, wiped when
+/// dropped, redacted in `Debug`.
+pub use seal_verify::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 /// Signing frames with one key, outside a [`Seal`]: what a harness or the `seal` binary does
 /// when it holds a key ([`FrameKey::as_signing_key`], [`ApproverKey::as_signing_key`]) and
 /// writes frames for another process to verify; with a [`HarnessRewrite`] for bodies the

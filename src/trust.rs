@@ -4,7 +4,7 @@
 use seal_verify::store::{MemoryTrustStore, Validity};
 use seal_verify::{CompensatingControls, Ed25519SigningKey, HmacSecret, UnixTime};
 
-use crate::keys::{ApproverKey, FrameKey};
+use seal_verify::{ApproverKey, FrameKey};
 
 pub use seal_verify::store::{check_rotation, KeyRefusal, Rotation, TrustError};
 

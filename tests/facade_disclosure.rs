@@ -261,7 +261,7 @@ fn a_signed_approval_is_checked_before_spawn() {
             "alice",
             "approval-1",
             UnixTime(now.0 + 60),
-            &fixture.manifest,
+            fixture.manifest.disclosure_hash(),
         )
         .unwrap();
     assert_eq!(
@@ -306,7 +306,7 @@ fn a_signed_approval_is_checked_before_spawn() {
             "alice",
             "approval-2",
             UnixTime(now.0 + 60),
-            &fixture.manifest,
+            fixture.manifest.disclosure_hash(),
         )
         .unwrap();
     assert!(matches!(
@@ -318,7 +318,7 @@ fn a_signed_approval_is_checked_before_spawn() {
             "mallory",
             "approval-3",
             UnixTime(now.0 + 60),
-            &fixture.manifest,
+            fixture.manifest.disclosure_hash(),
         )
         .unwrap();
     assert!(matches!(
@@ -339,7 +339,12 @@ fn a_signed_approval_is_checked_before_spawn() {
     // An approval of another manifest does not clear this one.
     let other = Manifest::from_json(&fixture.manifest.to_json().replace("run-1", "run-2")).unwrap();
     let elsewhere = alice
-        .sign_approval("alice", "approval-5", UnixTime(now.0 + 60), &other)
+        .sign_approval(
+            "alice",
+            "approval-5",
+            UnixTime(now.0 + 60),
+            other.disclosure_hash(),
+        )
         .unwrap();
     assert!(matches!(
         refused(&elsewhere, now, &MemoryReplayStore::new()),
@@ -362,7 +367,7 @@ fn a_signed_approval_is_checked_before_spawn() {
             "alice",
             "approval-6",
             UnixTime(now.0 + 60),
-            &fixture.manifest,
+            fixture.manifest.disclosure_hash(),
         )
         .unwrap();
     assert!(matches!(
@@ -374,6 +379,6 @@ fn a_signed_approval_is_checked_before_spawn() {
         })
     ));
     assert!(alice
-        .sign_approval("alice", "bad id!", now, &fixture.manifest)
+        .sign_approval("alice", "bad id!", now, fixture.manifest.disclosure_hash())
         .is_err());
 }

@@ -189,6 +189,6 @@ fn an_ed25519_signer_writes_the_full_signature_and_refuses_what_the_grammar_refu
     assert!(ApproverKey::check_seed(&[9; 32]).is_ok());
     assert_eq!(
         ApproverKey::check_seed(&[9; 31]),
-        Err(KeyError::SeedLength { len: 31 })
+        Err(KeyError::Ed25519Length { len: 31 })
     );
 }

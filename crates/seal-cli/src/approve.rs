@@ -30,7 +30,7 @@ pub fn run(args: &ManifestApproveArgs) -> Result<u8, Failure> {
     let not_after = UnixTime(now.seconds().saturating_add(valid_for));
     let key = keys.approver_key(key_id)?;
     let approval = key
-        .sign_approval(key_id, approval_id, not_after, &manifest)
+        .sign_approval(key_id, approval_id, not_after, manifest.disclosure_hash())
         .map_err(|error| Failure::usage(format!("cannot approve: {error}")))?;
     let mut text = approval_json(&approval).to_text();
     text.push('\n');

@@ -61,6 +61,21 @@ impl std::error::Error for SignatureError {}
 pub enum KeyError {
     /// An HMAC secret with no bytes.
     EmptySecret,
+    /// A frame key secret shorter than the floor a trust store document applies when it binds
+    /// a secret.
+    SecretTooShort {
+        /// Bytes given.
+        len: usize,
+        /// The floor: 32 bytes.
+        min: usize,
+    },
+    /// A tag length that no frame key may have.
+    TagChars {
+        /// The length asked for, in base64url characters.
+        chars: u8,
+        /// Why it is refused.
+        error: crate::tag::TagLengthError,
+    },
     /// An HMAC secret longer than [`MAX_SECRET_BYTES`](crate::MAX_SECRET_BYTES).
     SecretTooLong {
         /// Bytes given.
@@ -81,6 +96,15 @@ impl fmt::Display for KeyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::EmptySecret => f.write_str("hmac secret is empty"),
+            Self::SecretTooShort { len, min } => {
+                write!(
+                    f,
+                    "frame key secret is {len} bytes, at least {min} are needed"
+                )
+            }
+            Self::TagChars { chars, error } => {
+                write!(f, "a tag of {chars} characters is refused: {error}")
+            }
             Self::SecretTooLong { len, max } => {
                 write!(f, "hmac secret of {len} bytes is longer than {max}")
             }

@@ -69,6 +69,7 @@ pub mod fuzz;
 mod hmac_key;
 mod key;
 mod manifest;
+mod material;
 mod replay;
 mod secret;
 mod sign;
@@ -101,6 +102,7 @@ pub use manifest::{
     LivePayload, LiveState, SignedApproval, SpawnClearance, SpawnError, StaleItem, APPROVAL_DOMAIN,
     MAX_APPROVAL_ID_LEN,
 };
+pub use material::{ApproverKey, FrameKey, COMPACT_TAG_CHARS};
 pub use replay::{
     Claim, ClaimError, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore,
     DEFAULT_MEMORY_REPLAY_CAPACITY,

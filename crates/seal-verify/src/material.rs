@@ -6,13 +6,17 @@
 
 use std::fmt;
 
-use seal_verify::store::MIN_BOUND_SECRET_BYTES;
-use seal_verify::{
-    base64url, Ed25519SigningKey, HmacKey, HmacSecret, SigningKey, TagConfig, TagLength,
-    TagLengthError, TagProfile,
-};
-
-use crate::CompactTags;
+use crate::base64url;
+use crate::ed25519::Ed25519SigningKey;
+use crate::error::KeyError;
+use crate::hmac_key::HmacKey;
+use crate::manifest::{ApprovalError, SignedApproval};
+use crate::secret::HmacSecret;
+use crate::sign::SigningKey;
+use crate::store::MIN_BOUND_SECRET_BYTES;
+use crate::tag::{CompensatingControls, TagConfig, TagLength, TagProfile};
+use crate::time::UnixTime;
+use seal_record::Sha256Digest;
 
 /// Characters of a compact-profile tag: 5 (30 bits).
 pub const COMPACT_TAG_CHARS: u8 = 5;
@@ -22,7 +26,7 @@ pub const COMPACT_TAG_CHARS: u8 = 5;
 /// is dropped; it is not `Clone` ([`FrameKey::duplicate`] copies on purpose):
 ///
 /// ```compile_fail
-/// let key = seal::FrameKey::from_secret(&[7; 32]).unwrap();
+/// let key = seal_verify::FrameKey::from_secret(&[7; 32]).unwrap();
 /// let copy = key.clone();
 /// ```
 ///
@@ -31,14 +35,14 @@ pub const COMPACT_TAG_CHARS: u8 = 5;
 /// document applies when it binds a secret.
 ///
 /// ```
-/// let key = seal::FrameKey::from_secret(&[7; 32])?;
+/// let key = seal_verify::FrameKey::from_secret(&[7; 32])?;
 /// assert_eq!(key.secret_sha256().len(), 43);
 /// assert_eq!(key.tag_chars(), 22);
 /// assert!(format!("{key:?}").contains("redacted"));
-/// assert!(seal::FrameKey::from_secret(&[7; 16]).is_err());
+/// assert!(seal_verify::FrameKey::from_secret(&[7; 16]).is_err());
 /// assert_eq!(key.duplicate().with_tag_chars(16)?.tag_chars(), 16);
 /// assert!(key.with_tag_chars(5).is_err());
-/// # Ok::<(), seal::KeyError>(())
+/// # Ok::<(), seal_verify::KeyError>(())
 /// ```
 pub struct FrameKey {
     secret: HmacSecret,
@@ -49,63 +53,13 @@ pub struct FrameKey {
 /// their rotations). Built from a 32-byte seed.
 ///
 /// ```
-/// let key = seal::ApproverKey::from_seed(&[9; 32])?;
+/// let key = seal_verify::ApproverKey::from_seed(&[9; 32])?;
 /// assert_eq!(key.public_key().len(), 43);
-/// # Ok::<(), seal::KeyError>(())
+/// # Ok::<(), seal_verify::KeyError>(())
 /// ```
 pub struct ApproverKey {
     key: Ed25519SigningKey,
 }
-
-/// Why key material was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KeyError {
-    /// A frame key secret shorter than the floor.
-    SecretTooShort {
-        /// Bytes given.
-        len: usize,
-        /// The floor: 32 bytes.
-        min: usize,
-    },
-    /// A frame key secret longer than the maximum (1024 bytes).
-    SecretTooLong {
-        /// Bytes given.
-        len: usize,
-    },
-    /// An Ed25519 seed that is not 32 bytes.
-    SeedLength {
-        /// Bytes given.
-        len: usize,
-    },
-    /// A tag length that no frame key may have.
-    TagChars {
-        /// The length asked for, in base64url characters.
-        chars: u8,
-        /// Why it is refused.
-        error: TagLengthError,
-    },
-}
-
-impl fmt::Display for KeyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::SecretTooShort { len, min } => {
-                write!(
-                    f,
-                    "frame key secret is {len} bytes, at least {min} are needed"
-                )
-            }
-            Self::SecretTooLong { len } => write!(f, "frame key secret is {len} bytes, too long"),
-            Self::SeedLength { len } => write!(f, "approver key seed is {len} bytes, not 32"),
-            Self::TagChars { chars, error } => {
-                write!(f, "a tag of {chars} characters is refused: {error}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for KeyError {}
 
 impl FrameKey {
     /// A frame key over `secret` (32 to 1024 bytes).
@@ -119,16 +73,18 @@ impl FrameKey {
                 min: MIN_BOUND_SECRET_BYTES,
             });
         }
-        let secret = HmacSecret::from_bytes(secret)
-            .map_err(|_| KeyError::SecretTooLong { len: secret.len() })?;
+        let secret = HmacSecret::from_bytes(secret).map_err(|_| KeyError::SecretTooLong {
+            len: secret.len(),
+            max: crate::MAX_SECRET_BYTES,
+        })?;
         let key = HmacKey::new(secret.duplicate(), TagLength::STANDARD);
         Ok(FrameKey { secret, key })
     }
 
     /// The same key with tags of `chars` base64url characters (6 bits each) instead of the
     /// standard 22: from the floor of 16 characters (96 bits) to 42, as
-    /// [`MIN_TAG_CHARS`](crate::store_document::MIN_TAG_CHARS) and
-    /// [`MAX_TAG_CHARS`](crate::store_document::MAX_TAG_CHARS) say. The compact profile (5
+    /// [`MIN_TAG_CHARS`](crate::MIN_TAG_CHARS) and
+    /// [`MAX_TAG_CHARS`](crate::MAX_TAG_CHARS) say. The compact profile (5
     /// characters) is not a length this gives: it needs compensating controls
     /// (spec/frame-v1.md).
     ///
@@ -145,9 +101,9 @@ impl FrameKey {
     }
 
     /// The same key with compact-profile tags: 5 characters, 30 bits (spec/trust-store.md
-    /// section 2). Frames it signs verify only against a store loaded with
-    /// [`CompactTags::Accepted`](crate::CompactTags::Accepted), whose `Seal` verifies with
-    /// per-conversation subkeys and claims every frame id in a replay store.
+    /// section 2). Frames it signs verify only against a store bound with both compensating
+    /// controls ([`CompensatingControls`]): per-conversation subkeys, and every frame id
+    /// claimed in a replay store.
     ///
     /// # Errors
     /// None in practice (the profile's controls are stated here); [`KeyError::TagChars`] if the
@@ -155,7 +111,10 @@ impl FrameKey {
     pub fn compact(self) -> Result<FrameKey, KeyError> {
         let config = TagConfig {
             profile: TagProfile::Compact,
-            controls: CompactTags::Accepted.controls(),
+            controls: CompensatingControls {
+                per_conversation_subkeys: true,
+                replay_set: true,
+            },
         };
         let tag = config.tag_length().map_err(|error| KeyError::TagChars {
             chars: COMPACT_TAG_CHARS,
@@ -198,11 +157,13 @@ impl FrameKey {
         SigningKey::Hmac(&self.key)
     }
 
-    pub(crate) fn hmac_key(&self) -> HmacKey {
+    /// A copy of the key, bound to its tag length.
+    pub fn hmac_key(&self) -> HmacKey {
         HmacKey::new(self.secret.duplicate(), self.key.tag_length())
     }
 
-    pub(crate) fn secret(&self) -> &HmacSecret {
+    /// The secret, to bind to a store document's key.
+    pub fn secret(&self) -> &HmacSecret {
         &self.secret
     }
 }
@@ -211,11 +172,11 @@ impl ApproverKey {
     /// An approver key from a 32-byte seed (RFC 8032).
     ///
     /// # Errors
-    /// [`KeyError::SeedLength`].
+    /// [`KeyError::Ed25519Length`].
     pub fn from_seed(seed: &[u8]) -> Result<ApproverKey, KeyError> {
         ApproverKey::check_seed(seed)?;
         let key = Ed25519SigningKey::from_seed(seed)
-            .map_err(|_| KeyError::SeedLength { len: seed.len() })?;
+            .map_err(|_| KeyError::Ed25519Length { len: seed.len() })?;
         Ok(ApproverKey { key })
     }
 
@@ -223,10 +184,10 @@ impl ApproverKey {
     /// for a loader that reads seeds it may never use.
     ///
     /// # Errors
-    /// [`KeyError::SeedLength`].
+    /// [`KeyError::Ed25519Length`].
     pub fn check_seed(seed: &[u8]) -> Result<(), KeyError> {
         if seed.len() != 32 {
-            return Err(KeyError::SeedLength { len: seed.len() });
+            return Err(KeyError::Ed25519Length { len: seed.len() });
         }
         Ok(())
     }
@@ -243,7 +204,24 @@ impl ApproverKey {
         SigningKey::Ed25519(&self.key)
     }
 
-    pub(crate) fn signing_key(&self) -> &Ed25519SigningKey {
+    /// Signs the disclosure hash of a manifest (what the human approves) as the approver
+    /// listed as `key_id`, valid until `not_after` (inclusive) and usable once as
+    /// `approval_id` (`[A-Za-z0-9._-]{1,64}`).
+    ///
+    /// # Errors
+    /// A key id or approval id outside its grammar.
+    pub fn sign_approval(
+        &self,
+        key_id: &str,
+        approval_id: &str,
+        not_after: UnixTime,
+        disclosure_hash: Sha256Digest,
+    ) -> Result<SignedApproval, ApprovalError> {
+        SignedApproval::sign(&self.key, key_id, approval_id, not_after, disclosure_hash)
+    }
+
+    /// The Ed25519 signing key.
+    pub fn signing_key(&self) -> &Ed25519SigningKey {
         &self.key
     }
 }
