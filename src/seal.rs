@@ -5,14 +5,11 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use seal_policy::approval::approval_card;
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::{Pipeline, Plan};
 use seal_policy::preset::{PermissionState, Session as CoreSession};
 use seal_policy::rules::{Explain, Reading, RulesListener};
-use seal_record::ApprovalAsked;
-use seal_render::{escape, Context};
 use seal_verify::{
     ConversationKeys, FrameSigner, FrameVerifier, HmacKey, SigningKey, VerifyConfig,
 };
@@ -449,34 +446,18 @@ impl Seal {
             Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, &refused)),
             Plan::Approve(awaiting) => awaiting,
         };
-        let reason = approval_reason(awaiting.reason());
         let approval_id = format!(
             "{}{}",
             self.approval_prefix,
-            self.next_approval
-                .fetch_add(1, Ordering::Relaxed)
-                .saturating_add(1)
+            (self.next_approval.fetch_add(1, Ordering::Relaxed)).saturating_add(1)
         );
-        let asked = match ApprovalAsked::new(
-            &approval_id,
-            call.tool(),
-            Some(call.call_id()),
-            Some(&reason),
-        ) {
+        let (asked, card) = match awaiting.ask(&approval_id, call) {
             Ok(asked) => asked,
             Err(error) => {
                 let refused = awaiting.unavailable(format!("approval could not be asked: {error}"));
                 return Prepared::Deny(Deny::refused(call, &refused));
             }
         };
-        let target = awaiting.escalation_target();
-        let card = approval_card(
-            &approval_id,
-            call,
-            &reason,
-            awaiting.standing().mode,
-            target,
-        );
         let pending = PendingApproval {
             seal: self,
             call,
@@ -541,22 +522,5 @@ impl fmt::Debug for Seal {
             .field("settings", &self.settings)
             .field("answerers", &self.answerers.len())
             .finish_non_exhaustive()
-    }
-}
-
-/// Most characters of an approval request's reason; the record allows 2,000.
-const MAX_APPROVAL_REASON_CHARS: usize = 1_900;
-
-/// The reason of an approval request: escaped to printable ASCII (a listener's or a command's
-/// text may hold anything; the record refuses control and invisible characters), and past
-/// [`MAX_APPROVAL_REASON_CHARS`] cut with an explicit marker.
-fn approval_reason(reason: &str) -> String {
-    let escaped = escape(reason, Context::Inline);
-    match escaped.get(..MAX_APPROVAL_REASON_CHARS) {
-        Some(head) if escaped.len() > MAX_APPROVAL_REASON_CHARS => format!(
-            "{head} [... {} characters elided]",
-            escaped.len() - MAX_APPROVAL_REASON_CHARS
-        ),
-        _ => escaped.into_owned(),
     }
 }

@@ -37,11 +37,12 @@
 
 use std::sync::Arc;
 
-use seal_record::{ApprovalAsked, Outcome};
+use seal_record::{ApprovalAsked, Outcome, RecordError};
+use seal_render::{escape, Context};
 
 use crate::approval::{
-    Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict, Effect, Event, Question,
-    Reply, Unanswered,
+    approval_card, Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict, Effect,
+    Event, Question, Reply, Unanswered,
 };
 use crate::chain::{
     Chain, Decision, DenyCause, Evaluation, Pending, Returned, StageKind, ToolCall, Trace, Verdict,
@@ -68,6 +69,10 @@ pub struct Pipeline {
     executor: Executor,
     limits: EscalationLimits,
 }
+
+/// Most characters of an approval request's reason ([`Awaiting::ask`]); the record allows
+/// 2,000.
+pub const MAX_APPROVAL_REASON_CHARS: usize = 1_900;
 
 /// What [`Pipeline::decide`] gives: run now, deny, or wait for approval.
 #[derive(Debug)]
@@ -273,6 +278,35 @@ impl<'a> Awaiting<'a> {
     /// granted).
     pub fn standing(&self) -> Stamp {
         self.plan.standing
+    }
+
+    /// The approval request of `call` as `approval_id`: the `approval/asked` record, whose
+    /// reason is [`Awaiting::reason`] escaped to printable ASCII (a listener's or a command's
+    /// text may hold anything; the record refuses control and invisible characters) and past
+    /// [`MAX_APPROVAL_REASON_CHARS`] cut with an explicit marker, and the approval card the
+    /// approver reads ([`approval_card`]).
+    ///
+    /// # Errors
+    /// The record's refusal (an approval id, tool or call id outside its grammar): settle
+    /// [`Awaiting::unavailable`].
+    pub fn ask(
+        &self,
+        approval_id: &str,
+        call: &ToolCall,
+    ) -> Result<(ApprovalAsked, String), RecordError> {
+        let escaped = escape(&self.reason, Context::Inline);
+        let reason = match escaped.get(..MAX_APPROVAL_REASON_CHARS) {
+            Some(head) if escaped.len() > MAX_APPROVAL_REASON_CHARS => format!(
+                "{head} [... {} characters elided]",
+                escaped.len() - MAX_APPROVAL_REASON_CHARS
+            ),
+            _ => escaped.into_owned(),
+        };
+        let (tool, call_id) = (call.tool(), Some(call.call_id()));
+        let asked = ApprovalAsked::new(approval_id, tool, call_id, Some(&reason))?;
+        let (standing, target) = (self.plan.standing.mode, self.escalation_target());
+        let card = approval_card(approval_id, call, &reason, standing, target);
+        Ok((asked, card))
     }
 
     /// The approval policy the call was planned under.
