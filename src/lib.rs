@@ -46,46 +46,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Deliberate re-exports
+//! # Facade and cores
 //!
-//! The facade has its own types only where they hide something (the seal and its builder, keys
-//! whose secrets are wiped, calls frozen with their session, pending approvals, manifests).
-//! These core items are re-exported as they are, because they are the same thing:
-//!
-//! - [`UnixTime`]: seconds since the epoch, passed in by the caller;
-//! - [`Sha256Digest`]: a SHA-256 digest with hex conversion;
-//! - [`SandboxMode`] and [`ApprovalPolicy`]: the two permission knobs, closed enums;
-//! - [`Outcome`]: the closed approval outcomes (`allowed-once`, `rejected`, `cancelled`,
-//!   `unavailable`);
-//! - [`AlarmReason`]: the closed alarm vocabulary;
-//! - [`ISSUED_AT_ATTRIBUTE`], [`DEFAULT_MAX_AGE_SECONDS`] and [`DEFAULT_MAX_SKEW_SECONDS`]: the
-//!   signed issue time of frames and the default freshness window (spec/frame-v1.md 9.2);
-//! - [`ReplayStore`] with [`Claim`], [`ClaimScope`], [`ClaimOutcome`] and [`ClaimError`]: the
-//!   atomic check-and-record contract through which frame ids and approval ids are claimed
-//!   (spec/frame-v1.md section 9.1); implement it to plug your own store (a database, a shared
-//!   cache), or use [`MemoryReplayStore`] for one process;
-//! - [`ALARM_ELEMENT`] and [`FRAME_ID_ATTRIBUTE`]: the element of alarms and the attribute of
-//!   frame ids (spec/frame-v1.md);
-//! - [`canonical_path`], with [`CanonicalPath`] and [`PathError`]: the one canonical spelling
-//!   of a path that disclosure manifests and path rules compare (spec/manifest-v1.md);
-//! - the modules [`json`] (canonical and lossless JSON), [`patch`] (the paths of an
-//!   `apply_patch` call), [`render`] (escape grammar, frame and alarm renderers),
-//!   [`base64url`] (the spelling of key material) and [`store_document`] (trust store
-//!   documents), each an explicit list of core items, for code that works with seal's text
-//!   formats directly;
-//! - the verifier's report: [`InboundReport`] with [`FrameReport`], [`FrameOutcome`],
-//!   [`VerifiedFrame`] (a witness only the verifier constructs) and [`FrameCause`], borrowed by
-//!   [`Inbound`] from the verified message;
-//! - the core errors the facade's errors carry, so that each refusal keeps its cause
-//!   ([`SpawnError`] with [`StaleItem`] and [`ApprovalError`], [`DenyCause`], [`RecordError`],
-//!   [`ToolCallError`], [`FrameRefusal`], [`ElementError`], [`RulesErrorKind`],
-//!   [`PresetLoadError`]) and the limits the builder takes ([`ScanLimits`], [`VerifyLimits`]);
-//! - with feature `testing`, the renderer crate's hostile-text strategies and renderer checkers
-//!   (`testing::hostile_string`, `testing::check_breakout_free` and their siblings).
-//!
-//! The order of one call's decision (escalation, waterfall, approval, guards, stamp) is the
-//! core's `seal_policy::pipeline::Pipeline`; [`Seal::prepare`] and [`PendingApproval`] call it
-//! and add only presentation (escaped reasons, the approval card, approval ids).
+//! The facade has its own types only where they hide something: the seal and its builder,
+//! calls frozen with their session, pending approvals and their answerers, the trust store and
+//! manifests (which take the facade's keys and fix the default limits), and the decision
+//! results (which carry call ids and audit events). Everything else is the core item itself,
+//! re-exported under its own name: keys and their errors, replay stores, frame reports, frame
+//! signers, live state, signed approvals and spawn errors (seal-verify, seal-record); the
+//! listener and guard API, the trace and the rules' reading, policy errors, the rule lint and
+//! escalation fields (seal-policy); and the text formats, in the modules [`json`], [`patch`],
+//! [`render`], [`base64url`] and [`store_document`], each an explicit list of core items. The
+//! order of one call's decision (escalation, waterfall, approval, guards, stamp) is the core's
+//! `seal_policy::pipeline::Pipeline`; [`Seal::prepare`] and [`PendingApproval`] call it and add
+//! only approval ids and the answerers.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -178,6 +152,7 @@ pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport,
 pub use seal::{ElementError, FrameRefusal, HarnessRewrite, InboundVerifier, Seal, SignError};
 pub use seal_policy::approval::CARD_MAX_FIELD_CHARS;
 pub use seal_policy::assembly::{lint_rules, RuleFinding};
+pub use seal_policy::chain::{CallError, MAX_LOSSLESS_ARGUMENTS_BYTES};
 pub use seal_policy::escalation::EscalationFields;
 /// Key material an embedder loads: HMAC frame keys and Ed25519 approver keys, wiped when
 /// dropped, redacted in `Debug`.
@@ -187,7 +162,7 @@ pub use seal_verify::{ApproverKey, FrameKey, KeyError, COMPACT_TAG_CHARS};
 /// writes frames for another process to verify; with a [`HarnessRewrite`] for bodies the
 /// harness rewrites.
 pub use seal_verify::{FrameSigner, SigningKey};
-pub use session::{Call, CallError, Session, ToolCallError, MAX_FOREIGN_ARGUMENTS_BYTES};
+pub use session::{Call, Session};
 pub use trust::{
     check_rotation, sign_store_document, sign_store_rotation, CompactTags, KeyRefusal, Rotation,
     TrustError, TrustStore,

@@ -17,7 +17,10 @@ use seal_verify::{
 use crate::approval::{PendingApproval, SharedAnswerer};
 use crate::dispatch::{Deny, Prepared, Run};
 use crate::inbound::Inbound;
-use crate::session::{is_id, Arguments, Call, CallError, Session};
+use seal_policy::chain::{Arguments, CallError};
+use seal_record::is_identifier;
+
+use crate::session::{Call, Session};
 use crate::trust::TrustStore;
 use crate::{ApprovalPolicy, ReplayStore, SandboxMode, Sha256Digest, UnixTime};
 
@@ -271,11 +274,13 @@ impl Seal {
     /// and approval policy).
     ///
     /// # Errors
-    /// [`CallError::SessionId`] for an id that is not 1 to 256 bytes of printable ASCII
+    /// [`CallError::InvalidSessionId`] for an id that is not 1 to 256 bytes of printable ASCII
     /// without space.
     pub fn open_session(&self, id: &str) -> Result<Session, CallError> {
-        if !is_id(id) {
-            return Err(CallError::SessionId { id: id.to_owned() });
+        if !is_identifier(id, seal_policy::chain::MAX_ID_BYTES) {
+            return Err(CallError::InvalidSessionId {
+                value: id.to_owned(),
+            });
         }
         Ok(Session {
             id: id.to_owned(),
@@ -288,15 +293,17 @@ impl Seal {
     /// parent reaches it.
     ///
     /// # Errors
-    /// [`CallError::SessionId`].
+    /// [`CallError::InvalidSessionId`].
     pub fn spawn_child(
         &self,
         parent: &Session,
         id: &str,
         requested: Option<SandboxMode>,
     ) -> Result<Session, CallError> {
-        if !is_id(id) {
-            return Err(CallError::SessionId { id: id.to_owned() });
+        if !is_identifier(id, seal_policy::chain::MAX_ID_BYTES) {
+            return Err(CallError::InvalidSessionId {
+                value: id.to_owned(),
+            });
         }
         let request = ChildRequest {
             sandbox: requested,
@@ -361,7 +368,7 @@ impl Seal {
     ///
     /// # Errors
     /// [`CallError`] as for [`Seal::call`], for arguments outside the lossless profile or longer
-    /// than [`MAX_FOREIGN_ARGUMENTS_BYTES`](crate::MAX_FOREIGN_ARGUMENTS_BYTES) (64 MiB).
+    /// than [`MAX_LOSSLESS_ARGUMENTS_BYTES`](crate::MAX_LOSSLESS_ARGUMENTS_BYTES) (64 MiB).
     pub fn call_foreign(
         &self,
         session: &Session,
@@ -376,7 +383,7 @@ impl Seal {
             call_id,
             tool,
             arguments_json,
-            Arguments::Foreign,
+            Arguments::Lossless,
         )
     }
 

@@ -145,7 +145,7 @@ fn duplicate_keys_are_refused_and_the_strict_entry_is_unchanged() {
 
 #[test]
 fn a_write_of_tens_of_mib_is_decided_by_its_rules() {
-    // Over the JSON default of 16 MiB, within MAX_FOREIGN_ARGUMENTS_BYTES.
+    // Over the JSON default of 16 MiB, within MAX_LOSSLESS_ARGUMENTS_BYTES.
     let seal = seal();
     let content = "0123456789abcdef\n".repeat(17 * 1024 * 1024 / 17 + 1);
     let arguments = format!(r#"{{"file_path":"/ws/big.txt","content":"{content}\ud800"}}"#)
@@ -153,7 +153,7 @@ fn a_write_of_tens_of_mib_is_decided_by_its_rules() {
     assert!(arguments.len() > 17 * 1024 * 1024);
     assert_eq!(decision(&seal, "Write", &arguments), "allow");
     let session = seal.open_session("s1").unwrap();
-    let too_big = " ".repeat(seal::MAX_FOREIGN_ARGUMENTS_BYTES) + "{}";
+    let too_big = " ".repeat(seal::MAX_LOSSLESS_ARGUMENTS_BYTES) + "{}";
     let error = seal
         .call_foreign(&session, "claude-code", "c", "Write", &too_big)
         .unwrap_err();

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use seal_record::{is_identifier, SealedCall};
+use seal_parse::json::{JsonError, JsonLimits};
+use seal_record::{is_identifier, RecordError, SealedCall};
 
 use super::subject::{subject_of, Subject};
 
@@ -24,10 +25,30 @@ pub struct ToolCall {
     subject: Subject,
 }
 
-/// A session or agent id that is not an identifier.
+/// Longest arguments of a call read with [`Arguments::Lossless`]: 64 MiB (a foreign client's
+/// file write may be large; the strict profile keeps the JSON limits' default).
+pub const MAX_LOSSLESS_ARGUMENTS_BYTES: usize = 64 * 1024 * 1024;
+
+/// How [`ToolCall::freeze`] reads a call's arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arguments {
+    /// The canonical JSON profile: duplicate keys, lone surrogates and inexact numbers refused
+    /// (arguments seal's own code builds).
+    Strict,
+    /// The lossless profile (spec/canonical-json.md section 12), for a foreign client's
+    /// arguments: numbers and lone surrogates kept exactly, duplicate keys refused, up to
+    /// [`MAX_LOSSLESS_ARGUMENTS_BYTES`].
+    Lossless,
+}
+
+/// Why a tool call could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CallError {
+    /// The call id or tool name is not an identifier ([`ToolCall::freeze`]).
+    Identifier(RecordError),
+    /// The arguments are not JSON of the profile asked for ([`ToolCall::freeze`]).
+    Arguments(JsonError),
     /// The session id is empty, longer than [`MAX_ID_BYTES`], or holds a byte outside printable
     /// ASCII without space.
     InvalidSessionId {
@@ -43,6 +64,36 @@ pub enum CallError {
 }
 
 impl ToolCall {
+    /// Freezes a call of `tool` with id `call_id`, made in `session` by `agent` when there is
+    /// one: `arguments` are read under `profile` and kept as canonical bytes.
+    ///
+    /// # Errors
+    /// A session, agent or call id, or tool name, that is not an identifier, or arguments
+    /// outside the profile.
+    pub fn freeze(
+        session: &str,
+        agent: Option<&str>,
+        call_id: &str,
+        tool: &str,
+        arguments: &[u8],
+        profile: Arguments,
+    ) -> Result<ToolCall, CallError> {
+        check_ids(session, agent)?;
+        let mut limits = JsonLimits::default();
+        let seal = match profile {
+            Arguments::Strict => SealedCall::from_json_arguments,
+            Arguments::Lossless => {
+                limits.max_bytes = MAX_LOSSLESS_ARGUMENTS_BYTES;
+                SealedCall::from_foreign_json_arguments
+            }
+        };
+        let sealed = seal(call_id, tool, arguments, &limits).map_err(|error| match error {
+            RecordError::Arguments(json) => CallError::Arguments(json),
+            other => CallError::Identifier(other),
+        })?;
+        ToolCall::new(session, agent, sealed)
+    }
+
     /// A call in `session`, made by `agent` when there is one. Session and agent ids are 1 to
     /// [`MAX_ID_BYTES`] bytes of printable ASCII without space.
     pub fn new(
@@ -50,18 +101,7 @@ impl ToolCall {
         agent: Option<&str>,
         call: SealedCall,
     ) -> Result<ToolCall, CallError> {
-        if !is_identifier(session, MAX_ID_BYTES) {
-            return Err(CallError::InvalidSessionId {
-                value: session.to_owned(),
-            });
-        }
-        if let Some(agent) = agent {
-            if !is_identifier(agent, MAX_ID_BYTES) {
-                return Err(CallError::InvalidAgentId {
-                    value: agent.to_owned(),
-                });
-            }
-        }
+        check_ids(session, agent)?;
         let subject = subject_of(call.tool(), call.arguments());
         Ok(ToolCall {
             session: session.to_owned(),
@@ -140,9 +180,26 @@ impl ToolCall {
     }
 }
 
+/// Session and agent ids are identifiers of at most [`MAX_ID_BYTES`].
+fn check_ids(session: &str, agent: Option<&str>) -> Result<(), CallError> {
+    if !is_identifier(session, MAX_ID_BYTES) {
+        let value = session.to_owned();
+        return Err(CallError::InvalidSessionId { value });
+    }
+    match agent {
+        Some(agent) if !is_identifier(agent, MAX_ID_BYTES) => {
+            let value = agent.to_owned();
+            Err(CallError::InvalidAgentId { value })
+        }
+        _ => Ok(()),
+    }
+}
+
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            CallError::Identifier(error) => write!(f, "call refused: {error}"),
+            CallError::Arguments(error) => write!(f, "arguments refused: {error}"),
             CallError::InvalidSessionId { value } => write!(
                 f,
                 "session id `{}` is not 1 to {MAX_ID_BYTES} bytes of printable ascii without space",

@@ -45,7 +45,7 @@ mod trace;
 mod verdict;
 mod waterfall;
 
-pub use call::{CallError, ToolCall, MAX_ID_BYTES};
+pub use call::{Arguments, CallError, ToolCall, MAX_ID_BYTES, MAX_LOSSLESS_ARGUMENTS_BYTES};
 pub use decision::{Because, Decision, Reason, Ruling};
 pub use failure::{CatchPanics, StageError};
 pub use guard::{Check, Guard};
