@@ -44,24 +44,23 @@ pub enum Answer {
     Delegate,
 }
 
-/// What an answerer sees: the approval id, who asks, the tool, the call id, the reason and the
-/// rendered card. Never the raw arguments: the card shows them escaped.
+/// What an answerer sees: the core's question (approval id, session, agent, tool, call id,
+/// reason; its fields read through this value) and the rendered card. Never the raw arguments:
+/// the card shows them escaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Question<'a> {
-    /// The approval id.
-    pub approval_id: &'a str,
-    /// The session id.
-    pub session: &'a str,
-    /// The agent id.
-    pub agent: &'a str,
-    /// The tool name.
-    pub tool: &'a str,
-    /// The call id.
-    pub call_id: Option<&'a str>,
-    /// Why approval is needed.
-    pub reason: Option<&'a str>,
+    /// The approval id, who asks, the tool, the call id and why.
+    pub question: CoreQuestion<'a>,
     /// The approval card (ASCII).
     pub card: &'a str,
+}
+
+impl<'a> std::ops::Deref for Question<'a> {
+    type Target = CoreQuestion<'a>;
+
+    fn deref(&self) -> &CoreQuestion<'a> {
+        &self.question
+    }
 }
 
 /// A call that needs approval before it may run.
@@ -176,7 +175,7 @@ impl<'a> PendingApproval<'a> {
         let agent = call.agent().unwrap_or("");
         match awaiting.settle(&asked, call.session(), agent, answering) {
             Ok(cleared) => Dispatch::Run(Run::cleared(call, &cleared)),
-            Err(refused) => Dispatch::Deny(Deny::refused(call, &refused)),
+            Err(refused) => Dispatch::Deny(Deny::refused(call, refused)),
         }
     }
 }
@@ -207,12 +206,7 @@ pub(crate) type SharedAnswerer = Arc<Mutex<Box<dyn Answerer>>>;
 fn adapter(answerer: SharedAnswerer, card: Arc<str>) -> Box<dyn seal_policy::approval::Answerer> {
     answer_with(move |question: &CoreQuestion<'_>| {
         let asked = Question {
-            approval_id: question.approval_id,
-            session: question.session,
-            agent: question.agent,
-            tool: question.tool,
-            call_id: question.call_id,
-            reason: question.reason,
+            question: *question,
             card: &card,
         };
         let answer = catch_unwind(AssertUnwindSafe(|| match answerer.lock() {

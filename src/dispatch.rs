@@ -4,9 +4,8 @@
 use std::fmt;
 
 use seal_policy::approval::Effect;
-use seal_policy::pipeline::{Cleared, Refused};
+use seal_policy::pipeline::Cleared;
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
-use seal_render::{escape, Context};
 
 use crate::approval::PendingApproval;
 use crate::session::Call;
@@ -47,13 +46,12 @@ pub struct Run {
     pub(crate) audit: Vec<AuditEvent>,
 }
 
-/// A refused call.
+/// A refused call: the pipeline's refusal (its escaped reason, the stage that refused and the
+/// trace, read through this value), with the call id and the approval's audit events.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deny {
     pub(crate) call_id: String,
-    pub(crate) reason: String,
-    pub(crate) cause: DenyCause,
-    pub(crate) trace: Trace,
+    pub(crate) refused: Refused,
     pub(crate) audit: Vec<AuditEvent>,
 }
 
@@ -78,6 +76,9 @@ pub struct Stamp {
 /// rules listener's reading when the call was prepared with
 /// [`Seal::prepare_explaining`](crate::Seal::prepare_explaining).
 pub use seal_policy::chain::{Returned, Stage, StageKind, Step, Trace, Via};
+
+/// The pipeline's refusal of a call ([`Deny`] reads through it).
+pub use seal_policy::pipeline::Refused;
 
 /// An audit event to append to the session log: `approval/asked` or `approval/decided`, as
 /// RFC 8785 canonical JSON (never the call's arguments: the call id links to them).
@@ -117,25 +118,18 @@ impl Deny {
         &self.call_id
     }
 
-    /// Why the call was refused (ASCII, for the agent and the operator).
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-
-    /// Which stage refused it.
-    pub fn cause(&self) -> DenyCause {
-        self.cause
-    }
-
-    /// The explanation trace.
-    pub fn trace(&self) -> &Trace {
-        &self.trace
-    }
-
     /// The audit events of the approval, if one was asked (`approval/asked`, then
     /// `approval/decided`).
     pub fn audit_events(&self) -> &[AuditEvent] {
         &self.audit
+    }
+}
+
+impl std::ops::Deref for Deny {
+    type Target = Refused;
+
+    fn deref(&self) -> &Refused {
+        &self.refused
     }
 }
 
@@ -179,14 +173,14 @@ impl Run {
 }
 
 impl Deny {
-    /// The denial of `call` the pipeline gave, its reason escaped to printable ASCII.
-    pub(crate) fn refused(call: &Call, refused: &Refused) -> Deny {
+    /// The denial of `call` the pipeline gave.
+    pub(crate) fn refused(call: &Call, refused: Refused) -> Deny {
+        let audit = audit_events(refused.audit());
+        let call_id = call.call_id().to_owned();
         Deny {
-            call_id: call.call_id().to_owned(),
-            reason: escape(refused.reason(), Context::Inline).into_owned(),
-            cause: refused.cause(),
-            trace: refused.trace().clone(),
-            audit: audit_events(refused.audit()),
+            call_id,
+            refused,
+            audit,
         }
     }
 }

@@ -450,7 +450,7 @@ impl Seal {
         };
         let awaiting = match plan {
             Plan::Run(cleared) => return Prepared::Run(Run::cleared(call, &cleared)),
-            Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, &refused)),
+            Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, refused)),
             Plan::Approve(awaiting) => awaiting,
         };
         let approval_id = format!(
@@ -462,7 +462,7 @@ impl Seal {
             Ok(asked) => asked,
             Err(error) => {
                 let refused = awaiting.unavailable(format!("approval could not be asked: {error}"));
-                return Prepared::Deny(Deny::refused(call, &refused));
+                return Prepared::Deny(Deny::refused(call, refused));
             }
         };
         let pending = PendingApproval {

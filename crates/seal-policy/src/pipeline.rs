@@ -210,22 +210,19 @@ impl Pipeline {
                     None,
                 );
                 trace.set_decided_by(step);
-                return Plan::Deny(Refused {
-                    reason,
-                    cause: DenyCause::Escalation,
+                return Plan::Deny(Refused::new(
+                    &reason,
+                    DenyCause::Escalation,
                     trace,
-                    audit: Vec::new(),
-                });
+                    Vec::new(),
+                ));
             }
         };
         let waiting = match self.chain.evaluate_reusing(call, trace) {
             Evaluation::Decided(Verdict::Deny(denied)) => {
-                return Plan::Deny(Refused {
-                    reason: denied.reason().as_str().to_owned(),
-                    cause: denied.cause(),
-                    trace: Verdict::Deny(denied).into_trace(),
-                    audit: Vec::new(),
-                })
+                let (reason, cause) = (denied.reason().as_str().to_owned(), denied.cause());
+                let trace = Verdict::Deny(denied).into_trace();
+                return Plan::Deny(Refused::new(&reason, cause, trace, Vec::new()));
             }
             Evaluation::Decided(verdict) if plan.escalation.is_none() => {
                 return Plan::Run(Cleared {
@@ -329,12 +326,8 @@ impl<'a> Awaiting<'a> {
             Waiting::Ask(pending) => pending.finish(Outcome::Unavailable).into_trace(),
             Waiting::Allowed(verdict) => verdict.into_trace(),
         };
-        Refused {
-            reason,
-            cause: DenyCause::Approval(Outcome::Unavailable),
-            trace,
-            audit: Vec::new(),
-        }
+        let cause = DenyCause::Approval(Outcome::Unavailable);
+        Refused::new(&reason, cause, trace, Vec::new())
     }
 
     /// Settles the approval of the request `asked` (the record the embedder logs and shows) for
@@ -396,12 +389,7 @@ impl<'a> Awaiting<'a> {
                 audit,
             });
         }
-        Err(Refused {
-            reason,
-            cause,
-            trace,
-            audit,
-        })
+        Err(Refused::new(&reason, cause, trace, audit))
     }
 }
 
@@ -505,7 +493,18 @@ impl Cleared {
 }
 
 impl Refused {
-    /// Why the call was refused (not escaped: render it in the context it is shown in).
+    fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Effect>) -> Refused {
+        let reason = escape(reason, Context::Inline).into_owned();
+        Refused {
+            reason,
+            cause,
+            trace,
+            audit,
+        }
+    }
+
+    /// Why the call was refused, escaped to printable ASCII (escape-v1, inline context: a
+    /// listener's or a command's text may hold anything), for the agent and the operator.
     pub fn reason(&self) -> &str {
         &self.reason
     }
