@@ -1,5 +1,7 @@
-//! The permission engine for seal: decisions, the pre-execute waterfall, monotonic guards,
-//! permission rules, the approval state machine, presets, escalation and delegation.
+//! The permission engine for seal: policy assembly and its digest ([`assembly`]), the decision
+//! pipeline of one call ([`pipeline`]), the pre-execute waterfall, monotonic guards and the
+//! trace ([`chain`]), permission rules and their lint ([`rules`]), the approval state machine
+//! and card ([`approval`]), presets, escalation and delegation.
 //!
 //! Everything here is sans-IO: calls, time and answers come in as values; decisions come out as
 //! values with an explanation trace. Prefer the `seal` facade; this crate is usable directly but

@@ -9,7 +9,8 @@
 //! - [`render_frame`] and [`render_alarm`] build elements from a validated [`StartTag`].
 //! - [`render_card`] and [`render_summary`] lay out approval cards and manifest summaries in
 //!   lines of at most [`LINE_WIDTH`] columns behind a renderer-owned gutter (`spec/cards.md`).
-//! - With feature `testing`, the module `testing` exports proptest strategies for hostile text.
+//! - With feature `testing`, the module `testing` exports proptest strategies for hostile text
+//!   and checkers a renderer author runs against their own renderer.
 //!
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
 #![forbid(unsafe_code)]

@@ -1,6 +1,7 @@
-//! Signed envelopes for seal: HMAC-SHA256 and Ed25519 keys bound to their algorithm and tag
-//! length, strict base64url tags, per-conversation subkeys, a fail-closed trust store with
-//! versioned, threshold-signed documents, frame signing and verification over submitted text
+//! Signed envelopes for seal: the key material an embedder loads ([`FrameKey`],
+//! [`ApproverKey`]), HMAC-SHA256 and Ed25519 keys bound to their algorithm and tag length,
+//! strict base64url tags, per-conversation subkeys, a fail-closed trust store with versioned,
+//! threshold-signed documents and their rotation, frame signing and verification over submitted text
 //! (with the footer form), and manifest verification before spawn with optional signed approval.
 //!
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
