@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Heap allocations on the decision path, counted by `dhat`'s global allocator.
 //!
 //! The setup is the one `benches/policy.rs` times: a three-segment `Bash` command under 256

@@ -1,6 +1,6 @@
 //! The decision measured by `benches/policy.rs` and counted by `tests/policy_alloc.rs`: one
 //! three-segment `Bash` command against 20 rules, with 3 listeners and 3 guards.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

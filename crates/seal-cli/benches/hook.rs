@@ -4,13 +4,7 @@
 //! command line and one line of output: the floor any hook pays).
 //!
 //! Run with `cargo bench -p seal-cli --bench hook`; the target is a median of at most 5 ms.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![allow(missing_docs, clippy::unwrap_used)]
 
 use std::io::Write;
 use std::path::PathBuf;

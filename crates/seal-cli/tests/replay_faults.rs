@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Faults of the replay state through the binary: a state file locked by another process past
 //! the busy timeout, a corrupt file and a folder that cannot hold the file each fail closed: the
 //! prompt hook answers `verification_failed` (exit 0, the prompt is not blocked, nothing

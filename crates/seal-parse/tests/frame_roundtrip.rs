@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! parse(render(frame)) round trip, I3 breakout-freedom with negative controls, and the attribute
 //! decoder against the renderer's decoder.
 

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Properties of the segmenter, each with a negative control that must be caught:
 //!
 //! - P1: any text (hostile characters and shell fragments) segments without panic, and the fuzz

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! I12 for approval: every failure is closed. A missing service, session, agent or open turn,
 //! policy `never`, a cancellation at any point, a malformed, foreign, mismatched or stale wire
 //! response, and an unknown machine-answerer option never yield a dispatch. The real path is

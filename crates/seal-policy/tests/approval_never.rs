@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! I8: approval policy `never` is unbypassable. For any answerers, registered in any order
 //! (appended or prepended, including ones that always allow), a request under `never` settles
 //! `rejected` and no answerer is consulted. The negative control consults answerers before the

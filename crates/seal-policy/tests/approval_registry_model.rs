@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Model-based test of the approval wire registry: the real registry and a plain `BTreeMap`
 //! model receive the same random operations (register, valid / malformed / foreign /
 //! mismatched / stale / late responses, cancel, reconnect, teardown) and must agree after every

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The approval service, the wire registry and the machine-answerer mapping, rule by rule:
 //! refusals, the audit pair without arguments, fresh ids, the waterfall order, limits, and
 //! the wire and machine forms.

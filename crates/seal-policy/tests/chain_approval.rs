@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! A pending ask settled through the approval service: only `allowed-once` reaches the guards,
 //! `never` rejects whatever answerer is registered, and every refusal of the service denies.
 

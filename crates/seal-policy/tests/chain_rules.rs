@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The rules plugged into the chain: the known bypass shapes end in deny or ask through the
 //! whole chain even when its default allows; a listener in front can skip the rules listener,
 //! but not the same deny rules registered as a guard; the trace names the rule and the form.

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The typed subject of a call: the URL domain reading against a model built from the URL's
 //! parts (with a naive reader as the negative control), and no panic on hostile ids and URLs.
 

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Decisions, reasons, explanations and rulings as values, and the explanation the rules
 //! listener writes into a reused trace.
 //!

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! I10: a child's effective permissions are the meet of its parent's standing mode and its own
 //! request; it captures only the parent's explicit session override; no one-shot grant of the
 //! parent reaches it; its approval policy is `never` where approval exists; and the bound holds

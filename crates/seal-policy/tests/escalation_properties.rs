@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! I9: an escalation is accepted only when it is strictly wider than the standing mode, carries
 //! both fields and a nonblank justification, and the grant lasts one call.
 //!

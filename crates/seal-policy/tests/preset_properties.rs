@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Preset derivation and selection against a naive oracle, on random tables (with shared
 //! bundles), random knob states and random recorded selections:
 //!

@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used)]
 //! Claude Code's default mode as seal models it ([`ClientDefault::ClaudeCode`]): what it
 //! allows with no rule, each next to its negative twins (an option that writes, a path outside
 //! the workspace, an expansion, a wrapper), and how it sits under deny and ask rules.

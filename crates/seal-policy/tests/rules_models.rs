@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used)]
 //! Deny and ask rules read through program models: the bypass shapes of destructive `git` and
 //! `rm` commands (global options, abbreviations, clusters, order) are denied under a broad
 //! allow, and allow rules still match the canonical form only.

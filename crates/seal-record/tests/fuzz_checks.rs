@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The fuzz entry points of `seal_record::fuzz`, run over the golden vectors and over generated
 //! inputs, so the checks a fuzzer runs also run on stable.
 

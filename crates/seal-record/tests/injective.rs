@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::indexing_slicing)]
 //! I4: every signing input is injective. Pairs of near-colliding inputs (a character moved
 //! between adjacent fields, an attribute split in two, one field changed) must give distinct
 //! bytes. The same property run against plain concatenation of the fields must find a collision.

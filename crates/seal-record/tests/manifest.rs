@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The disclosure manifest: each builder rule with its named error, the strict JSON reader, path
 //! canonicalization, and "one byte changed in any field changes the disclosure hash".
 

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! I13 for this crate: no panic on any input, and large inputs take linear time (checked by
 //! size, never by the clock).
 

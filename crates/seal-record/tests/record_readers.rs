@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Reading stored sealed calls and approval events: round trips, and strict refusals.
 
 use seal_parse::json::JsonLimits;

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The SQLite replay store against the contract of spec/frame-v1.md section 9.1: the same
 //! random claims and clock steps as a `BTreeMap` model, compared answer by answer and on the
 //! live count after every step; connections racing on one file (as processes do) get one fresh

@@ -1,10 +1,4 @@
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Verifies one signed frame with a 280-byte body (or a body of the length given as the second
 //! argument) as many times as the first argument says (default 1), for instruction counts under
 //! `valgrind --tool=callgrind`: the difference between two counts divided by the difference in

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::indexing_slicing)]
 //! The bit-string base64url decoder agrees with a bit-by-bit model of section 3 of
 //! spec/trust-store.md on every text of every length (accepted bytes and refusal alike), and
 //! re-encodes what it accepts to the same text. A model that ignores padding bits is caught.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The fuzz entry points for frame verification and manifest verification, run over the golden
 //! vectors, attack texts, their mutations and generated hostile text.
 

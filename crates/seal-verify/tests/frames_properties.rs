@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Property suites of frame verification, each also run against a deliberately broken verifier
 //! with a fixed seed, which it must catch:
 //!

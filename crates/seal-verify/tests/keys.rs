@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Keys, secrets, tag profiles, subkeys and the base64url codec.
 
 use proptest::prelude::*;

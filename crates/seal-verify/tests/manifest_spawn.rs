@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Manifest verification before spawn: the manifest recomputed from live state must hash to the
 //! approved disclosure hash, and each kind of staleness has its own error.
 

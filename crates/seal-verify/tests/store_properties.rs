@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! No panic and canonical round trips on hostile store documents, envelopes and tag texts (the
 //! checks behind the fuzz entry points), and resolution compared with a small reference model,
 //! with a negative control that forgets revocation.

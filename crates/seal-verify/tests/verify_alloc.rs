@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Heap allocations of one frame verification, counted by `dhat`'s global allocator.
 //!
 //! The setup is the one `benches/verify.rs` times: one `channel` frame with `source` and `id`

@@ -1,6 +1,6 @@
 //! Shared fixtures of the frame, footer and manifest tests: fixed keys, a trust store holding
 //! keys in every state, and a verifier over the `channel` element with the harness rewrite.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use seal_parse::frame::ScanConfig;
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
