@@ -4,16 +4,13 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys};
+use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys, spec_vector};
 
 use serde_json::{json, Value};
 
 use seal_parse::frame::{scan, CloseForm, Finding, ScanConfig, ScanLimits, Span, TagKind};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/frame-v1.json"
-);
+const VECTORS: &str = "frame-v1.json";
 
 struct Case {
     name: &'static str,
@@ -239,7 +236,7 @@ fn generate() -> Value {
 
 #[test]
 fn golden_vectors_match_the_code() {
-    check_json_or_regenerate(VECTORS, &generate(), pretty_sorted);
+    check_json_or_regenerate(spec_vector(VECTORS), &generate(), pretty_sorted);
 }
 
 #[test]

@@ -10,16 +10,13 @@
 //! that the canonical form tells them apart. Each accepted vector also records what the strict
 //! profile gives for the same input.
 
-use seal_test_support::{check_text_or_regenerate, pretty_sorted};
+use seal_test_support::{check_text_or_regenerate, pretty_sorted, spec_vector};
 
 use seal_parse::json::{canonicalize, canonicalize_lossless, parse_lossless, JsonLimits};
 use serde_json::json;
 use sha2::Digest as _;
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/canonical-json-lossless.json"
-);
+const VECTORS: &str = "canonical-json-lossless.json";
 
 /// (name, input, name of the rejected twin).
 const ACCEPTED: &[(&str, &str, &str)] = &[
@@ -225,13 +222,13 @@ fn generate() -> String {
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    check_text_or_regenerate(VECTORS, &generated);
+    check_text_or_regenerate(spec_vector(VECTORS), &generated);
 }
 
 #[test]
 fn stored_vectors_verify_independently() {
     let stored: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(spec_vector(VECTORS)).unwrap()).unwrap();
     let limits = JsonLimits::default();
     let accepted = stored["accepted"].as_array().unwrap();
     let rejected = stored["rejected"].as_array().unwrap();

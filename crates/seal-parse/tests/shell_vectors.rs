@@ -3,16 +3,13 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-use seal_test_support::{check_json_or_regenerate, pretty_sorted};
+use seal_test_support::{check_json_or_regenerate, pretty_sorted, spec_vector};
 
 use serde_json::{json, Value};
 
 use seal_parse::shell::{segment, wrapper_names, Form, Segment, ShellLimits};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/shell-segments.json"
-);
+const VECTORS: &str = "shell-segments.json";
 
 const CASES: &[(&str, &str)] = &[
     // Separators and quoting.
@@ -193,7 +190,7 @@ fn generate() -> Value {
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    check_json_or_regenerate(VECTORS, &generated, pretty_sorted);
+    check_json_or_regenerate(spec_vector(VECTORS), &generated, pretty_sorted);
 }
 
 #[test]

@@ -6,16 +6,13 @@
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 //! Non-ASCII characters are written as `\u` escapes so the file is ASCII.
 
-use seal_test_support::{check_json_or_regenerate, golden_text};
+use seal_test_support::{check_json_or_regenerate, golden_text, spec_vector};
 
 use serde_json::{json, Value};
 
 use seal_policy::rules::{AskCause, Evaluation, Match, RuleLimits, RuleSet, Site, Subject};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/rules-v1.json"
-);
+const VECTORS: &str = "rules-v1.json";
 
 /// (name, workspace root, rule file).
 const SETS: &[(&str, Option<&str>, &str)] = &[
@@ -771,7 +768,7 @@ fn generate() -> Value {
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    let text = check_json_or_regenerate(VECTORS, &generated, golden_text);
+    let text = check_json_or_regenerate(spec_vector(VECTORS), &generated, golden_text);
     assert!(text.is_ascii());
 }
 

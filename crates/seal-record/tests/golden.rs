@@ -3,7 +3,9 @@
 //! differ from what the code produces; set `SEAL_REGENERATE=1` to rewrite them (then review the
 //! diff: a changed vector is a changed wire format).
 
-use seal_test_support::{check_text_or_regenerate, golden_text, regenerating, sorted_keys};
+use seal_test_support::{
+    check_text_or_regenerate, golden_text, regenerating, sorted_keys, spec_vector,
+};
 
 use seal_parse::json::JsonLimits;
 use seal_record::{
@@ -13,10 +15,8 @@ use seal_record::{
 };
 use serde_json::{json, Value};
 
-const SPEC_VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors/");
-
 fn check_or_write(name: &str, value: &Value) {
-    check_text_or_regenerate(format!("{SPEC_VECTORS}{name}"), &golden_text(value));
+    check_text_or_regenerate(spec_vector(name), &golden_text(value));
 }
 
 fn sha(bytes: &[u8]) -> String {
@@ -480,7 +480,7 @@ fn stored_manifest_vectors_verify() {
     if regenerating() {
         return;
     }
-    let path = format!("{SPEC_VECTORS}manifest-v1.json");
+    let path = spec_vector("manifest-v1.json");
     let Ok(text) = std::fs::read_to_string(path) else {
         return;
     };
@@ -513,7 +513,7 @@ fn stored_frame_vectors_verify() {
     if regenerating() {
         return;
     }
-    let path = format!("{SPEC_VECTORS}records-v1.json");
+    let path = spec_vector("records-v1.json");
     let Ok(text) = std::fs::read_to_string(path) else {
         return;
     };

@@ -6,7 +6,7 @@
 //! Inputs are written with `\u{..}` escapes in this file so that no hostile character appears
 //! raw in the repository.
 
-use seal_test_support::{check_text_or_regenerate, golden_text};
+use seal_test_support::{check_text_or_regenerate, golden_text, spec_vector};
 
 use std::fmt::Write as _;
 
@@ -16,10 +16,7 @@ use seal_render::{
 };
 use serde_json::{json, Value};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/cards-v1.json"
-);
+const VECTORS: &str = "cards-v1.json";
 
 /// A card case: name, subject (kind, text), arguments, reason, most columns per field.
 struct CardCase {
@@ -324,7 +321,7 @@ fn generate() -> String {
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    check_text_or_regenerate(VECTORS, &generated);
+    check_text_or_regenerate(spec_vector(VECTORS), &generated);
 }
 
 fn digest_of(value: &Value) -> [u8; 32] {
@@ -347,7 +344,8 @@ fn digested(value: &Value) -> DigestedText<'_> {
 fn committed_vectors_hold() {
     // Independent of generation: every committed vector renders to its output from the inputs
     // written in the file, and every output line fits 80 columns.
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(spec_vector(VECTORS)).unwrap()).unwrap();
     let cards = doc["cards"].as_array().unwrap();
     assert!(cards.len() >= 8);
     for v in cards {

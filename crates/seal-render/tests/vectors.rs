@@ -3,17 +3,14 @@
 //! `spec/vectors/escape-v1.json`. Set `SEAL_REGENERATE=1` to rewrite the file after an intended
 //! change, then review the diff.
 
-use seal_test_support::{check_text_or_regenerate, golden_text};
+use seal_test_support::{check_text_or_regenerate, golden_text, spec_vector};
 
 use std::fmt::Write as _;
 
 use seal_render::{decode, decode_bytes, escape, escape_bytes, Context};
 use serde_json::{json, Value};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/escape-v1.json"
-);
+const VECTORS: &str = "escape-v1.json";
 
 const TEXT_INPUTS: &[&str] = &[
     "plain ASCII text",
@@ -136,13 +133,14 @@ fn generate() -> String {
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    check_text_or_regenerate(VECTORS, &generated);
+    check_text_or_regenerate(spec_vector(VECTORS), &generated);
 }
 
 #[test]
 fn committed_vectors_parse_and_hold() {
     // Independent of generation: every committed vector round-trips and every reject rejects.
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(spec_vector(VECTORS)).unwrap()).unwrap();
     let ctx_of = |v: &Value| {
         Context::ALL
             .into_iter()

@@ -8,7 +8,7 @@
 
 #![allow(clippy::panic)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -75,6 +75,19 @@ pub fn ascii_only(json: &str) -> String {
 /// The text of a golden-vector file: [`pretty_sorted`], then [`ascii_only`].
 pub fn golden_text(value: &Value) -> String {
     ascii_only(&pretty_sorted(value))
+}
+
+/// The path of the golden-vector file `name` in the workspace's `spec/vectors/` folder, where
+/// every crate's golden tests keep their files.
+///
+/// ```
+/// let path = seal_test_support::spec_vector("frame-v1.json");
+/// assert!(path.ends_with("spec/vectors/frame-v1.json"));
+/// ```
+pub fn spec_vector(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../spec/vectors")
+        .join(name)
 }
 
 /// Whether this run rewrites golden files: `SEAL_REGENERATE=1` is in the environment.

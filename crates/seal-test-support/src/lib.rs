@@ -18,7 +18,7 @@ pub mod text;
 
 pub use golden::{
     ascii_only, check_json_or_regenerate, check_text_or_regenerate, golden_text, pretty_sorted,
-    regenerating, sorted_keys,
+    regenerating, sorted_keys, spec_vector,
 };
 pub use runner::{
     assert_finds_counterexample, counterexample, exploring, no_persistence, seeded, seeded_by,

@@ -4,7 +4,7 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-use seal_test_support::{check_json_or_regenerate, golden_text};
+use seal_test_support::{check_json_or_regenerate, golden_text, spec_vector};
 
 mod frames_support;
 
@@ -15,10 +15,7 @@ use seal_render::{escape, Context};
 use seal_verify::{BodyHashing, FrameSigner, FrameVerifier, SigningKey};
 use serde_json::{json, Value};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/frame-signing-v1.json"
-);
+const VECTORS: &str = "frame-signing-v1.json";
 
 /// The issue time every case is signed at (`NOW`), as the signer writes it in `iat`.
 const ISSUED_AT: &str = "1800000000";
@@ -215,12 +212,12 @@ fn generate() -> Value {
 
 #[test]
 fn golden_vectors_match_the_code() {
-    check_json_or_regenerate(VECTORS, &generate(), golden_text);
+    check_json_or_regenerate(spec_vector(VECTORS), &generate(), golden_text);
 }
 
 #[test]
 fn the_committed_vectors_are_ascii_and_every_text_verifies() {
-    let raw = std::fs::read_to_string(VECTORS).unwrap();
+    let raw = std::fs::read_to_string(spec_vector(VECTORS)).unwrap();
     assert!(raw.is_ascii());
     let committed: Value = serde_json::from_str(&raw).unwrap();
     let store = store();

@@ -4,7 +4,7 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys};
+use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys, spec_vector};
 
 use seal_verify::base64url::{self, Base64Error};
 use seal_verify::store::{
@@ -17,10 +17,7 @@ use seal_verify::{
 };
 use serde_json::{json, Value};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/trust-store-v1.json"
-);
+const VECTORS: &str = "trust-store-v1.json";
 
 const NOW: u64 = 1_800_000_000;
 
@@ -543,7 +540,7 @@ fn generate() -> Value {
 #[test]
 fn golden_vectors_match_the_code() {
     let generated = generate();
-    check_json_or_regenerate(VECTORS, &generated, pretty_sorted);
+    check_json_or_regenerate(spec_vector(VECTORS), &generated, pretty_sorted);
 }
 
 #[test]
@@ -551,7 +548,7 @@ fn committed_envelopes_verify_from_their_text() {
     // The envelope and every offered rotation parse back from the committed text, so the file
     // can be used by another implementation without this code.
     let committed: Value =
-        serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(spec_vector(VECTORS)).unwrap()).unwrap();
     let envelope = committed["document"]["envelope"].as_str().unwrap();
     let signed = SignedStoreDocument::parse(envelope.as_bytes(), &StoreLimits::default()).unwrap();
     let trusted = accept_initial(&signed, UnixTime(NOW)).unwrap();
