@@ -7,6 +7,9 @@
 //! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
 //!   for fault tests.
 //! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
+//! - `verify_setup` (feature `verify`): the frame verification that the verification bench, the
+//!   allocation test and the instruction-count example measure, and a replay store that
+//!   forgets.
 //!
 //! The helpers report a failed check by panicking, as a test does; they are for tests only.
 
@@ -15,6 +18,8 @@ pub mod golden;
 pub mod redis_server;
 pub mod runner;
 pub mod text;
+#[cfg(feature = "verify")]
+pub mod verify_setup;
 
 pub use golden::{
     ascii_only, check_json_or_regenerate, check_text_or_regenerate, golden_text, pretty_sorted,
