@@ -6,6 +6,7 @@
 //!   counterexample on every run), exploring runners, and the checks of their results.
 //! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
 //!   for fault tests.
+//! - `tool_call` (feature `policy`): tool calls for the policy tests and benches.
 //! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
 //! - `verify_setup` (feature `verify`): the frame verification that the verification bench, the
 //!   allocation test and the instruction-count example measure, and a replay store that
@@ -18,6 +19,8 @@ pub mod golden;
 pub mod redis_server;
 pub mod runner;
 pub mod text;
+#[cfg(feature = "policy")]
+pub mod tool_call;
 #[cfg(feature = "verify")]
 pub mod verify_setup;
 
