@@ -6,6 +6,7 @@
 //!   counterexample on every run), exploring runners, and the checks of their results.
 //! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
 //!   for fault tests.
+//! - `sqlite_lock` (feature `sqlite`): another process holding an SQLite file's write lock.
 //! - `tool_call` (feature `policy`): tool calls for the policy tests and benches.
 //! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
 //! - `verify_setup` (feature `verify`): the frame verification that the verification bench, the
@@ -18,6 +19,8 @@ pub mod golden;
 #[cfg(feature = "redis")]
 pub mod redis_server;
 pub mod runner;
+#[cfg(feature = "sqlite")]
+pub mod sqlite_lock;
 pub mod text;
 #[cfg(feature = "policy")]
 pub mod tool_call;
