@@ -6,6 +6,7 @@
 //!   counterexample on every run), exploring runners, and the checks of their results.
 //! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
 //!   for fault tests.
+//! - [`settings`]: client settings files, such as one holding given permission rules.
 //! - `sqlite_lock` (feature `sqlite`): another process holding an SQLite file's write lock.
 //! - `tool_call` (feature `policy`): tool calls for the policy tests and benches.
 //! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
@@ -19,6 +20,7 @@ pub mod golden;
 #[cfg(feature = "redis")]
 pub mod redis_server;
 pub mod runner;
+pub mod settings;
 #[cfg(feature = "sqlite")]
 pub mod sqlite_lock;
 pub mod text;
@@ -35,4 +37,5 @@ pub use runner::{
     assert_finds_counterexample, counterexample, exploring, no_persistence, seeded, seeded_by,
     seeded_with, SEED,
 };
+pub use settings::permissions_json;
 pub use text::quoted_attribute;
