@@ -206,7 +206,7 @@ fn mixed_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn every_lenient_tag_is_detected(input in embedded_tag()) {

@@ -388,7 +388,7 @@ fn counterexample(make: fn() -> Box<dyn Registry>) -> Option<Vec<Op>> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 512, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn registry_agrees_with_the_map_model(ops in ops()) {

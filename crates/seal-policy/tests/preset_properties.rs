@@ -12,7 +12,7 @@
 //! (first matching row only), which loses a selected row sharing its bundle with an earlier one.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::preset::{
     Executor, Knobs, PermissionState, PresetConfig, PresetKey, PresetTable, SandboxMode, Session,
@@ -151,7 +151,7 @@ fn counterexample(derive: Derive) -> Option<Scenario> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn presets_derive_select_and_pin_as_the_oracle_says(scenario in scenario()) {

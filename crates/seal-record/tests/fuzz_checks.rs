@@ -33,7 +33,7 @@ fn vectors_pass_every_check() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(1024))]
 
     #[test]
     fn generated_inputs_pass(data in prop::collection::vec(any::<u8>(), 0..64)) {

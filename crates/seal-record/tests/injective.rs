@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestError, TestRunner};
+use proptest::test_runner::{TestError, TestRunner};
 use seal_record::{pae, unpae, FooterSigningInput, FrameSigningInput};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -272,7 +272,7 @@ fn some_pairs_are_valid_for_both() {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 512, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn unpae_inverts_pae(pieces in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..20), 0..6)) {

@@ -16,7 +16,7 @@ fn the_seed_manifest_is_valid() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn manifest_reader_never_panics_on_mutations(at in 0..VALID.len(), byte in any::<u8>(), cut in 0..VALID.len()) {

@@ -136,7 +136,7 @@ fn hostile_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(256))]
 
     #[test]
     fn frame_verification_holds_on_generated_text(text in hostile_text()) {

@@ -292,7 +292,7 @@ fn check_i6(case: &Case, verify: Verify) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn i6_only_the_genuine_tag_at_the_bound_length_verifies(case in case()) {
