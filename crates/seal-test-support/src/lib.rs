@@ -7,6 +7,7 @@
 //! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
 //!   for fault tests.
 //! - [`settings`]: client settings files, such as one holding given permission rules.
+//! - [`spellings`]: inputs that spell one thing in several ways (a path, a command).
 //! - `sqlite_lock` (feature `sqlite`): another process holding an SQLite file's write lock.
 //! - `tool_call` (feature `policy`): tool calls for the policy tests and benches.
 //! - [`text`]: values read out of produced text, such as a frame's `sig` attribute.
@@ -21,6 +22,7 @@ pub mod golden;
 pub mod redis_server;
 pub mod runner;
 pub mod settings;
+pub mod spellings;
 #[cfg(feature = "sqlite")]
 pub mod sqlite_lock;
 pub mod text;

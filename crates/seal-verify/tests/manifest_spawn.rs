@@ -8,6 +8,7 @@ use seal_record::{
     canonical_path, CanonicalPath, LineRange, Manifest, ManifestBuilder, ManifestLimits, PathError,
     Sha256Digest,
 };
+use seal_test_support::spellings::SRC_LIB_RS;
 use seal_verify::{
     verify_before_spawn, FileDigests, LivePayload, LiveState, SpawnError, StaleItem,
 };
@@ -317,14 +318,7 @@ fn a_manifest_other_than_the_approved_one_does_not_spawn() {
 
 #[test]
 fn paths_that_spell_one_place_differently_are_one_place() {
-    for spelling in [
-        "src/lib.rs",
-        "src/./lib.rs",
-        "src//lib.rs",
-        "./src/lib.rs",
-        "src/lib.rs/",
-        "x/../src/lib.rs",
-    ] {
+    for spelling in SRC_LIB_RS {
         let live = files(&[(spelling, LIB), ("src/main.rs", MAIN)]);
         let manifest = manifest();
         let state = LiveState {
