@@ -90,6 +90,20 @@ pub fn spec_vector(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The committed golden-vector file `name` ([`spec_vector`]), parsed as JSON, for the checks
+/// that read the committed vectors independently of their generation.
+///
+/// # Panics
+///
+/// When the file is missing or is not JSON.
+pub fn committed_vector(name: &str) -> Value {
+    let path = spec_vector(name);
+    match serde_json::from_str(&read(&path)) {
+        Ok(value) => value,
+        Err(error) => panic!("{} is not JSON: {error}", path.display()),
+    }
+}
+
 /// Whether this run rewrites golden files: `SEAL_REGENERATE=1` is in the environment.
 pub fn regenerating() -> bool {
     std::env::var_os("SEAL_REGENERATE").is_some_and(|v| v == "1")

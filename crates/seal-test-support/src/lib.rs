@@ -32,8 +32,8 @@ pub mod tool_call;
 pub mod verify_setup;
 
 pub use golden::{
-    ascii_only, check_json_or_regenerate, check_text_or_regenerate, golden_text, pretty_sorted,
-    regenerating, sorted_keys, spec_vector,
+    ascii_only, check_json_or_regenerate, check_text_or_regenerate, committed_vector, golden_text,
+    pretty_sorted, regenerating, sorted_keys, spec_vector,
 };
 pub use runner::{
     assert_finds_counterexample, counterexample, exploring, no_persistence, seeded, seeded_by,

@@ -3,7 +3,7 @@
 //! vectors, attack texts, their mutations and generated hostile text.
 
 use proptest::prelude::*;
-use seal_test_support::spec_vector;
+use seal_test_support::{committed_vector, spec_vector};
 use seal_verify::fuzz::{frame_verification, manifest_verification};
 use serde_json::Value;
 
@@ -62,9 +62,7 @@ fn frame_verification_holds_on_the_vectors_and_their_mutations() {
 
 #[test]
 fn manifest_verification_holds_on_the_vectors_and_their_mutations() {
-    let value: Value =
-        serde_json::from_str(&std::fs::read_to_string(spec_vector(MANIFEST_VECTORS)).unwrap())
-            .unwrap();
+    let value: Value = committed_vector(MANIFEST_VECTORS);
     let mut inputs: Vec<Vec<u8>> = Vec::new();
     for section in ["valid", "invalid"] {
         if let Some(cases) = value[section].as_array() {

@@ -4,7 +4,9 @@
 //! The test recomputes every case and compares it with the committed file; run it with
 //! `SEAL_REGENERATE=1` to rewrite the file after an intended change, then review the diff.
 
-use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys, spec_vector};
+use seal_test_support::{
+    check_json_or_regenerate, committed_vector, pretty_sorted, sorted_keys, spec_vector,
+};
 
 use seal_verify::base64url::{self, Base64Error};
 use seal_verify::store::{
@@ -539,16 +541,14 @@ fn generate() -> Value {
 
 #[test]
 fn golden_vectors_match_the_code() {
-    let generated = generate();
-    check_json_or_regenerate(spec_vector(VECTORS), &generated, pretty_sorted);
+    check_json_or_regenerate(spec_vector(VECTORS), &generate(), pretty_sorted);
 }
 
 #[test]
 fn committed_envelopes_verify_from_their_text() {
     // The envelope and every offered rotation parse back from the committed text, so the file
     // can be used by another implementation without this code.
-    let committed: Value =
-        serde_json::from_str(&std::fs::read_to_string(spec_vector(VECTORS)).unwrap()).unwrap();
+    let committed: Value = committed_vector(VECTORS);
     let envelope = committed["document"]["envelope"].as_str().unwrap();
     let signed = SignedStoreDocument::parse(envelope.as_bytes(), &StoreLimits::default()).unwrap();
     let trusted = accept_initial(&signed, UnixTime(NOW)).unwrap();
