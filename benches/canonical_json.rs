@@ -1,12 +1,7 @@
 //! Canonicalize + SHA-256 of realistic documents (tool-call arguments, file manifests):
 //! seal-parse against serde_json + serde_jcs + SHA-256, and against serde_json's parse into
 //! `Value` alone, on the same bytes in the same run.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing
-)]
+#![allow(missing_docs, clippy::unwrap_used)]
 
 use std::fmt::Write as _;
 use std::hint::black_box;

@@ -1,11 +1,6 @@
 //! Escape throughput: seal-render against v_htmlescape 0.15 (SIMD scan) and a naive
 //! `char::escape_debug` loop, on the same bytes in the same run.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing
-)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::fmt::Write as _;
 use std::hint::black_box;

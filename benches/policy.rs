@@ -4,13 +4,7 @@
 //! a reused `SegmentBuffer`, the decision's path, and into owned values), in the same run. The
 //! setup is shared with `tests/policy_alloc.rs`, which counts the heap allocations of the same
 //! decision (none after warm-up).
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::panic)]
 
 #[path = "policy_setup/mod.rs"]
 mod policy_setup;

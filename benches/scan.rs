@@ -1,11 +1,6 @@
 //! Frame scanning throughput: seal-parse's scanner against `memchr::memmem::Finder` searching
 //! for the element name (the floor: any scanner must at least find the name), same input, same run.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing
-)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::hint::black_box;
 

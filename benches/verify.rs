@@ -4,74 +4,18 @@
 //! frame format itself is measured too: SHA-256 of the body, then HMAC-SHA256 (ring, prepared
 //! key) over a signing input of the frame's actual length. The facade's inbound verification is
 //! measured with a fresh verifier per message and with a kept conversation verifier.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing
-)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use seal_parse::frame::ScanConfig;
 use seal_record::{LineRange, Manifest, ManifestLimits, Sha256Digest};
-use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
-use seal_verify::{
-    FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey, TagLength, UnixTime, VerifyConfig,
-    VerifyingKey,
+use seal_test_support::verify_setup::{
+    config, format_floor, prose, signed_frame, signing_input, store, Forgetful, CONVERSATION, NOW,
+    SECRET,
 };
+use seal_verify::{FrameVerifier, UnixTime};
 use sha2::{Digest, Sha256};
-
-const NOW: UnixTime = UnixTime(1_800_000_000);
-const CONVERSATION: &str = "conversation-1";
-const SECRET: [u8; 32] = [7; 32];
-
-fn key() -> HmacKey {
-    HmacKey::new(
-        HmacSecret::from_bytes(&SECRET).unwrap(),
-        TagLength::STANDARD,
-    )
-}
-
-fn store() -> MemoryTrustStore {
-    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
-    let scopes = Scopes {
-        frames: vec![FrameScope::new("channel", vec![]).unwrap()],
-        ..Scopes::default()
-    };
-    let validity = Validity {
-        not_before: UnixTime(1_700_000_000),
-        not_after: UnixTime(1_850_000_000),
-    };
-    let record = KeyRecord::new(
-        "k1",
-        VerifyingKey::Hmac(key()),
-        validity,
-        KeyStatus::Active,
-        scopes,
-    )
-    .unwrap();
-    store.insert(record).unwrap();
-    store
-}
-
-/// Printable prose of exactly `len` bytes (nothing the Block escape rewrites).
-fn body(len: usize) -> String {
-    "The operator asks the agent to run the tests and report back. "
-        .chars()
-        .cycle()
-        .take(len)
-        .collect()
-}
-
-fn signed_frame(id: &str, body: &str) -> String {
-    let key = key();
-    FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW)
-        .unwrap()
-        .sign("channel", &[("source", "telegram"), ("id", id)], body)
-        .unwrap()
-}
 
 /// Sixteen signed frames with `body` and the frame ids `m00` to `m15`.
 fn distinct_frames(body: &str) -> Vec<String> {
@@ -83,7 +27,7 @@ fn distinct_frames(body: &str) -> Vec<String> {
 fn jwt_token(payload_len: usize) -> (String, jsonwebtoken::DecodingKey, jsonwebtoken::Validation) {
     use jsonwebtoken::{encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
     // `{"body":"..."}` of exactly `payload_len` bytes.
-    let claims = serde_json::json!({ "body": body(payload_len - 11) });
+    let claims = serde_json::json!({ "body": prose(payload_len - 11) });
     assert_eq!(serde_json::to_vec(&claims).unwrap().len(), payload_len);
     let token = encode(
         &Header::new(Algorithm::HS256),
@@ -101,16 +45,6 @@ fn jwt_token(payload_len: usize) -> (String, jsonwebtoken::DecodingKey, jsonwebt
     )
 }
 
-/// SHA-256 of the body, then HMAC-SHA256 over `input` (a signing input of the frame's length)
-/// with the body hash in its last 32 bytes.
-fn format_floor(body: &[u8], input: &[u8], mac_key: &ring::hmac::Key) -> usize {
-    let digest = Sha256::digest(body);
-    let mut context = ring::hmac::Context::with_key(mac_key);
-    context.update(&input[..input.len() - 32]);
-    context.update(&digest);
-    context.sign().as_ref().len()
-}
-
 fn floor(body: &[u8], mac_key: &ring::hmac::Key) -> usize {
     let digest = Sha256::digest(body);
     let mut input = [0u8; 64];
@@ -119,27 +53,19 @@ fn floor(body: &[u8], mac_key: &ring::hmac::Key) -> usize {
 }
 
 fn bench_verify(c: &mut Criterion) {
-    let config = VerifyConfig::new(ScanConfig::new("channel").unwrap());
+    let config = config();
     let store = store();
     let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Forgetful);
 
     // One frame, 280-byte body, against jsonwebtoken HS256 with a 280-byte payload. The
     // messages carry distinct frame ids (as real traffic does), taken in turn.
-    let messages = distinct_frames(&body(280));
+    let messages = distinct_frames(&prose(280));
     for message in &messages {
         assert_eq!(verifier.verify(message).verified().count(), 1);
     }
     let (token, decoding_key, validation) = jwt_token(280);
-    let body_280 = body(280);
-    let input_280 = seal_record::FrameSigningInput::new(
-        "k1",
-        "hmac-sha256",
-        22,
-        "channel",
-        &[("source", "telegram"), ("id", "m00"), ("kid", "k1")],
-        body_280.as_bytes(),
-    )
-    .unwrap();
+    let body_280 = prose(280);
+    let input_280 = signing_input("m00", &body_280);
     let mac_key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &SECRET);
     let mut group = c.benchmark_group("verify/one_frame_280B");
     group.bench_function("seal", |b| {
@@ -170,7 +96,7 @@ fn bench_verify(c: &mut Criterion) {
     group.finish();
 
     // One frame, 4 KiB body, against SHA-256 of the body plus one HMAC of 64 bytes.
-    let body_4k = body(4096);
+    let body_4k = prose(4096);
     let messages = distinct_frames(&body_4k);
     for message in &messages {
         assert_eq!(verifier.verify(message).verified().count(), 1);
@@ -191,7 +117,7 @@ fn bench_verify(c: &mut Criterion) {
     group.finish();
 
     // Scan + verify 1 MiB with a signed frame every 4 KiB.
-    let filler = body(4096 - 200);
+    let filler = prose(4096 - 200);
     let mut text = String::new();
     let mut n = 0;
     while text.len() < (1 << 20) {
@@ -199,8 +125,7 @@ fn bench_verify(c: &mut Criterion) {
         text.push_str(&filler);
         n += 1;
     }
-    let config_1m = VerifyConfig::new(ScanConfig::new("channel").unwrap());
-    let verifier_1m = FrameVerifier::new(&config_1m, &store, CONVERSATION, NOW, &Forgetful);
+    let verifier_1m = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Forgetful);
     assert!(!verifier_1m.verify(&text).is_tainted());
     let mut group = c.benchmark_group("verify/scan_verify_1MiB_frame_every_4KiB");
     group.throughput(Throughput::Bytes(text.len() as u64));
@@ -228,7 +153,7 @@ fn bench_verify(c: &mut Criterion) {
         .signing_key("k1", ingress)
         .build()
         .unwrap();
-    let body_280 = body(280);
+    let body_280 = prose(280);
     let facade_messages: Vec<String> = (0..16)
         .map(|n| {
             let id = format!("m{n:02}");
@@ -343,16 +268,3 @@ fn bench_replay_claim(c: &mut Criterion) {
 
 criterion_group!(benches, bench_verify, bench_replay_claim);
 criterion_main!(benches);
-
-/// A replay store that answers every claim fresh and records nothing: the same messages are
-/// verified again and again here, and the replay check is not what is measured.
-struct Forgetful;
-
-impl seal_verify::ReplayStore for Forgetful {
-    fn claim(
-        &self,
-        _claim: &seal_verify::Claim<'_>,
-    ) -> Result<seal_verify::ClaimOutcome, seal_verify::ClaimError> {
-        Ok(seal_verify::ClaimOutcome::Fresh)
-    }
-}

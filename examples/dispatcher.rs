@@ -8,7 +8,6 @@
 //! changes.
 //!
 //! Run with `cargo run --example dispatcher`. Only the `seal` crate is used.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use std::collections::{BTreeMap, VecDeque};
 use std::error::Error;

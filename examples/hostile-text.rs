@@ -2,7 +2,7 @@
 //! forged frame and prints it unchanged with the alarms appended after it.
 //!
 //! Run with `cargo run --example hostile-text`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(clippy::unwrap_used)]
 
 use seal::render::{append_alarm, escape, render_frame, Context};
 use seal_parse::frame::{scan, Finding, HarnessRewrite, ScanConfig};

@@ -7,7 +7,6 @@
 //! caught with a counterexample for each property it breaks; the other passes every check.
 //!
 //! Run with `cargo run --example renderer_properties --features testing`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use seal::render::{decode, escape, Context};

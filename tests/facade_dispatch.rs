@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Tool dispatch through the facade: run, deny and needs-approval, every failure closed.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

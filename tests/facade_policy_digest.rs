@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! `Seal::policy_digest` covers the effective tool-call policy (spec/policy-digest.md): every
 //! covered component changes it, formatting does not, and the real digest equals a reference
 //! encoder written from the spec, including the golden vectors printed in the spec.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Signing frames with one key outside a seal (`FrameSigner`): what it signs verifies in a seal
 //! trusting the key, and only there; a key's tag length is bound to it.
 

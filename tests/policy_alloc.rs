@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Heap allocations on the decision path, counted by `dhat`'s global allocator.
 //!
 //! The setup is the one `benches/policy.rs` times: a three-segment `Bash` command under 256
@@ -141,7 +136,7 @@ fn first_allocating(
 ) -> Option<(String, u64)> {
     let mut slot = None;
     commands.iter().find_map(|command| {
-        let call = policy_setup::call(command);
+        let call = policy_setup::bash_call(command);
         let blocks = decider(chain, &call, &mut slot);
         (blocks > 0).then(|| (command.clone(), blocks))
     })
@@ -200,7 +195,7 @@ fn decisions_after_warm_up_do_not_allocate() {
             segment(command, &limits).is_ok(),
             "`{command}` is analysable"
         );
-        let call = policy_setup::call(command);
+        let call = policy_setup::bash_call(command);
         let blocks = reused(&setup.chain, &call, &mut slot);
         assert_eq!(blocks, 0, "deciding `{command}` allocated {blocks} blocks");
         most = most.max(blocks);
@@ -215,7 +210,7 @@ fn decisions_after_warm_up_do_not_allocate() {
         );
     }
     // Once the trace has seen them all, the whole list again, in order, allocates nothing.
-    let calls: Vec<ToolCall> = varied.iter().map(|c| policy_setup::call(c)).collect();
+    let calls: Vec<ToolCall> = varied.iter().map(|c| policy_setup::bash_call(c)).collect();
     let mut trace = slot.take();
     let list_blocks = blocks_of(|| {
         for call in &calls {

@@ -1,14 +1,13 @@
 //! The decision measured by `benches/policy.rs` and counted by `tests/policy_alloc.rs`: one
 //! three-segment `Bash` command against 20 rules, with 3 listeners and 3 guards.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{Chain, Check, Decision, Next, Ruling, Scope, StageError, ToolCall};
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
-use seal_record::SealedCall;
+pub use seal_test_support::tool_call::bash_call;
 
 /// The command: three segments (`git status`, `npm test -- --watch=false`, `tee out.txt`),
 /// 52 bytes.
@@ -49,7 +48,7 @@ impl Setup {
         add_guards(&mut chain);
         Setup {
             chain,
-            call: call(COMMAND),
+            call: bash_call(COMMAND),
             logged,
         }
     }
@@ -66,27 +65,6 @@ impl Setup {
 /// The 20 rules, loaded.
 pub fn rules() -> RuleSet {
     RuleSet::from_json(RULES_JSON.as_bytes(), &RuleLimits::default()).unwrap()
-}
-
-/// A `Bash` call of `command` in session `s1` by agent `a1`.
-pub fn call(command: &str) -> ToolCall {
-    let mut json = String::from(r#"{"command":""#);
-    for c in command.chars() {
-        match c {
-            '"' => json.push_str("\\\""),
-            '\\' => json.push_str("\\\\"),
-            '\n' => json.push_str("\\n"),
-            c => json.push(c),
-        }
-    }
-    json.push_str("\"}");
-    let arguments = parse(json.as_bytes(), &JsonLimits::default()).unwrap();
-    ToolCall::new(
-        "s1",
-        Some("a1"),
-        SealedCall::new("c1", "Bash", &arguments).unwrap(),
-    )
-    .unwrap()
 }
 
 fn add_listeners(chain: &mut Chain, logged: &Arc<AtomicU64>) {

@@ -4,19 +4,14 @@
 //! command line and one line of output: the floor any hook pays).
 //!
 //! Run with `cargo bench -p seal-cli --bench hook`; the target is a median of at most 5 ms.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![allow(missing_docs, clippy::unwrap_used)]
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use seal_test_support::permissions_json;
 
 /// A rules file of 300 rules in the shapes real settings files use: broad program allows,
 /// subcommand allows and denies, path rules, web and MCP rules.
@@ -54,19 +49,7 @@ fn rules_300() -> String {
     for index in 0..extra {
         deny.push(format!("Bash(tool{index}:*)"));
     }
-    let list = |rules: &[String]| {
-        rules
-            .iter()
-            .map(|rule| format!("{rule:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let text = format!(
-        "{{\"permissions\": {{\"allow\": [{}], \"ask\": [{}], \"deny\": [{}]}}}}",
-        list(&allow),
-        list(&ask),
-        list(&deny)
-    );
+    let text = permissions_json(&allow, &ask, &deny);
     assert_eq!(allow.len() + ask.len() + deny.len(), 300);
     text
 }

@@ -12,13 +12,7 @@
 //! empties that database with `FLUSHDB` before each row, then fills it through pipelines with
 //! 0, 10,000 and 1,000,000 live keys of another conversation). Without the variable the group
 //! says it was skipped and measures nothing.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::io::Write;
 use std::path::Path;

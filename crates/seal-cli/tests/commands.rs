@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! `render`, `policy check`, `policy lint` and `doctor` end to end.
 
 mod support;

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Every error path: a one-line message on stderr naming the problem, and the documented exit
 //! code (spec/cli.md, "Exit codes"); stdout stays empty.
 

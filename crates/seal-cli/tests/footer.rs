@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The footer lane end to end: `seal sign --footer` prints the message unchanged and a
 //! `seal-footer` line signing it; `scan --footer` and the prompt hook with `--footer` verify it
 //! (a replay, a changed message and a message without a footer alarm).

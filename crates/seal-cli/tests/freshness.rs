@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Freshness through the binary: `seal sign --now` dates a frame; `scan` and the prompt hook
 //! accept it at both edges of the window and alarm `stale_frame` one second outside;
 //! `--max-age` and `--max-skew` move the edges; an undated frame (signed before issue times

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! `seal hook claude-code ...` end to end, with hook inputs shaped as the Claude Code hooks
 //! reference documents them.
 

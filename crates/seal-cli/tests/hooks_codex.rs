@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! `seal hook codex ...`: the Codex hook events. Codex's `PreToolUse` honours a deny only, so an
 //! allow is answered with no decision and an ask is answered as deny.
 

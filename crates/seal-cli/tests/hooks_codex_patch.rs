@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 //! `seal hook codex pre-tool-use` on Codex `apply_patch` calls (spec/apply-patch.md), through the
 //! built binary: every path of the patch is decided as an `Edit`; any deny denies, any ask
 //! denies (Codex cannot ask), and a patch seal cannot read is denied. The patches are the

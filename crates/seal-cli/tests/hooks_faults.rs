@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 //! The hooks fail closed under every fault, shown on the built binary: a forced panic at each
 //! point (the `fault-injection` feature), a hang past the deadline, a non-UTF-8 argument, a bad
 //! or asked-for-help command line, a missing or unreadable rules file or store, and a closed

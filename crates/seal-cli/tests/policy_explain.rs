@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! `seal policy check --explain`: every form of every segment, the model's reading, the
 //! payload, the rules and the guard on each, next to an unchanged decision; as text
 //! (snapshot) and as JSON.

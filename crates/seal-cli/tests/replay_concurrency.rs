@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The concurrency experiment of the replay issue, as a test of the binary, for each replay
 //! state: 4 processes at a time, each a stream of 200 `seal hook claude-code
 //! user-prompt-submit` runs on one state, all four sent the same 200 frames at once; then every

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Faults of the replay state through the binary: a state file locked by another process past
 //! the busy timeout, a corrupt file and a folder that cannot hold the file each fail closed: the
 //! prompt hook answers `verification_failed` (exit 0, the prompt is not blocked, nothing
@@ -14,9 +9,7 @@
 
 mod support;
 
-use std::io::Read;
-use std::process::{Command, Stdio};
-
+use seal_test_support::sqlite_lock::{hold_lock_if_asked, spawn_lock_holder};
 use support::{fixture, prompt_input, redis_server, seal, TempDir, NOW, SIGNED_FRAME};
 
 fn hook(state: &str, timeout_ms: &str) -> support::Run {
@@ -78,20 +71,7 @@ fn a_state_locked_by_another_process_past_the_timeout_fails_closed() {
     let state = dir.file("replay.sqlite3");
     // Create the file, then hold its write lock from another process.
     assert_eq!(hook(&state, "5000").code, 0);
-    let mut holder = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "lock_holder", "--nocapture", "--ignored"])
-        .env("SEAL_TEST_HOLD_STATE", &state)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = holder.stdout.take().unwrap();
-    let mut byte = [0u8; 1];
-    loop {
-        out.read_exact(&mut byte).unwrap();
-        if byte[0] == b'L' {
-            break;
-        }
-    }
+    let mut holder = spawn_lock_holder("lock_holder", &state);
     let run = hook(&state, "200");
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(
@@ -108,17 +88,7 @@ fn a_state_locked_by_another_process_past_the_timeout_fails_closed() {
 #[test]
 #[ignore = "helper of a_state_locked_by_another_process_past_the_timeout_fails_closed"]
 fn lock_holder() {
-    let Some(path) = std::env::var_os("SEAL_TEST_HOLD_STATE") else {
-        return;
-    };
-    let connection = rusqlite::Connection::open(&path).unwrap();
-    connection.execute_batch("BEGIN IMMEDIATE;").unwrap();
-    {
-        use std::io::Write;
-        print!("L");
-        std::io::stdout().flush().unwrap();
-    }
-    std::thread::sleep(std::time::Duration::from_secs(10));
+    hold_lock_if_asked(std::time::Duration::from_secs(10));
 }
 
 #[test]

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! `keygen` -> `sign` -> `scan` in a fresh temporary directory, and what `scan` refuses.
 
 mod support;

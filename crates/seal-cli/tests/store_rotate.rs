@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! `seal store sign` and `seal store rotate` end to end: the next version signed by the current
 //! root rotates in place; a rollback, a skipped version, an expired offer and a takeover signed
 //! only by a new root are each refused with exit 4 and leave the pinned store as it was; the

@@ -1,18 +1,14 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Detection completeness and structural invariants of the scanner on hostile text, with
 //! negative controls: scanners blind to lookalike brackets or to ignorables must be caught; and
 //! the shape of the usual one-frame message's scan.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::{TestCaseError, TestError};
 use seal_parse::frame::{scan, scan_findings, Finding, ScanConfig, ScanError, ScanLimits};
 use seal_render::render_frame;
 use seal_render::testing::hostile_string;
+use seal_test_support::seeded;
 
 const OPEN: &[&str] = &[
     "<", "\u{ff1c}", "\u{fe64}", "\u{2039}", "\u{2329}", "\u{3008}", "\u{27e8}", "\u{1438}",
@@ -210,7 +206,7 @@ fn mixed_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn every_lenient_tag_is_detected(input in embedded_tag()) {
@@ -223,19 +219,8 @@ proptest! {
     }
 }
 
-fn fixed_runner() -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases: 1024,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
-}
-
 fn counterexample(scanner: Scanner) -> Option<(String, String, String, bool)> {
-    match fixed_runner().run(&embedded_tag(), |input| detected(&input, scanner)) {
+    match seeded(1024).run(&embedded_tag(), |input| detected(&input, scanner)) {
         Ok(()) => None,
         Err(TestError::Fail(_, input)) => Some(input),
         Err(other) => panic!("{other}"),

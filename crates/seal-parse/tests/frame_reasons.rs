@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Each detection reason, nesting, the harness rewrite on and off, and the forged-close attack.
 
 use seal_parse::frame::{

@@ -1,19 +1,15 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! parse(render(frame)) round trip, I3 breakout-freedom with negative controls, and the attribute
 //! decoder against the renderer's decoder.
 
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use seal_parse::frame::{decode_attribute_value, scan, Finding, ScanConfig};
 use seal_render::testing::hostile_string;
 use seal_render::{decode, escape, render_frame, Context};
+use seal_test_support::seeded;
 
 /// A frame to render: element, attributes (distinct names, `sig` only last), body.
 #[derive(Debug, Clone)]
@@ -300,20 +296,9 @@ fn fullwidth_leaking_renderer(input: &FrameInput) -> String {
     frame_with_raw_body(input, &body)
 }
 
-fn fixed_runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
-}
-
 /// Runs I3 against `render` and returns the minimal counterexample, if any.
 fn counterexample(render: Renderer) -> Option<FrameInput> {
-    let mut runner = fixed_runner(2048);
+    let mut runner = seeded(2048);
     match runner.run(&frame_input(), |input| breakout_free(&input, render)) {
         Ok(()) => None,
         Err(proptest::test_runner::TestError::Fail(_, input)) => Some(input),
@@ -392,7 +377,7 @@ fn negative_control_decoder_accepting_uppercase_hex_is_caught() {
             .ok()
             .map(|v| v.into_owned())
     }
-    let mut runner = fixed_runner(2048);
+    let mut runner = seeded(2048);
     let result = runner.run(&attribute_candidates(), |text| {
         let theirs = decode(&text, Context::Attribute)
             .ok()

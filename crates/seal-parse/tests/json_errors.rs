@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Error kinds, offsets, paths and messages; numbers at the edge of the rules; the value API.
 
 use std::borrow::Cow;

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! RFC 8785 examples (cyberphone/json-canonicalization testdata): input -> canonical bytes.
 
 use seal_parse::json::{canonicalize, canonicalize_with, JsonErrorKind, JsonLimits, NumberRule};

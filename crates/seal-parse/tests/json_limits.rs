@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Size and depth limits: named errors, no stack overflow, and the bounded reordering fallback.
 
 use seal_parse::json::{canonicalize, parse, JsonErrorKind, JsonLimits};

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! The lossless profile on the exact shapes real hook payloads carry (spec/canonical-json.md,
 //! "Lossless profile"), and what the strict profile says about the same bytes.
 

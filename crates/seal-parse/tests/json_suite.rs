@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! JSONTestSuite (nst/JSONTestSuite): every `y_` file parses except the duplicate-key exceptions,
 //! every `n_` file is rejected, every `i_` file is decided as recorded here and in
 //! spec/canonical-json.md, and the transform cases behave as recorded.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::panic, clippy::indexing_slicing)]
 //! The Codex `apply_patch` header reader (spec/apply-patch.md): hostile cases, every error with
 //! its line, the limits, and properties with a naive oracle and negative controls (fixed-seed
 //! runners).

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::panic)]
 //! The bypass shapes that permission engines have shipped: each segments correctly (every
 //! command that runs is its own segment, with `rm -rf t` among its normalized forms) or is
 //! unanalysable.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Properties of the segmenter, each with a negative control that must be caught:
 //!
 //! - P1: any text (hostile characters and shell fragments) segments without panic, and the fuzz
@@ -15,7 +10,7 @@
 //!   Control: taking the basename form (no wrapper stripping) as the normalized form.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestError, TestRunner};
+use proptest::test_runner::{TestError, TestRunner};
 
 use seal_parse::shell::fuzz_check::shell_segments;
 use seal_parse::shell::{segment, Operator, ShellLimits};
@@ -108,7 +103,7 @@ fn seeded(cases: u32) -> TestRunner {
 // ---------------------------------------------------------------- P1
 
 proptest! {
-    #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn p1_any_text_segments_without_panic(text in hostile_text()) {
@@ -309,7 +304,7 @@ fn round_trip(split: Splitter) -> impl Fn((Plan, Option<Operator>)) -> Result<()
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 1024, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(1024))]
 
     #[test]
     fn p2_joined_segments_round_trip(case in plan()) {
@@ -415,7 +410,7 @@ fn check_wrapped(
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 1024, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(1024))]
 
     #[test]
     fn p3_wrappers_strip_to_the_inner_command(case in wrapped()) {

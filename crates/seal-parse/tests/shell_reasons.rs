@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::panic)]
 //! One test per unanalysable reason: a command that triggers it, the byte offset reported, and
 //! (where it teaches something) a near twin that is analysable.
 

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Adversarial commands of several MiB: every one completes and its work, counted in steps,
 //! stays within a constant times the input length per payload level. No wall-clock assertion.
 

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Cancellation races of the approval state machine: one test per rule, named by the behaviour,
 //! plus an exhaustive check of every event sequence up to length 6.
 

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! I12 for approval: every failure is closed. A missing service, session, agent or open turn,
 //! policy `never`, a cancellation at any point, a malformed, foreign, mismatched or stale wire
 //! response, and an unknown machine-answerer option never yield a dispatch. The real path is
@@ -15,7 +10,7 @@ use std::rc::Rc;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_parse::json::JsonLimits;
 use seal_policy::approval::{
     answer_with, parse_machine_response, request_approval, Answer, ApprovalPolicy, ApprovalRequest,
@@ -397,7 +392,7 @@ fn counterexample(implementation: Implementation) -> Option<Scenario> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 1024, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(1024))]
 
     #[test]
     fn i12_no_failure_of_approval_yields_a_dispatch(scenario in scenario()) {

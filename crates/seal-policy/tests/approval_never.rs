@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! I8: approval policy `never` is unbypassable. For any answerers, registered in any order
 //! (appended or prepended, including ones that always allow), a request under `never` settles
 //! `rejected` and no answerer is consulted. The negative control consults answerers before the
@@ -13,7 +8,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_policy::approval::{
     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, DispatchVerdict,
     Effect, Event, Outcome,
@@ -177,7 +172,7 @@ fn counterexample(implementation: Implementation) -> Option<Scenario> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 512, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn i8_never_rejects_without_consulting_any_answerer(scenario in scenario()) {

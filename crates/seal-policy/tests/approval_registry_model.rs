@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Model-based test of the approval wire registry: the real registry and a plain `BTreeMap`
 //! model receive the same random operations (register, valid / malformed / foreign /
 //! mismatched / stale / late responses, cancel, reconnect, teardown) and must agree after every
@@ -393,7 +388,7 @@ fn counterexample(make: fn() -> Box<dyn Registry>) -> Option<Vec<Op>> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 512, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn registry_agrees_with_the_map_model(ops in ops()) {

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The approval service, the wire registry and the machine-answerer mapping, rule by rule:
 //! refusals, the audit pair without arguments, fresh ids, the waterfall order, limits, and
 //! the wire and machine forms.
@@ -187,7 +182,7 @@ fn argument_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(256))]
 
     /// The request is built from a sealed call whose arguments hold a marker: neither audit
     /// event nor the wire request carries any member beyond the closed sets, nor the marker.
@@ -708,7 +703,7 @@ fn spec_examples_are_the_code_output() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     /// Arbitrary bytes never panic the response readers and never settle a request (the only
     /// pending request has an approval id no generated input can guess).

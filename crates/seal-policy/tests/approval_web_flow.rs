@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! End to end: the service asks, a web answerer claims the request into the wire registry, a
 //! client answers (or the proxy goes away), and the settlement drives the request's machine to
 //! its dispatch check.

@@ -1,13 +1,7 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! A pending ask settled through the approval service: only `allowed-once` reaches the guards,
 //! `never` rejects whatever answerer is registered, and every refusal of the service denies.
 
-use seal_parse::json::{parse, JsonLimits};
 use seal_policy::approval::{
     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller,
 };
@@ -16,21 +10,7 @@ use seal_policy::chain::{
 };
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::Outcome;
-use seal_record::SealedCall;
-
-fn call(command: &str) -> ToolCall {
-    let arguments = format!(
-        r#"{{"command":{}}}"#,
-        serde_json::to_string(command).unwrap()
-    );
-    let value = parse(arguments.as_bytes(), &JsonLimits::default()).unwrap();
-    ToolCall::new(
-        "s1",
-        Some("a1"),
-        SealedCall::new("c1", "Bash", &value).unwrap(),
-    )
-    .unwrap()
-}
+use seal_test_support::tool_call::bash_call;
 
 /// Rules ask about pushes; a guard refuses force pushes.
 fn chain() -> Chain {
@@ -73,7 +53,7 @@ fn settle(service: &mut ApprovalService, caller: &Caller<'_>, pending: Pending<'
 
 fn evaluate_with(service: &mut ApprovalService, caller: &Caller<'_>, command: &str) -> Verdict {
     let chain = chain();
-    let call = call(command);
+    let call = bash_call(command);
     match chain.evaluate(&call) {
         Evaluation::Decided(verdict) => verdict,
         Evaluation::Pending(pending) => settle(service, caller, pending),

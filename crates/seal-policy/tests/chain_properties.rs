@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Properties of the chain over random listener stacks, guards, calls and approval outcomes:
 //! agreement with a tiny reference evaluator, I7 (guards are monotonic) and I12 (every failure
 //! is closed), each with a deliberately broken chain that the same property must catch.

@@ -1,20 +1,15 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The rules plugged into the chain: the known bypass shapes end in deny or ask through the
 //! whole chain even when its default allows; a listener in front can skip the rules listener,
 //! but not the same deny rules registered as a guard; the trace names the rule and the form.
 
-use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
     Because, Chain, Check, Decision, Evaluation, Next, Reason, Ruling, Scope, StageError, ToolCall,
     Verdict,
 };
 use seal_policy::rules::{Evaluation as RulesEvaluation, RuleLimits, RuleSet, RulesListener};
-use seal_record::{Outcome, SealedCall};
+use seal_record::Outcome;
+use seal_test_support::tool_call::bash_call;
 
 const RULES: &[u8] = br#"{"permissions": {
     "allow": ["Bash(git log:*)", "Bash(git status)", "Bash(npm test:*)"],
@@ -23,20 +18,6 @@ const RULES: &[u8] = br#"{"permissions": {
 
 fn rules() -> RuleSet {
     RuleSet::from_json(RULES, &RuleLimits::default()).unwrap()
-}
-
-fn bash(command: &str) -> ToolCall {
-    let arguments = format!(
-        r#"{{"command":{}}}"#,
-        serde_json::to_string(command).unwrap()
-    );
-    let value = parse(arguments.as_bytes(), &JsonLimits::default()).unwrap();
-    ToolCall::new(
-        "s1",
-        Some("a1"),
-        SealedCall::new("c1", "Bash", &value).unwrap(),
-    )
-    .unwrap()
 }
 
 /// A chain whose default allows, with the rules as its only listener.
@@ -81,7 +62,7 @@ const BYPASS_SHAPES: &[&str] = &[
 fn bypass_shapes_never_reach_allow_without_an_approval() {
     let chain = rules_chain();
     for command in BYPASS_SHAPES {
-        let call = bash(command);
+        let call = bash_call(command);
         for outcome in [Outcome::Rejected, Outcome::Cancelled, Outcome::Unavailable] {
             let (asked, verdict) = verdict(&chain, &call, outcome);
             assert!(
@@ -101,7 +82,7 @@ fn bypass_shapes_never_reach_allow_without_an_approval() {
 fn commands_the_rules_allow_are_allowed_and_explained() {
     let chain = rules_chain();
     for command in ["git status", "git log --oneline", "npm test -- --watch"] {
-        let call = bash(command);
+        let call = bash_call(command);
         let (asked, verdict) = verdict(&chain, &call, Outcome::Rejected);
         assert!(
             !asked && verdict.is_allow(),
@@ -125,7 +106,7 @@ fn an_allow_all_rule_next_to_a_specific_ask_still_asks() {
     chain
         .append("rules", Scope::everywhere(), RulesListener::new(rules))
         .unwrap();
-    let call = bash("git push --force origin main");
+    let call = bash_call("git push --force origin main");
     assert!(matches!(chain.evaluate(&call), Evaluation::Pending(_)));
 }
 
@@ -153,7 +134,7 @@ fn an_earlier_listener_skips_the_rules_listener_but_not_the_rules_as_a_guard() {
             |_: &ToolCall, _: Next<'_>| -> Result<Ruling, StageError> { Ok(Ruling::allow()) },
         )
         .unwrap();
-    let call = bash("git log; rm -rf t");
+    let call = bash_call("git log; rm -rf t");
     let (_, skipped) = verdict(&chain, &call, Outcome::Rejected);
     assert!(skipped.is_allow(), "the listener-shaped deny was skipped");
     chain
@@ -166,7 +147,7 @@ fn an_earlier_listener_skips_the_rules_listener_but_not_the_rules_as_a_guard() {
         "deny-rules"
     );
     // The guard lets the rules' allows through.
-    let (_, allowed) = verdict(&chain, &bash("git status"), Outcome::Rejected);
+    let (_, allowed) = verdict(&chain, &bash_call("git status"), Outcome::Rejected);
     assert!(allowed.is_allow());
 }
 
@@ -191,7 +172,7 @@ fn rules_trace_snapshots() {
         "git log $(rm -rf t)",
         "make",
     ] {
-        let call = bash(command);
+        let call = bash_call(command);
         let (asked, verdict) = verdict(&chain, &call, Outcome::Rejected);
         text.push_str(&format!(
             "command: {command:?}\nasked: {asked}\n{}\n\n",

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! Runs the example table of `spec/policy.md` section 7 ("Examples") against the chain.
 
 use seal_parse::json::{parse, JsonLimits};

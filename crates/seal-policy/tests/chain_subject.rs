@@ -1,14 +1,8 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The typed subject of a call: the URL domain reading against a model built from the URL's
 //! parts (with a naive reader as the negative control), and no panic on hostile ids and URLs.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestError, TestRunner};
 use seal_parse::json::Value;
 use seal_policy::chain::{url_domain, CallError, Subject, ToolCall};
 use seal_policy::rules::url_host;
@@ -233,7 +227,7 @@ fn the_domain_property_catches_a_naive_reader() {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn any_text_reads_as_a_plain_domain_or_none(text in hostile_text()) {

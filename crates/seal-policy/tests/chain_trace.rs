@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The displayed trace cannot be forged by the text it shows: whatever reasons, rules, forms and
 //! failure details the stages report (hostile corpus included), it has exactly one line per step
 //! plus the `decided by` line, and no control, bidi or line-separator character. The negative

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! The waterfall by example: registration order, prepend, scope routing, delegation, replace,
 //! short-circuit, the end-of-chain default, guards, the approval continuation, failures, limits,
 //! the typed subjects, and the trace (snapshots).

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! The command corpus (`tests/corpus/`) under the recommended rule file with the
 //! destructive-command guard, in the corpus's context (workspace `/home/dev/project`, home
 //! `/home/dev`), as the hooks decide with `--default ask`: no destructive command is allowed,

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Decisions, reasons, explanations and rulings as values, and the explanation the rules
 //! listener writes into a reused trace.
 //!
@@ -35,25 +30,12 @@ use seal_policy::chain::{
 };
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::{Outcome, SealedCall};
+use seal_test_support::tool_call::bash_call;
 
 const RULES: &[u8] = br#"{"permissions": {
     "allow": ["Bash(git log:*)", "Bash(npm test:*)"],
     "deny": ["Bash(rm:*)", "Bash(curl:*)"]
 }}"#;
-
-fn bash(command: &str) -> ToolCall {
-    let arguments = format!(
-        r#"{{"command":{}}}"#,
-        serde_json::to_string(command).unwrap()
-    );
-    let value = parse(arguments.as_bytes(), &JsonLimits::default()).unwrap();
-    ToolCall::new(
-        "s1",
-        Some("a1"),
-        SealedCall::new("c1", "Bash", &value).unwrap(),
-    )
-    .unwrap()
-}
 
 /// A chain whose default asks, with the rules as its only listener.
 fn rules_chain() -> Chain {
@@ -99,7 +81,7 @@ fn hash_of<T: Hash>(value: &T) -> u64 {
 #[test]
 fn a_kept_trace_keeps_its_form_when_the_next_evaluation_reuses_its_buffer() {
     let chain = rules_chain();
-    let first_call = bash("rm -rf build");
+    let first_call = bash_call("rm -rf build");
     let first = finished(chain.evaluate(&first_call));
     assert!(!first.is_allow());
     let first_form = form_of(first.trace());
@@ -108,7 +90,7 @@ fn a_kept_trace_keeps_its_form_when_the_next_evaluation_reuses_its_buffer() {
     // The caller keeps a clone of the trace and hands the original back for reuse.
     let trace = first.into_trace();
     let kept = trace.clone();
-    let second_call = bash("curl https://example.invalid");
+    let second_call = bash_call("curl https://example.invalid");
     let second = finished(chain.evaluate_reusing(&second_call, trace));
     assert!(!second.is_allow());
 
@@ -135,7 +117,7 @@ fn a_kept_explanation_keeps_its_form_across_several_reuses() {
     let mut kept: Vec<(Because, &str)> = Vec::new();
     let mut trace = Trace::default();
     for command in commands {
-        let call = bash(command);
+        let call = bash_call(command);
         let verdict = finished(chain.evaluate_reusing(&call, trace));
         let because = explanation(verdict.trace());
         assert!(
@@ -156,10 +138,10 @@ fn a_kept_explanation_keeps_its_form_across_several_reuses() {
 #[test]
 fn a_kept_verdict_keeps_its_form_and_an_allow_explains_its_own_match() {
     let chain = rules_chain();
-    let first = finished(chain.evaluate(&bash("git log -n 3")));
+    let first = finished(chain.evaluate(&bash_call("git log -n 3")));
     assert!(first.is_allow());
     let kept = first.clone();
-    let second = finished(chain.evaluate_reusing(&bash("npm test --ci"), first.into_trace()));
+    let second = finished(chain.evaluate_reusing(&bash_call("npm test --ci"), first.into_trace()));
     assert!(second.is_allow());
     assert!(form_of(kept.trace()).contains("git log -n 3"));
     assert!(form_of(second.trace()).contains("npm test --ci"));
@@ -170,13 +152,13 @@ fn a_kept_verdict_keeps_its_form_and_an_allow_explains_its_own_match() {
 #[test]
 fn an_unshared_form_string_is_rewritten_in_place() {
     let chain = rules_chain();
-    let first = finished(chain.evaluate(&bash("rm -rf build")));
+    let first = finished(chain.evaluate(&bash_call("rm -rf build")));
     let first_form = explanation(first.trace());
     let address = first_form.form().unwrap().as_ptr() as usize;
     drop(first_form);
     // Nothing outside the trace holds the form now: the next evaluation writes into the same
     // string (a short form fits in the room it was made with).
-    let second = finished(chain.evaluate_reusing(&bash("curl x"), first.into_trace()));
+    let second = finished(chain.evaluate_reusing(&bash_call("curl x"), first.into_trace()));
     let second_form = explanation(second.trace());
     assert!(second_form.form().unwrap().contains("curl x"));
     assert_eq!(second_form.form().unwrap().as_ptr() as usize, address);
@@ -185,9 +167,9 @@ fn an_unshared_form_string_is_rewritten_in_place() {
 #[test]
 fn a_shared_form_string_is_not_reused() {
     let chain = rules_chain();
-    let first = finished(chain.evaluate(&bash("rm -rf build")));
+    let first = finished(chain.evaluate(&bash_call("rm -rf build")));
     let kept = explanation(first.trace());
-    let second = finished(chain.evaluate_reusing(&bash("curl x"), first.into_trace()));
+    let second = finished(chain.evaluate_reusing(&bash_call("curl x"), first.into_trace()));
     let second_form = explanation(second.trace());
     assert_ne!(
         second_form.form().unwrap().as_ptr(),
@@ -200,7 +182,7 @@ fn a_shared_form_string_is_not_reused() {
 #[test]
 fn a_pooled_form_compares_and_hashes_as_its_text() {
     let chain = rules_chain();
-    let verdict = finished(chain.evaluate(&bash("curl x")));
+    let verdict = finished(chain.evaluate(&bash_call("curl x")));
     let pooled = explanation(verdict.trace());
     let written = Because::rule_and_form("Bash(curl:*)", pooled.form().unwrap().to_owned());
     assert_eq!(pooled, written);
@@ -262,7 +244,7 @@ fn a_trace_from_a_short_circuit_has_room_for_every_stage() {
         (2, 2, 2),
         (4, 2, 1),
     ];
-    let (stop, through) = (bash("stop"), bash("ls"));
+    let (stop, through) = (bash_call("stop"), bash_call("ls"));
     for (listeners, global, scoped) in shapes {
         let chain = shaped_chain(listeners, global, scoped);
         for _ in 0..8 {
@@ -339,14 +321,14 @@ fn a_stale_ruling_never_names_a_missing_or_keeping_step_as_the_decider() {
     // The stored ruling names step index 2 of a three-step trace: one past the end of the
     // next (two-step) trace.
     let chain = storing_chain();
-    let first = finished(chain.evaluate(&bash("ls")));
+    let first = finished(chain.evaluate(&bash_call("ls")));
     assert_coherent(&first);
     assert_coherent(&finished(chain.evaluate(&other_tool())));
 
     // The stored ruling names step index 1, where the storing listener itself stands next time.
     let chain = storing_chain();
     assert_coherent(&finished(chain.evaluate(&other_tool())));
-    assert_coherent(&finished(chain.evaluate(&bash("ls"))));
+    assert_coherent(&finished(chain.evaluate(&bash_call("ls"))));
 }
 
 #[test]
@@ -461,7 +443,7 @@ fn a_ruling_from_the_rest_of_the_chain_equals_a_new_one_with_the_same_decision()
             },
         )
         .unwrap();
-    let verdict = finished(chain.evaluate(&bash("ls")));
+    let verdict = finished(chain.evaluate(&bash_call("ls")));
     let Verdict::Deny(denied) = verdict else {
         panic!("the listener denies")
     };

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! I10: a child's effective permissions are the meet of its parent's standing mode and its own
 //! request; it captures only the parent's explicit session override; no one-shot grant of the
 //! parent reaches it; its approval policy is `never` where approval exists; and the bound holds
@@ -15,7 +9,7 @@
 //! that copies the parent's effective mode, grant included) must be caught with a fixed seed.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::{
@@ -259,7 +253,7 @@ fn counterexample(spawn: Spawn) -> Option<Scenario> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn i10_a_child_holds_the_meet_of_parent_and_request(scenario in scenario()) {

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Delegation: one test per rule (the child captures only the parent's explicit session
 //! override, never the deployment default nor a one-shot grant; approval pinned to `never`
 //! where approval exists; effective permissions the meet of parent and request; the bound

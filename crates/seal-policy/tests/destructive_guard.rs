@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! The destructive-command guard on destructive forms and their harmless neighbours, in
 //! the context of spec/destructive-guard.md (workspace `/home/dev/project`, home `/home/dev`).
 

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The whole engine against one small reference evaluator: permission rules (per segment, every
 //! normalized form, launchers, unanalysable commands) inside a chain of listeners (order,
 //! prepend, scope routing, delegate / keep / replace / short-circuit, failures, the default),

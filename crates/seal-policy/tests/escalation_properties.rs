@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! I9: an escalation is accepted only when it is strictly wider than the standing mode, carries
 //! both fields and a nonblank justification, and the grant lasts one call.
 //!
@@ -18,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_policy::approval::{answer_with, Answer, ApprovalPolicy, ApprovalService, Caller};
 use seal_policy::escalation::{
     ask_escalation, check_escalation, plan_call, EscalationError, EscalationFields,
@@ -302,7 +297,7 @@ fn counterexample(check: Check) -> Option<Scenario> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn i9_escalation_is_strictly_wider_explicit_and_one_call(scenario in scenario()) {

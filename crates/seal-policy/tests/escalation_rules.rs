@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Per-call escalation: one test per rule (both fields together, a nonblank justification,
 //! strictly wider than the standing mode, refused before any prompt, asked through the approval
 //! service with the target and justification in the reason, only `allowed-once` grants, one

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Preset derivation and selection against a naive oracle, on random tables (with shared
 //! bundles), random knob states and random recorded selections:
 //!
@@ -17,7 +12,7 @@
 //! (first matching row only), which loses a selected row sharing its bundle with an earlier one.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::preset::{
     Executor, Knobs, PermissionState, PresetConfig, PresetKey, PresetTable, SandboxMode, Session,
@@ -156,7 +151,7 @@ fn counterexample(derive: Derive) -> Option<Scenario> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn presets_derive_select_and_pin_as_the_oracle_says(scenario in scenario()) {

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Presets and sessions: one test per rule of the preset part of the policy design (the
 //! derived `custom`, derivation with the recorded-selection tie-break, ordered writes, load-time
 //! failures, fresh-session pinning, seeded sessions), each named by the behaviour it pins.

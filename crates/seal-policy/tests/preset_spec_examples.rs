@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Runs the example tables of `spec/policy.md` section 10.7 (presets, escalation, delegation),
 //! reading them from the spec so the document and the code cannot drift apart.
 

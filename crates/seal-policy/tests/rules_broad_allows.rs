@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used)]
 //! A rule file of broad allows (`Bash(git:*)`, `Bash(find:*)`, `Bash(xargs:*)`, `Bash(awk:*)`,
 //! `Bash(node:*)`, `Bash(docker:*)`, `Bash(aws:*)` ...) with deny rules for the destructive
 //! subcommands: every destructive shape below (global options, abbreviations, clusters and

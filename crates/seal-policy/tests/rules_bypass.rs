@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The known bypass shapes of agents' permission rules, each against allow `Bash(git log:*)`,
 //! `Bash(git status)`, `Bash(npm test:*)` and deny `Bash(rm:*)`, `Bash(git clean:*)`,
 //! `Bash(curl:*)`: every one ends in deny or ask, never allow, both from the rule set alone and

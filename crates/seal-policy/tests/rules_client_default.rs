@@ -1,26 +1,15 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used)]
 //! Claude Code's default mode as seal models it ([`ClientDefault::ClaudeCode`]): what it
 //! allows with no rule, each next to its negative twins (an option that writes, a path outside
 //! the workspace, an expansion, a wrapper), and how it sits under deny and ask rules.
 
 use seal_policy::rules::{ClientDefault, Effect, Evaluation, RuleLimits, RuleSet, Subject};
+use seal_test_support::permissions_json;
 
 const ROOT: &str = "/ws";
 
 fn rules(allow: &[&str], ask: &[&str], deny: &[&str]) -> RuleSet {
-    let list = |items: &[&str]| {
-        items
-            .iter()
-            .map(|item| format!("{item:?}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let text = format!(
-        r#"{{"permissions": {{"allow": [{}], "ask": [{}], "deny": [{}]}}}}"#,
-        list(allow),
-        list(ask),
-        list(deny)
-    );
+    let text = permissions_json(allow, ask, deny);
     RuleSet::from_json(text.as_bytes(), &RuleLimits::default())
         .unwrap()
         .with_workspace_root(ROOT)

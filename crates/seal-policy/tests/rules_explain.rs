@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! `RuleSet::explain` never disagrees with `RuleSet::evaluate`: the decision read off the
 //! explanation's matches alone (deny if any site shows a deny, ask if any shows an ask or the
 //! command is unanalysable or carries code, allow if every canonical form and every launcher

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The lint: each finding names the rule, says why, and carries a counterexample whose
 //! evaluation by the whole set shows the claim.
 

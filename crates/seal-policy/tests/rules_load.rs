@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Loading rule files: the accepted shapes, line-precise errors, and examples checked at load.
 
 use seal_policy::rules::{

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Path rules see through spellings: a deny that matches a canonical path also denies every
 //! other spelling of it (`./`, `//`, `x/..`, the absolute path under the workspace root), and
 //! no spelling that cannot be placed in the workspace is allowed. The suite also runs against a

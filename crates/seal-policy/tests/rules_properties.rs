@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! I11 as properties: a shell command is allowed by rules only if every segment (and every
 //! launcher) is allowed and nothing in it is unanalysable; a deny matching any segment in any
 //! normalized form denies. Plus agreement with a small reference evaluator written from the

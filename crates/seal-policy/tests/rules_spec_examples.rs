@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Runs the examples tables of spec/policy-rules.md (sections 13 and 15), so the spec's examples
 //! are tests.
 

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Large and adversarial inputs at the limits: the loader, the evaluator and the lint finish and
 //! decide correctly (no wall-clock assertion; a quadratic blow-up shows as a test that never
 //! ends).

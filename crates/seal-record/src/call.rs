@@ -1,6 +1,6 @@
 //! The sealed tool call: a tool name and its arguments frozen as canonical JSON bytes.
 
-use seal_parse::json::{parse, parse_lossless, Canonical, JsonLimits, Value};
+use seal_parse::json::{parse, parse_lossless, Canonical, JsonLimits, MemberError, Value};
 
 use crate::digest::Sha256Digest;
 use crate::json_form::object;
@@ -159,9 +159,12 @@ impl SealedCall {
 
     fn from_record(value: &Value<'_>) -> Result<SealedCall, RecordError> {
         let object = value.as_object().ok_or(RecordError::NotAnObject)?;
-        let arguments = object
-            .get("arguments")
-            .ok_or(RecordError::MissingField { field: "arguments" })?;
+        let arguments =
+            object
+                .get("arguments")
+                .ok_or(RecordError::Member(MemberError::MissingField {
+                    field: "arguments",
+                }))?;
         let stored = read::digest(object, "arguments_sha256")?;
         let call = SealedCall::new(
             read::string(object, "call_id")?,

@@ -1,7 +1,7 @@
 //! Strict reading of stored records: one object, a known `_type`, no unknown member.
 
 use seal_parse::json::{
-    parse, parse_lossless, FieldError, FieldErrorKind, Fields, JsonError, JsonLimits, Object, Value,
+    parse, parse_lossless, FieldError, Fields, JsonError, JsonLimits, MemberError, Object, Value,
 };
 
 use crate::digest::Sha256Digest;
@@ -74,21 +74,6 @@ pub(crate) fn digest(
 
 impl From<FieldError> for RecordError {
     fn from(error: FieldError) -> RecordError {
-        match error.kind {
-            FieldErrorKind::Missing { name } => RecordError::MissingField { field: name },
-            FieldErrorKind::Unknown { name } => RecordError::UnknownField { field: name },
-            FieldErrorKind::WrongType { name, expected } => RecordError::WrongType {
-                field: name,
-                expected,
-            },
-            FieldErrorKind::NotAnInteger { name } | FieldErrorKind::TooMany { name, .. } => {
-                RecordError::WrongType {
-                    field: name,
-                    expected: "a value in range",
-                }
-            }
-            // `NotAnObject`, and any refusal added later.
-            _ => RecordError::NotAnObject,
-        }
+        MemberError::of(error).map_or(RecordError::NotAnObject, RecordError::Member)
     }
 }

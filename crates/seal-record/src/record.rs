@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use seal_parse::json::{Canonical, JsonError};
+use seal_parse::json::{Canonical, JsonError, MemberError};
 
 use crate::text::{is_identifier, text_problem, TextProblem};
 
@@ -64,24 +64,9 @@ pub enum RecordError {
     Json(JsonError),
     /// A stored record is not a JSON object.
     NotAnObject,
-    /// A stored record has a member its type does not define (for `approval/asked`, this is
-    /// where smuggled arguments are refused).
-    UnknownField {
-        /// The member.
-        field: String,
-    },
-    /// A stored record lacks a required member.
-    MissingField {
-        /// The member.
-        field: &'static str,
-    },
-    /// A member of a stored record has the wrong JSON type.
-    WrongType {
-        /// The member.
-        field: &'static str,
-        /// The type required.
-        expected: &'static str,
-    },
+    /// A member of a stored record is one its type does not define (for `approval/asked`, this
+    /// is where smuggled arguments are refused), is missing, or has the wrong JSON type.
+    Member(MemberError),
     /// A stored record's `_type` is not the one expected.
     WrongRecordType {
         /// The type expected.
@@ -125,13 +110,7 @@ impl fmt::Display for RecordError {
             RecordError::Arguments(error) => write!(f, "invalid tool arguments: {error}"),
             RecordError::Json(error) => write!(f, "invalid json: {error}"),
             RecordError::NotAnObject => f.write_str("record is not a json object"),
-            RecordError::UnknownField { field } => {
-                write!(f, "unknown field `{}`", field.escape_debug())
-            }
-            RecordError::MissingField { field } => write!(f, "missing field `{field}`"),
-            RecordError::WrongType { field, expected } => {
-                write!(f, "field `{field}` must be {expected}")
-            }
+            RecordError::Member(error) => error.fmt(f),
             RecordError::WrongRecordType { expected, found } => write!(
                 f,
                 "record type `{}` where `{expected}` was expected",

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Sealed calls of a foreign client: arguments read with the lossless profile are frozen,
 //! hashed and read back exactly as the client sent them (spec/records.md section 5).
 

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The fuzz entry points of `seal_record::fuzz`, run over the golden vectors and over generated
 //! inputs, so the checks a fuzzer runs also run on stable.
 
@@ -39,7 +33,7 @@ fn vectors_pass_every_check() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(1024))]
 
     #[test]
     fn generated_inputs_pass(data in prop::collection::vec(any::<u8>(), 0..64)) {

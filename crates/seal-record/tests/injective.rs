@@ -1,16 +1,11 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::indexing_slicing)]
 //! I4: every signing input is injective. Pairs of near-colliding inputs (a character moved
 //! between adjacent fields, an attribute split in two, one field changed) must give distinct
 //! bytes. The same property run against plain concatenation of the fields must find a collision.
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestError, TestRunner};
+use proptest::test_runner::{TestError, TestRunner};
 use seal_record::{pae, unpae, FooterSigningInput, FrameSigningInput};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,7 +272,7 @@ fn some_pairs_are_valid_for_both() {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 512, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn unpae_inverts_pae(pieces in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..20), 0..6)) {

@@ -1,14 +1,9 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The disclosure manifest: each builder rule with its named error, the strict JSON reader, path
 //! canonicalization, and "one byte changed in any field changes the disclosure hash".
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestError, TestRunner};
+use proptest::test_runner::{TestError, TestRunner};
 use seal_record::{
     canonical_path, LineRange, Manifest, ManifestBuilder, ManifestError, ManifestLimits, PathError,
     Sha256Digest, PURPOSE_MAX_CHARS,
@@ -734,7 +729,7 @@ fn negative_control_hash_missing_a_field_is_caught() {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 512, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn json_round_trips(s in spec()) {

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Error messages as an operator reads them: one snapshot per error family. Messages are
 //! lowercase, without trailing period, with user input quoted in backticks and escaped.
 

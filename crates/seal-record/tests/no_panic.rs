@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! I13 for this crate: no panic on any input, and large inputs take linear time (checked by
 //! size, never by the clock).
 
@@ -22,7 +16,7 @@ fn the_seed_manifest_is_valid() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn manifest_reader_never_panics_on_mutations(at in 0..VALID.len(), byte in any::<u8>(), cut in 0..VALID.len()) {

@@ -1,12 +1,7 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Reading stored sealed calls and approval events: round trips, and strict refusals.
 
-use seal_parse::json::JsonLimits;
+use seal_parse::json::{JsonLimits, MemberError};
 use seal_record::{ApprovalAsked, ApprovalDecided, Outcome, Record, RecordError, SealedCall};
 
 fn limits() -> JsonLimits {
@@ -67,9 +62,9 @@ fn sealed_call_reader_refuses() {
     );
     assert_eq!(
         read(edited(&sealed, |v| v["extra"] = json!(true))),
-        RecordError::UnknownField {
+        RecordError::Member(MemberError::UnknownField {
             field: "extra".into()
-        }
+        })
     );
     assert_eq!(
         read(edited(&sealed, |v| v["_type"] = json!("approval/asked"))),
@@ -82,7 +77,7 @@ fn sealed_call_reader_refuses() {
         read(edited(&sealed, |v| {
             v.as_object_mut().unwrap().remove("arguments");
         })),
-        RecordError::MissingField { field: "arguments" }
+        RecordError::Member(MemberError::MissingField { field: "arguments" })
     );
     assert!(matches!(
         read(edited(&sealed, |v| v["arguments_sha256"] = json!("ABC"))),
@@ -108,17 +103,17 @@ fn stored_request_with_arguments_is_refused() {
     });
     assert_eq!(
         ApprovalAsked::from_json(&smuggled, &limits()).unwrap_err(),
-        RecordError::UnknownField {
+        RecordError::Member(MemberError::UnknownField {
             field: "arguments".into()
-        }
+        })
     );
     let null_reason = edited(&asked, |v| v["reason"] = json!(null));
     assert_eq!(
         ApprovalAsked::from_json(&null_reason, &limits()).unwrap_err(),
-        RecordError::WrongType {
+        RecordError::Member(MemberError::WrongType {
             field: "reason",
             expected: "a string"
-        }
+        })
     );
     let bidi = edited(&asked, |v| v["reason"] = json!("ok \u{202e}"));
     assert!(matches!(
@@ -144,17 +139,17 @@ fn stored_decision_outside_the_closed_set_is_refused() {
     let bytes = edited(&decided, |v| v["outcome"] = json!(1));
     assert_eq!(
         ApprovalDecided::from_json(&bytes, &limits()).unwrap_err(),
-        RecordError::WrongType {
+        RecordError::Member(MemberError::WrongType {
             field: "outcome",
             expected: "a string"
-        }
+        })
     );
     let bytes = edited(&decided, |v| v["scope"] = json!("always"));
     assert_eq!(
         ApprovalDecided::from_json(&bytes, &limits()).unwrap_err(),
-        RecordError::UnknownField {
+        RecordError::Member(MemberError::UnknownField {
             field: "scope".into()
-        }
+        })
     );
 }
 

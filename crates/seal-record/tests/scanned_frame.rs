@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 //! The signing input of a frame found by the scanner equals the one built from the signer's
 //! fields: rendering, scanning and signing agree on attributes (decoded, in order, `sig`
 //! excluded) and on the body bytes (as they stand in the text).

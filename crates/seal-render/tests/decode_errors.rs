@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::expect_used)]
 //! One test per decoder rejection kind, with the offset it reports.
 
 use std::borrow::Cow;

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The fast escaper (SWAR scan, bulk copies) against a naive one written from the spec text,
 //! one character at a time. Inputs mix long clean runs with hostile characters so that every
 //! position within a 16-byte block is exercised.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Snapshots of hostile inputs escaped in every context, plus frame and alarm renderings.
 //!
 //! Inputs are written with `\u{..}` escapes in this file so that no hostile character appears raw

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The SQLite replay store against the contract of spec/frame-v1.md section 9.1: the same
 //! random claims and clock steps as a `BTreeMap` model, compared answer by answer and on the
 //! live count after every step; connections racing on one file (as processes do) get one fresh
@@ -18,6 +13,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use seal_store_sqlite::{SqliteReplayStore, StoreError, StoreOptions};
+use seal_test_support::sqlite_lock::{hold_lock_if_asked, spawn_lock_holder};
 use seal_verify::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore, UnixTime};
 
 /// A fresh directory under the temporary directory, removed on drop.
@@ -298,7 +294,7 @@ fn a_file_locked_past_the_busy_timeout_fails_closed() {
     let dir = Dir::new("locked");
     let path = dir.file();
     drop(open(&path));
-    let holder = rusqlite_holder(&path);
+    let holder = spawn_lock_holder("lock_holder_helper", &path);
     let store = SqliteReplayStore::open(
         &path,
         &StoreOptions {
@@ -330,46 +326,10 @@ fn a_file_locked_past_the_busy_timeout_fails_closed() {
     );
 }
 
-/// Another process holding the write lock (`BEGIN IMMEDIATE`) for 3 seconds.
-fn rusqlite_holder(path: &std::path::Path) -> std::process::Child {
-    // A separate process, as another lane would be: `sqlite3` may be missing, so the test
-    // binary's own helper mode is used.
-    std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "lock_holder_helper", "--nocapture", "--ignored"])
-        .env("SEAL_SQLITE_HOLD", path)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .map(|mut child| {
-            use std::io::Read;
-            let mut byte = [0u8; 1];
-            let mut out = child.stdout.take().unwrap();
-            // The helper prints `L` once it holds the lock.
-            loop {
-                out.read_exact(&mut byte).unwrap();
-                if byte[0] == b'L' {
-                    break;
-                }
-            }
-            child.stdout = Some(out);
-            child
-        })
-        .unwrap()
-}
-
 #[test]
 #[ignore = "helper of a_file_locked_past_the_busy_timeout_fails_closed, run as a child process"]
 fn lock_holder_helper() {
-    let Some(path) = std::env::var_os("SEAL_SQLITE_HOLD") else {
-        return;
-    };
-    let connection = rusqlite::Connection::open(&path).unwrap();
-    connection.execute_batch("BEGIN IMMEDIATE;").unwrap();
-    {
-        use std::io::Write;
-        print!("L");
-        std::io::stdout().flush().unwrap();
-    }
-    std::thread::sleep(Duration::from_secs(3));
+    hold_lock_if_asked(Duration::from_secs(3));
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 #![allow(clippy::panic)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -75,6 +75,33 @@ pub fn ascii_only(json: &str) -> String {
 /// The text of a golden-vector file: [`pretty_sorted`], then [`ascii_only`].
 pub fn golden_text(value: &Value) -> String {
     ascii_only(&pretty_sorted(value))
+}
+
+/// The path of the golden-vector file `name` in the workspace's `spec/vectors/` folder, where
+/// every crate's golden tests keep their files.
+///
+/// ```
+/// let path = seal_test_support::spec_vector("frame-v1.json");
+/// assert!(path.ends_with("spec/vectors/frame-v1.json"));
+/// ```
+pub fn spec_vector(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../spec/vectors")
+        .join(name)
+}
+
+/// The committed golden-vector file `name` ([`spec_vector`]), parsed as JSON, for the checks
+/// that read the committed vectors independently of their generation.
+///
+/// # Panics
+///
+/// When the file is missing or is not JSON.
+pub fn committed_vector(name: &str) -> Value {
+    let path = spec_vector(name);
+    match serde_json::from_str(&read(&path)) {
+        Ok(value) => value,
+        Err(error) => panic!("{} is not JSON: {error}", path.display()),
+    }
 }
 
 /// Whether this run rewrites golden files: `SEAL_REGENERATE=1` is in the environment.

@@ -1,15 +1,10 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::indexing_slicing)]
 //! The bit-string base64url decoder agrees with a bit-by-bit model of section 3 of
 //! spec/trust-store.md on every text of every length (accepted bytes and refusal alike), and
 //! re-encodes what it accepts to the same text. A model that ignores padding bits is caught.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError};
+use proptest::test_runner::TestCaseError;
 use seal_verify::base64url::{self, Base64Error};
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -88,7 +83,7 @@ fn lax(text: &str, bits: usize) -> Result<Vec<u8>, Base64Error> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 2000, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2000))]
 
     #[test]
     fn decode_bits_is_the_bitwise_model(case in case()) {

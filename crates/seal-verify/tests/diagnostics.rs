@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! What the operator reads: the exact message of every error the key, store and spawn checks
 //! return, and the `Debug` of the values an embedder logs (tags, verifiers, live state), which
 //! shows what was checked and never a secret, a tag or a payload. Also the tag-length facts the

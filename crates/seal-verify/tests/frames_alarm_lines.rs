@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The alarm lines of spec/frame-v1.md section 10, pinned exactly, and their position
 //! neutrality: an embedder may show the alarm text before the message (Claude Code's prompt
 //! context) or after it (Codex), so no line may say where the message is. The position check is

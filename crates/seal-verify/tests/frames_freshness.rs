@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Freshness (spec/frame-v1.md section 9.2): every signer dates its frames with a signed
 //! `iat`; the verifier accepts a frame from `max_skew` seconds before its issue time to
 //! `max_age` seconds after it, both edges included, and alarms `stale_frame` one second

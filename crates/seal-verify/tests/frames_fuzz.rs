@@ -1,28 +1,15 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The fuzz entry points for frame verification and manifest verification, run over the golden
 //! vectors, attack texts, their mutations and generated hostile text.
 
 use proptest::prelude::*;
+use seal_test_support::{committed_vector, spec_vector};
 use seal_verify::fuzz::{frame_verification, manifest_verification};
 use serde_json::Value;
 
-const FRAME_VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/frame-signing-v1.json"
-);
-const SCAN_VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/frame-v1.json"
-);
-const MANIFEST_VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../spec/vectors/manifest-v1.json"
-);
+const FRAME_VECTORS: &str = "frame-signing-v1.json";
+const SCAN_VECTORS: &str = "frame-v1.json";
+const MANIFEST_VECTORS: &str = "manifest-v1.json";
 
 fn strings_in(value: &Value, out: &mut Vec<String>) {
     match value {
@@ -33,7 +20,7 @@ fn strings_in(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-fn corpus(path: &str) -> Vec<String> {
+fn corpus(path: &std::path::Path) -> Vec<String> {
     let value: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut out = Vec::new();
     strings_in(&value, &mut out);
@@ -42,8 +29,8 @@ fn corpus(path: &str) -> Vec<String> {
 
 #[test]
 fn frame_verification_holds_on_the_vectors_and_their_mutations() {
-    let mut texts = corpus(FRAME_VECTORS);
-    texts.extend(corpus(SCAN_VECTORS));
+    let mut texts = corpus(&spec_vector(FRAME_VECTORS));
+    texts.extend(corpus(&spec_vector(SCAN_VECTORS)));
     texts.push(String::new());
     texts
         .push("<channel kid=\"k1\" id=\"x\" sig=\"AAAAAAAAAAAAAAAAAAAAAA\">x</channel>".to_owned());
@@ -75,8 +62,7 @@ fn frame_verification_holds_on_the_vectors_and_their_mutations() {
 
 #[test]
 fn manifest_verification_holds_on_the_vectors_and_their_mutations() {
-    let value: Value =
-        serde_json::from_str(&std::fs::read_to_string(MANIFEST_VECTORS).unwrap()).unwrap();
+    let value: Value = committed_vector(MANIFEST_VECTORS);
     let mut inputs: Vec<Vec<u8>> = Vec::new();
     for section in ["valid", "invalid"] {
         if let Some(cases) = value[section].as_array() {
@@ -148,7 +134,7 @@ fn hostile_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(256))]
 
     #[test]
     fn frame_verification_holds_on_generated_text(text in hostile_text()) {

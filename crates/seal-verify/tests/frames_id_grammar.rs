@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The frame id grammar (spec/frame-v1.md section 7.1): the signer refuses an id outside it,
 //! and a frame whose tag checks but whose id is outside it alarms `malformed_frame`. Negative
 //! twins: ids of 1 and 128 bytes, and every punctuation byte, sign and verify.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Property suites of frame verification, each also run against a deliberately broken verifier
 //! with a fixed seed, which it must catch:
 //!
@@ -17,9 +12,10 @@ mod frames_support;
 
 use frames_support::*;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::TestRunner;
 use seal_parse::frame::{scan, Finding};
 use seal_record::FrameSigningInput;
+use seal_test_support::seeded;
 use seal_verify::store::{verify_signature_in_conversation, Purpose};
 use seal_verify::FrameVerifier;
 
@@ -238,36 +234,25 @@ fn nesting_property(verifier: Verifier, runner: &mut TestRunner) -> Result<(), S
         .map_err(|error| error.to_string())
 }
 
-fn runner(cases: u32) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    )
-}
-
 #[test]
 fn nothing_verifies_but_what_was_signed() {
-    tamper_property(real, &mut runner(512)).unwrap();
+    tamper_property(real, &mut seeded(512)).unwrap();
 }
 
 #[test]
 fn negative_control_a_prefix_comparing_verifier_is_caught() {
-    let error = tamper_property(prefix_comparing, &mut runner(512)).unwrap_err();
+    let error = tamper_property(prefix_comparing, &mut seeded(512)).unwrap_err();
     assert!(error.contains("edited"), "{error}");
 }
 
 #[test]
 fn a_quoted_signed_frame_is_never_trusted() {
-    nesting_property(real, &mut runner(256)).unwrap();
+    nesting_property(real, &mut seeded(256)).unwrap();
 }
 
 #[test]
 fn negative_control_a_depth_blind_verifier_is_caught() {
-    let error = nesting_property(depth_blind, &mut runner(256)).unwrap_err();
+    let error = nesting_property(depth_blind, &mut seeded(256)).unwrap_err();
     assert!(error.contains("trusted nested frame"), "{error}");
 }
 

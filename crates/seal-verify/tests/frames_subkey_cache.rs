@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! The verifier's conversation subkeys are derived once and kept, and keeping them changes no
 //! outcome: conversations stay apart, tag lengths come from the key resolved for each frame,
 //! keys are resolved (validity, revocation, scope) for every frame, and more keys than the
@@ -12,6 +7,7 @@
 use std::cell::Cell;
 
 use seal_parse::frame::ScanConfig;
+use seal_test_support::verify_setup::Forgetful;
 use seal_verify::store::{
     check_record, FrameScope, IntendedUse, KeyRecord, KeyStatus, MemoryTrustStore, ResolveError,
     Resolved, Scopes, TrustStore, Validity,
@@ -414,19 +410,6 @@ fn a_held_subkey_does_not_outlive_its_key_in_the_store() {
     );
     store.revoked.set(false);
     assert!(!verifier.verify(&message).is_tainted());
-}
-
-/// A replay store that answers every claim fresh and records nothing: the same messages are
-/// verified again and again here, and the replay check is not what is measured.
-struct Forgetful;
-
-impl seal_verify::ReplayStore for Forgetful {
-    fn claim(
-        &self,
-        _claim: &seal_verify::Claim<'_>,
-    ) -> Result<seal_verify::ClaimOutcome, seal_verify::ClaimError> {
-        Ok(seal_verify::ClaimOutcome::Fresh)
-    }
 }
 
 /// A replay store in which `m1` is claimed and every other id is fresh, whatever the order of

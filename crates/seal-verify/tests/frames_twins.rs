@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Negative twins of a signed frame: one-bit flips of the key id, of each attribute, of the
 //! attribute order, of the body, of the tag and of the key; truncated and extended tags; the
 //! wrong key; the wrong algorithm. Every twin fails, and the untouched frame verifies.

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Keys, secrets, tag profiles, subkeys and the base64url codec.
 
 use proptest::prelude::*;
@@ -293,7 +288,7 @@ fn lenient_decode(text: &str, bits: usize) -> Result<Vec<u8>, Base64Error> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn base64url_is_canonical(bytes in prop::collection::vec(any::<u8>(), 0..48), cut in 0usize..8) {

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Signed approval of a disclosure hash: approver key scoped to manifest approval, single-use
 //! approval id, not-after time, PAE signing input with its own domain.
 

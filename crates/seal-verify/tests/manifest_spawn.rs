@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! Manifest verification before spawn: the manifest recomputed from live state must hash to the
 //! approved disclosure hash, and each kind of staleness has its own error.
 
@@ -13,6 +8,7 @@ use seal_record::{
     canonical_path, CanonicalPath, LineRange, Manifest, ManifestBuilder, ManifestLimits, PathError,
     Sha256Digest,
 };
+use seal_test_support::spellings::SRC_LIB_RS;
 use seal_verify::{
     verify_before_spawn, FileDigests, LivePayload, LiveState, SpawnError, StaleItem,
 };
@@ -322,14 +318,7 @@ fn a_manifest_other_than_the_approved_one_does_not_spawn() {
 
 #[test]
 fn paths_that_spell_one_place_differently_are_one_place() {
-    for spelling in [
-        "src/lib.rs",
-        "src/./lib.rs",
-        "src//lib.rs",
-        "./src/lib.rs",
-        "src/lib.rs/",
-        "x/../src/lib.rs",
-    ] {
+    for spelling in SRC_LIB_RS {
         let live = files(&[(spelling, LIB), ("src/main.rs", MAIN)]);
         let manifest = manifest();
         let state = LiveState {

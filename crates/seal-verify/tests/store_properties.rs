@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used)]
 //! No panic and canonical round trips on hostile store documents, envelopes and tag texts (the
 //! checks behind the fuzz entry points), and resolution compared with a small reference model,
 //! with a negative control that forgets revocation.
@@ -86,7 +81,7 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(1024))]
 
     #[test]
     fn mutated_documents_never_panic_and_stay_canonical(edits in edits()) {
@@ -274,7 +269,7 @@ fn agree(model: &Model, query: &Query, forget_revocation: bool) -> Result<(), Te
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(2048))]
 
     #[test]
     fn resolution_agrees_with_the_reference(model in model(), query in query()) {

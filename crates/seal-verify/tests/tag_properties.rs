@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Invariant I6: a tag is accepted only at the key's configured length, and any one-bit change
 //! of key id, attribute, attribute order, body or tag fails. Frames use whole-character lengths
 //! (the profiles and what a store binds), so two different lengths never share a character
@@ -297,7 +292,7 @@ fn check_i6(case: &Case, verify: Verify) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(seal_test_support::no_persistence(512))]
 
     #[test]
     fn i6_only_the_genuine_tag_at_the_bound_length_verifies(case in case()) {

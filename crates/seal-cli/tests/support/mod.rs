@@ -1,7 +1,7 @@
 //! Running the built `seal` binary in tests: stdin in; stdout, stderr and the exit code out;
 //! unique temporary directories removed on drop.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::expect_used)]
 
 pub mod race;
 pub mod redis_server;

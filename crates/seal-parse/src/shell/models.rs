@@ -969,16 +969,11 @@ mod tests {
 
     #[test]
     fn rm_clusters_long_options_and_order() {
-        for command in [
-            "rm -rf /",
-            "rm -fr /",
-            "rm -r -f /",
-            "rm --recursive --force /",
-            "rm -r -v -f /",
-            "rm / -rf",
-            "rm --rec --for /",
-            "rm -Rf /",
-        ] {
+        let others = ["rm --rec --for /", "rm -Rf /"];
+        for command in seal_test_support::spellings::RM_RF_ROOT
+            .into_iter()
+            .chain(others)
+        {
             let (_, options, operands) = read(command);
             assert!(
                 options.contains(&"--recursive".to_owned())

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use seal_parse::json::{parse, FieldError, FieldErrorKind, Fields, JsonError, JsonLimits};
+use seal_parse::json::{
+    parse, FieldError, FieldErrorKind, Fields, JsonError, JsonLimits, MemberError,
+};
 use seal_record::Outcome;
 
 use super::answerer::Reply;
@@ -32,23 +34,9 @@ pub enum MalformedResponse {
     Json(JsonError),
     /// Not a JSON object.
     NotAnObject,
-    /// A member other than `rpc_id`, `session_id`, `approval_id` and `outcome`.
-    UnknownField {
-        /// The member.
-        field: String,
-    },
-    /// A required member is absent.
-    MissingField {
-        /// The member.
-        field: &'static str,
-    },
-    /// A member has the wrong JSON type or range.
-    WrongType {
-        /// The member.
-        field: &'static str,
-        /// What it must be.
-        expected: &'static str,
-    },
+    /// A member other than `rpc_id`, `session_id`, `approval_id` and `outcome`, a required
+    /// member absent, or a member of the wrong JSON type or range.
+    Member(MemberError),
     /// `outcome` is not an outcome name.
     UnknownOutcome {
         /// The text given.
@@ -95,13 +83,7 @@ impl fmt::Display for MalformedResponse {
         match self {
             MalformedResponse::Json(error) => write!(f, "invalid json: {error}"),
             MalformedResponse::NotAnObject => f.write_str("response is not a json object"),
-            MalformedResponse::UnknownField { field } => {
-                write!(f, "unknown field `{}`", field.escape_debug())
-            }
-            MalformedResponse::MissingField { field } => write!(f, "missing field `{field}`"),
-            MalformedResponse::WrongType { field, expected } => {
-                write!(f, "field `{field}` must be {expected}")
-            }
+            MalformedResponse::Member(error) => error.fmt(f),
             MalformedResponse::UnknownOutcome { text } => {
                 write!(f, "unknown approval outcome `{}`", text.escape_debug())
             }
@@ -119,31 +101,16 @@ impl std::error::Error for MalformedResponse {}
 
 impl From<FieldError> for MalformedResponse {
     fn from(error: FieldError) -> MalformedResponse {
-        match error.kind {
-            FieldErrorKind::Missing { name } => MalformedResponse::MissingField { field: name },
-            FieldErrorKind::Unknown { name } => MalformedResponse::UnknownField { field: name },
-            FieldErrorKind::WrongType { name, expected } => MalformedResponse::WrongType {
-                field: name,
-                expected,
-            },
-            FieldErrorKind::NotAnInteger { name } | FieldErrorKind::TooMany { name, .. } => {
-                MalformedResponse::WrongType {
-                    field: name,
-                    expected: "a value in range",
-                }
-            }
-            // `NotAnObject`, and any refusal added later.
-            _ => MalformedResponse::NotAnObject,
-        }
+        MemberError::of(error).map_or(MalformedResponse::NotAnObject, MalformedResponse::Member)
     }
 }
 
 /// `rpc_id`: an integer from 1 to 2^53.
 fn rpc_id(fields: &mut Fields<'_, '_>) -> Result<RpcId, MalformedResponse> {
-    let wrong = MalformedResponse::WrongType {
+    let wrong = MalformedResponse::Member(MemberError::WrongType {
         field: "rpc_id",
         expected: "a positive integer",
-    };
+    });
     match fields.integer("rpc_id") {
         Ok(0)
         | Err(FieldError {

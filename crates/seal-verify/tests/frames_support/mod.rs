@@ -1,24 +1,15 @@
 //! Shared fixtures of the frame, footer and manifest tests: fixed keys, a trust store holding
 //! keys in every state, and a verifier over the `channel` element with the harness rewrite.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports, clippy::unwrap_used)]
 
 use seal_parse::frame::ScanConfig;
+pub use seal_test_support::verify_setup::Forgetful;
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 pub use seal_verify::{Claim, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore};
 use seal_verify::{
     Ed25519SigningKey, FrameSigner, FrameVerifier, HmacKey, HmacSecret, Report, SigningKey,
     TagLength, UnixTime, VerifyConfig, VerifyingKey,
 };
-
-/// A replay store that answers every claim fresh and records nothing, for tests that verify one
-/// text many times and compare the reports (never a store to trust).
-pub struct Forgetful;
-
-impl ReplayStore for Forgetful {
-    fn claim(&self, _claim: &Claim<'_>) -> Result<ClaimOutcome, seal_verify::ClaimError> {
-        Ok(ClaimOutcome::Fresh)
-    }
-}
 
 /// A replay store in which `ids` are already claimed (forever) in the scope of
 /// [`CONVERSATION`] and in the approval scope of `approver`.
