@@ -426,6 +426,12 @@ fn pairs_len<'a>(attributes: impl Iterator<Item = (&'a str, &'a str)>) -> (usize
     })
 }
 
+/// Whether two names are equal, compared byte by byte in place: names are short, and a call to
+/// `memcmp` for each pair costs more than the comparison.
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
 fn check_common<'a>(
     key_id: &str,
     algorithm: &str,
@@ -456,7 +462,7 @@ fn check_common<'a>(
             attributes
                 .clone()
                 .take(index)
-                .any(|(earlier, _)| earlier == name)
+                .any(|(earlier, _)| same_name(earlier, name))
         } else {
             seen.as_mut().is_some_and(|seen| !seen.insert(name))
         };

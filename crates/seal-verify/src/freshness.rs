@@ -171,9 +171,15 @@ pub fn parse_issued_at(text: &str) -> Result<UnixTime, IssuedAtProblem> {
     if text.len() > 1 && text.starts_with('0') {
         return Err(IssuedAtProblem::LeadingZero);
     }
-    text.parse::<u64>()
+    // Every byte is a digit here: fold them in, refusing an overflow of 2^64 - 1.
+    text.bytes()
+        .try_fold(0u64, |seconds, digit| {
+            seconds
+                .checked_mul(10)?
+                .checked_add(u64::from(digit - b'0'))
+        })
         .map(UnixTime)
-        .map_err(|_| IssuedAtProblem::TooLarge)
+        .ok_or(IssuedAtProblem::TooLarge)
 }
 
 #[cfg(test)]

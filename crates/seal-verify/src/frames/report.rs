@@ -209,6 +209,7 @@ impl<'t> VerifiedFrame<'t> {
     }
 
     /// The decoded value of attribute `name`, if present.
+    #[inline]
     pub fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes
             .iter()
