@@ -105,6 +105,7 @@ impl Freshness {
     ///
     /// # Errors
     /// [`Staleness::TooOld`] or [`Staleness::FromTheFuture`].
+    #[inline]
     pub fn check(&self, issued_at: UnixTime, now: UnixTime) -> Result<UnixTime, Staleness> {
         let fresh_until = UnixTime(issued_at.0.saturating_add(self.max_age));
         if now > fresh_until {
@@ -161,6 +162,7 @@ impl std::error::Error for IssuedAtProblem {}
 ///
 /// # Errors
 /// An [`IssuedAtProblem`].
+#[inline]
 pub fn parse_issued_at(text: &str) -> Result<UnixTime, IssuedAtProblem> {
     if text.is_empty()
         || text.len() > MAX_ISSUED_AT_DIGITS

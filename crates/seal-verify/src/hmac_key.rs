@@ -265,22 +265,20 @@ fn check_mac(
         return Err(SignatureError::TrailingBits);
     }
     let full = mac();
-    let mut expected = [0u8; 32];
-    for (slot, byte) in expected.iter_mut().zip(full.as_ref()) {
-        *slot = *byte;
-    }
-    if let Some(last) = expected_len
-        .checked_sub(1)
-        .and_then(|index| expected.get_mut(index))
-    {
-        *last &= 0xffu8 << spare;
-    }
-    // Lengths are public and equal here; a slice that cannot be taken compares unequal.
-    let expected = expected.get(..expected_len).unwrap_or_default();
-    if bool::from(expected.ct_eq(tag)) {
-        Ok(())
-    } else {
-        Err(SignatureError::Mismatch)
+    // The expected tag is the MAC's first `expected_len` bytes, the unused bits of the last one
+    // cleared; compared in place. Lengths are public and equal here; a tag that cannot be split
+    // (none is empty) compares unequal.
+    let expected = full
+        .as_ref()
+        .get(..expected_len)
+        .and_then(<[u8]>::split_last);
+    match (expected, tag.split_last()) {
+        (Some((last, head)), Some((tag_last, tag_head)))
+            if bool::from(head.ct_eq(tag_head) & (last & (0xffu8 << spare)).ct_eq(tag_last)) =>
+        {
+            Ok(())
+        }
+        _ => Err(SignatureError::Mismatch),
     }
 }
 

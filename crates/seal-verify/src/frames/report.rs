@@ -309,6 +309,7 @@ pub struct Report<'t> {
 impl<'t> Report<'t> {
     /// A report with no frame yet, room for `capacity`, and the scan's counters; the verifier
     /// fills it in and completes it.
+    #[inline]
     pub(crate) fn open(stats: ScanStats, capacity: usize) -> Report<'t> {
         Report {
             frames: SmallVec::with_capacity(capacity),

@@ -179,17 +179,6 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// Completes a report whose frames (or scan error) are in: taint and alarm text.
     pub(crate) fn finish(&self, text: &str, element: &str, report: &mut Report<'_>) {
         let off = !self.config.is_enabled();
-        let (alarm, omitted) = if off {
-            (off_notice(text, element), 0)
-        } else {
-            alarm_text(
-                text,
-                element,
-                report.frames.as_slice(),
-                report.scan_error.is_some(),
-                self.config.limits().max_frame_alarms,
-            )
-        };
         report.tainted = off
             || report.scan_error.is_some()
             || report
@@ -198,8 +187,18 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 .iter()
                 .any(|frame| frame.alarm_reason().is_some());
         report.verification_off = off;
-        report.alarms_omitted = omitted;
-        report.alarm_text = alarm;
+        // An untainted message has no alarm text (the report opened with an empty one).
+        if off {
+            report.alarm_text = off_notice(text, element);
+        } else if report.tainted {
+            (report.alarm_text, report.alarms_omitted) = alarm_text(
+                text,
+                element,
+                report.frames.as_slice(),
+                report.scan_error.is_some(),
+                self.config.limits().max_frame_alarms,
+            );
+        }
     }
 
     /// The freshness check, after the signature: the last second at which the frame is fresh
