@@ -112,14 +112,7 @@ impl FrameSigningInput {
         attributes: &[(&str, &str)],
         body: &[u8],
     ) -> Result<FrameSigningInput, SigningInputError> {
-        frame_input(
-            key_id,
-            algorithm,
-            tag_len,
-            element,
-            attributes.iter().copied(),
-            body,
-        )
+        frame_input(key_id, algorithm, tag_len, element, attributes, body)
     }
 
     /// Builds the signing input of a frame that the scanner accepted in `text`: its element,
@@ -143,14 +136,16 @@ impl FrameSigningInput {
             .body
             .of(text)
             .ok_or(SigningInputError::BodyOutOfRange)?;
+        let pairs: Vec<(&str, &str)> = attributes
+            .iter()
+            .map(|attribute| (attribute.name, attribute.value()))
+            .collect();
         frame_input(
             key_id,
             algorithm,
             tag_len,
             frame.element,
-            attributes
-                .iter()
-                .map(|attribute| (attribute.name, attribute.value())),
+            &pairs,
             body.as_bytes(),
         )
     }
@@ -169,6 +164,7 @@ impl FrameSigningInput {
 impl<'a> SigningInputParts<'a> {
     /// The parts of a frame's signing input, checked as by [`FrameSigningInput::new`] (same
     /// arguments, same errors); the body is hashed here.
+    #[inline]
     pub fn frame(
         key_id: &'a str,
         algorithm: &'a str,
@@ -177,7 +173,7 @@ impl<'a> SigningInputParts<'a> {
         attributes: &'a [(&'a str, &'a str)],
         body: &[u8],
     ) -> Result<SigningInputParts<'a>, SigningInputError> {
-        check_common(key_id, algorithm, tag_len, attributes.iter().copied())?;
+        check_common(key_id, algorithm, tag_len, attributes)?;
         if !is_element_name(element) {
             return Err(SigningInputError::InvalidElement {
                 name: element.to_owned(),
@@ -203,7 +199,7 @@ impl<'a> SigningInputParts<'a> {
         fields: &'a [(&'a str, &'a str)],
         message: &[u8],
     ) -> Result<SigningInputParts<'a>, SigningInputError> {
-        check_common(key_id, algorithm, tag_len, fields.iter().copied())?;
+        check_common(key_id, algorithm, tag_len, fields)?;
         Ok(SigningInputParts {
             domain: FOOTER_DOMAIN,
             key_id,
@@ -259,8 +255,7 @@ impl FooterSigningInput {
         fields: &[(&str, &str)],
         message: &[u8],
     ) -> Result<FooterSigningInput, SigningInputError> {
-        let fields = fields.iter().copied();
-        check_common(key_id, algorithm, tag_len, fields.clone())?;
+        check_common(key_id, algorithm, tag_len, fields)?;
         let message_hash: [u8; 32] = Sha256::digest(message).into();
         let bytes = encode(
             FOOTER_DOMAIN,
@@ -269,7 +264,7 @@ impl FooterSigningInput {
                 algorithm.as_bytes(),
                 &count_piece(tag_len),
             ],
-            fields,
+            fields.iter().copied(),
             &message_hash,
         );
         Ok(FooterSigningInput {
@@ -320,15 +315,15 @@ impl std::error::Error for SigningInputError {}
 const PAIRWISE_DUPLICATE_CHECK_LIMIT: usize = 32;
 
 /// The frame signing input over attributes given as an iterator of (name, value) pairs.
-fn frame_input<'a>(
+fn frame_input(
     key_id: &str,
     algorithm: &str,
     tag_len: usize,
     element: &str,
-    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    attributes: &[(&str, &str)],
     body: &[u8],
 ) -> Result<FrameSigningInput, SigningInputError> {
-    check_common(key_id, algorithm, tag_len, attributes.clone())?;
+    check_common(key_id, algorithm, tag_len, attributes)?;
     if !is_element_name(element) {
         return Err(SigningInputError::InvalidElement {
             name: element.to_owned(),
@@ -343,7 +338,7 @@ fn frame_input<'a>(
             &count_piece(tag_len),
             element.as_bytes(),
         ],
-        attributes,
+        attributes.iter().copied(),
         &body_hash,
     );
     Ok(FrameSigningInput {
@@ -426,11 +421,17 @@ fn pairs_len<'a>(attributes: impl Iterator<Item = (&'a str, &'a str)>) -> (usize
     })
 }
 
-fn check_common<'a>(
+/// Whether two names are equal, compared byte by byte in place: names are short, and a call to
+/// `memcmp` for each pair costs more than the comparison.
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+fn check_common(
     key_id: &str,
     algorithm: &str,
     tag_len: usize,
-    attributes: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+    attributes: &[(&str, &str)],
 ) -> Result<(), SigningInputError> {
     if key_id.is_empty() {
         return Err(SigningInputError::EmptyKeyId);
@@ -441,9 +442,9 @@ fn check_common<'a>(
     if tag_len == 0 {
         return Err(SigningInputError::ZeroTagLength);
     }
-    let pairwise = attributes.clone().count() <= PAIRWISE_DUPLICATE_CHECK_LIMIT;
+    let pairwise = attributes.len() <= PAIRWISE_DUPLICATE_CHECK_LIMIT;
     let mut seen = (!pairwise).then(BTreeSet::new);
-    for (index, (name, _)) in attributes.clone().enumerate() {
+    for (index, &(name, _)) in attributes.iter().enumerate() {
         if name == SIG_ATTRIBUTE {
             return Err(SigningInputError::SigAttribute);
         }
@@ -454,9 +455,10 @@ fn check_common<'a>(
         }
         let repeated = if pairwise {
             attributes
-                .clone()
-                .take(index)
-                .any(|(earlier, _)| earlier == name)
+                .get(..index)
+                .unwrap_or_default()
+                .iter()
+                .any(|&(earlier, _)| same_name(earlier, name))
         } else {
             seen.as_mut().is_some_and(|seen| !seen.insert(name))
         };

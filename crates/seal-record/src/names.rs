@@ -5,25 +5,44 @@ pub const MAX_NAME_LEN: usize = 64;
 
 /// True for an element name: `[a-z][a-z0-9-]{0,63}`.
 pub fn is_element_name(name: &str) -> bool {
-    is_name(name, |b| {
-        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'
-    })
+    is_name(name, &ELEMENT_NAME_REST)
 }
 
 /// True for an attribute (or footer field) name: `[a-z][a-z0-9_-]{0,63}`.
 pub fn is_attribute_name(name: &str) -> bool {
-    is_name(name, |b| {
-        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_'
-    })
+    is_name(name, &ATTRIBUTE_NAME_REST)
 }
 
-fn is_name(name: &str, rest: impl Fn(u8) -> bool) -> bool {
+/// The bytes that may follow the first letter of an element name: `[a-z0-9-]`.
+static ELEMENT_NAME_REST: [bool; 256] = name_rest(false);
+
+/// The bytes that may follow the first letter of an attribute name: `[a-z0-9_-]`.
+static ATTRIBUTE_NAME_REST: [bool; 256] = name_rest(true);
+
+/// A table of `[a-z0-9-]`, with `_` when `underscore`, indexed by the byte.
+// The index stays below 256.
+#[allow(clippy::indexing_slicing)]
+const fn name_rest(underscore: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] =
+            b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || (underscore && b == b'_');
+        byte += 1;
+    }
+    table
+}
+
+fn is_name(name: &str, rest: &[bool; 256]) -> bool {
     let bytes = name.as_bytes();
     match bytes.split_first() {
         Some((first, tail)) => {
             first.is_ascii_lowercase()
                 && bytes.len() <= MAX_NAME_LEN
-                && tail.iter().all(|&b| rest(b))
+                && tail
+                    .iter()
+                    .all(|&b| rest.get(usize::from(b)).is_some_and(|&allowed| allowed))
         }
         None => false,
     }

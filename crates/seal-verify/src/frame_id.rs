@@ -71,6 +71,7 @@ impl std::error::Error for FrameIdProblem {}
 /// # Errors
 /// The first problem found: [`FrameIdProblem::Empty`], [`FrameIdProblem::TooLong`], or the
 /// first byte outside the grammar.
+#[inline]
 pub fn check_frame_id(id: &str) -> Result<(), FrameIdProblem> {
     if id.is_empty() {
         return Err(FrameIdProblem::Empty);

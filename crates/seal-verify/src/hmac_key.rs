@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use arrayvec::ArrayVec;
 use ring::{hkdf, hmac};
 use seal_record::{ByteSink, SigningInputParts};
 use smallvec::SmallVec;
@@ -177,19 +178,32 @@ impl ConversationKey {
     ) -> Result<(), SignatureError> {
         let packed = decode_sig(sig, usize::from(tag_length.bits()))?;
         check_mac(tag_length, packed.as_slice(), || {
-            let mut mac = Mac(hmac::Context::with_key(&self.key));
-            parts.write_to(&mut mac);
-            mac.0.sign()
+            let mut gathered = InPlace(Some(ArrayVec::new()));
+            parts.write_to(&mut gathered);
+            match &gathered.0 {
+                Some(input) => hmac::sign(&self.key, input),
+                None => hmac::sign(&self.key, &parts.to_bytes()),
+            }
         })
     }
 }
 
-/// A MAC being computed, as the sink of a signing input.
-struct Mac(hmac::Context);
+/// Bytes of a signing input gathered on the stack: a frame with a few short attributes takes
+/// about 250.
+const IN_PLACE_INPUT_BYTES: usize = 512;
 
-impl ByteSink for Mac {
+/// A signing input being gathered on the stack, so that it is MACed in one call; `None` once it
+/// outgrows [`IN_PLACE_INPUT_BYTES`] (the caller then writes it into a `Vec`).
+struct InPlace(Option<ArrayVec<u8, IN_PLACE_INPUT_BYTES>>);
+
+impl ByteSink for InPlace {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
+        if let Some(input) = &mut self.0 {
+            if input.try_extend_from_slice(bytes).is_err() {
+                self.0 = None;
+            }
+        }
     }
 }
 
@@ -251,22 +265,20 @@ fn check_mac(
         return Err(SignatureError::TrailingBits);
     }
     let full = mac();
-    let mut expected = [0u8; 32];
-    for (slot, byte) in expected.iter_mut().zip(full.as_ref()) {
-        *slot = *byte;
-    }
-    if let Some(last) = expected_len
-        .checked_sub(1)
-        .and_then(|index| expected.get_mut(index))
-    {
-        *last &= 0xffu8 << spare;
-    }
-    // Lengths are public and equal here; a slice that cannot be taken compares unequal.
-    let expected = expected.get(..expected_len).unwrap_or_default();
-    if bool::from(expected.ct_eq(tag)) {
-        Ok(())
-    } else {
-        Err(SignatureError::Mismatch)
+    // The expected tag is the MAC's first `expected_len` bytes, the unused bits of the last one
+    // cleared; compared in place. Lengths are public and equal here; a tag that cannot be split
+    // (none is empty) compares unequal.
+    let expected = full
+        .as_ref()
+        .get(..expected_len)
+        .and_then(<[u8]>::split_last);
+    match (expected, tag.split_last()) {
+        (Some((last, head)), Some((tag_last, tag_head)))
+            if bool::from(head.ct_eq(tag_head) & (last & (0xffu8 << spare)).ct_eq(tag_last)) =>
+        {
+            Ok(())
+        }
+        _ => Err(SignatureError::Mismatch),
     }
 }
 
@@ -309,6 +321,42 @@ fn expand(prk: &hkdf::Prk, info: &[&[u8]]) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A signing input gathered on the stack and one too long for it (written into a `Vec`)
+    /// are checked over exactly the bytes `to_bytes` gives: both tags verify, and neither
+    /// verifies over other attributes.
+    #[test]
+    fn signing_inputs_in_place_and_past_it_check_the_same_bytes() {
+        let master = HmacKey::new(
+            HmacSecret::from_bytes(&[9; 32]).unwrap(),
+            TagLength::STANDARD,
+        );
+        let subkey = master.conversation_subkey("c").unwrap();
+        let key = master.conversation_key("c").unwrap();
+        for len in [
+            0,
+            100,
+            IN_PLACE_INPUT_BYTES - 140,
+            IN_PLACE_INPUT_BYTES,
+            4000,
+        ] {
+            let value = "v".repeat(len);
+            let attributes = [("id", "m1"), ("note", value.as_str())];
+            let parts =
+                SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &attributes, b"hi")
+                    .unwrap();
+            let bytes = parts.to_bytes();
+            let sig = subkey.sign(&bytes).to_text();
+            assert!(key.verify_parts(TagLength::STANDARD, &parts, &sig).is_ok());
+            let other = [("id", "m2"), ("note", value.as_str())];
+            let other = SigningInputParts::frame("k1", "hmac-sha256", 22, "channel", &other, b"hi")
+                .unwrap();
+            assert_eq!(
+                key.verify_parts(TagLength::STANDARD, &other, &sig),
+                Err(SignatureError::Mismatch)
+            );
+        }
+    }
 
     /// The MAC key of a conversation subkey checks exactly the tags of the full subkey: over
     /// the same bytes, and no longer once the last byte changes.

@@ -78,6 +78,7 @@ pub struct Findings<'t> {
 impl<'t> Iterator for Findings<'t> {
     type Item = Finding<'t>;
 
+    #[inline]
     fn next(&mut self) -> Option<Finding<'t>> {
         let entry = self.entries.next()?;
         Some(finding(entry, self.element_len, self.text))

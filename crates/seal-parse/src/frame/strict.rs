@@ -74,12 +74,19 @@ pub(crate) fn strict_tag<'t>(
                 _ => return None,
             }
         }
-        let name = text.get(start + name_start..start + name_end)?;
-        let raw = text.get(start + name_end + 2..start + at)?;
-        let repeated = attributes.iter().any(|held| held.name == name);
+        // `name="raw`, cut in two at the name's end.
+        let (name, raw) = text
+            .get(start + name_start..start + at)?
+            .split_at_checked(name_end - name_start)?;
+        let raw = raw.get(2..)?;
         let after_sig = attributes.last().is_some_and(|held| held.name == "sig");
-        if repeated || after_sig || attributes.len() >= config.limits().max_attributes {
+        if after_sig || attributes.len() >= config.limits().max_attributes {
             return None;
+        }
+        for held in &attributes {
+            if held.name == name {
+                return None;
+            }
         }
         // A value that does not decode leaves the tag to lenient detection.
         let value = if escaped {

@@ -121,10 +121,25 @@ impl fmt::Display for ValueError {
 impl std::error::Error for ValueError {}
 
 /// Whether `byte` is written as itself in an `Attribute` context value: printable ASCII except
-/// `\`, `"`, `<` and `>`.
+/// `\`, `"`, `<` and `>` (one load from [`LITERAL`]).
 pub(crate) fn is_literal(byte: u8) -> bool {
-    matches!(byte, 0x20..=0x7e) && !matches!(byte, b'\\' | b'"' | b'<' | b'>')
+    LITERAL
+        .get(usize::from(byte))
+        .is_some_and(|&literal| literal)
 }
+
+/// The bytes [`is_literal`] accepts, as a table indexed by the byte.
+// The index stays below 256.
+#[allow(clippy::indexing_slicing)]
+static LITERAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0x20;
+    while byte <= 0x7e {
+        table[byte] = !matches!(byte as u8, b'\\' | b'"' | b'<' | b'>');
+        byte += 1;
+    }
+    table
+};
 
 /// Decodes the escape whose `\` is at `at`; returns the character and the offset after it.
 fn decode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), ValueError> {

@@ -2,10 +2,11 @@
 //! attributes, verified by the same checks as frames.
 
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
+use smallvec::SmallVec;
 
 use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
 use super::verify::{
-    pairs, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
+    pairs_into, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
 use crate::sign::FOOTER_ELEMENT;
 use crate::store::TrustStore;
@@ -86,15 +87,18 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let (fields, sig) =
             split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
         let message = text.get(..message_end).unwrap_or_default();
+        let mut pairs = SmallVec::new();
+        pairs_into(fields, &mut pairs);
         let verified = self.check_signed(
             FOOTER_ELEMENT,
-            &pairs(fields),
+            &pairs,
             sig,
             checks,
             Signed::Footer {
                 message: message.as_bytes(),
             },
         )?;
+        drop(pairs);
         let mut attributes = frame.attributes;
         // The tag checked, so the last attribute is `sig` (split_sig found it there).
         attributes.pop();

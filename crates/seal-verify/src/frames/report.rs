@@ -209,6 +209,7 @@ impl<'t> VerifiedFrame<'t> {
     }
 
     /// The decoded value of attribute `name`, if present.
+    #[inline]
     pub fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes
             .iter()
@@ -308,6 +309,7 @@ pub struct Report<'t> {
 impl<'t> Report<'t> {
     /// A report with no frame yet, room for `capacity`, and the scan's counters; the verifier
     /// fills it in and completes it.
+    #[inline]
     pub(crate) fn open(stats: ScanStats, capacity: usize) -> Report<'t> {
         Report {
             frames: SmallVec::with_capacity(capacity),

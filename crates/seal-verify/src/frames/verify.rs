@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use seal_parse::frame::{scan_findings, Attribute, Finding, Frame, Suspect, TagKind};
+use seal_parse::frame::{scan_findings, Attribute, Finding, Findings, Frame, Suspect, TagKind};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 use smallvec::SmallVec;
 
@@ -124,9 +124,9 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
         let (scanned, stats) = scan_findings(text, self.config.scan());
-        let mut report = match scanned {
+        let mut report = Report::open(stats, scanned.as_ref().map_or(0, Findings::len));
+        match scanned {
             Ok(findings) => {
-                let mut report = Report::open(stats, findings.len());
                 for finding in findings {
                     self.record(&mut report, finding, |finding, earlier| match finding {
                         Finding::Suspect(suspect) => suspect_outcome(&suspect),
@@ -140,14 +140,9 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                         },
                     });
                 }
-                report
             }
-            Err(error) => {
-                let mut report = Report::open(stats, 0);
-                report.scan_error = Some(error);
-                report
-            }
-        };
+            Err(error) => report.scan_error = Some(error),
+        }
         report.signature_checks = checks;
         self.finish(text, element, &mut report);
         report
@@ -184,17 +179,6 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// Completes a report whose frames (or scan error) are in: taint and alarm text.
     pub(crate) fn finish(&self, text: &str, element: &str, report: &mut Report<'_>) {
         let off = !self.config.is_enabled();
-        let (alarm, omitted) = if off {
-            (off_notice(text, element), 0)
-        } else {
-            alarm_text(
-                text,
-                element,
-                report.frames.as_slice(),
-                report.scan_error.is_some(),
-                self.config.limits().max_frame_alarms,
-            )
-        };
         report.tainted = off
             || report.scan_error.is_some()
             || report
@@ -203,8 +187,18 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 .iter()
                 .any(|frame| frame.alarm_reason().is_some());
         report.verification_off = off;
-        report.alarms_omitted = omitted;
-        report.alarm_text = alarm;
+        // An untainted message has no alarm text (the report opened with an empty one).
+        if off {
+            report.alarm_text = off_notice(text, element);
+        } else if report.tainted {
+            (report.alarm_text, report.alarms_omitted) = alarm_text(
+                text,
+                element,
+                report.frames.as_slice(),
+                report.scan_error.is_some(),
+                self.config.limits().max_frame_alarms,
+            );
+        }
     }
 
     /// The freshness check, after the signature: the last second at which the frame is fresh
@@ -328,9 +322,11 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             (BodyHashing::BeforeRewrite, Some(rewrite)) => rewrite.undo(body),
             _ => Cow::Borrowed(body),
         };
+        let mut pairs = SmallVec::new();
+        pairs_into(attributes, &mut pairs);
         self.check_signed(
             frame.element,
-            &pairs(attributes),
+            &pairs,
             sig,
             checks,
             Signed::Frame {
@@ -446,15 +442,20 @@ pub(crate) fn split_sig<'a, 't>(
     }
 }
 
-/// `attributes` as (name, decoded value) pairs, in place for a usual frame.
-#[inline]
-pub(crate) fn pairs<'a>(attributes: &'a [Attribute<'_>]) -> SmallVec<[(&'a str, &'a str); 8]> {
-    attributes
-        .iter()
-        .map(|attribute| (attribute.name, attribute.value()))
-        .collect()
+/// Fills `pairs` with `attributes` as (name, decoded value) pairs: in place for a usual frame,
+/// and where the caller holds it (returned, the list would be copied).
+pub(crate) fn pairs_into<'a>(
+    attributes: &'a [Attribute<'_>],
+    pairs: &mut SmallVec<[(&'a str, &'a str); 8]>,
+) {
+    pairs.extend(
+        attributes
+            .iter()
+            .map(|attribute| (attribute.name, attribute.value())),
+    );
 }
 
+#[inline]
 pub(crate) fn attribute<'t>(attributes: &[(&'t str, &'t str)], name: &str) -> Option<&'t str> {
     attributes
         .iter()
@@ -482,6 +483,7 @@ pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> Outcome<'t> {
 
 /// The decoded value of attribute `name` of a strictly accepted frame (borrowed from the text
 /// unless the value held an escape).
+#[inline]
 pub(crate) fn attribute_of<'t>(finding: &Finding<'t>, name: &str) -> Option<Cow<'t, str>> {
     match finding {
         Finding::Frame(frame) => frame

@@ -113,6 +113,7 @@ impl MemoryTrustStore {
 }
 
 impl TrustStore for MemoryTrustStore {
+    #[inline]
     fn resolve(
         &self,
         key_id: &str,

@@ -131,6 +131,7 @@ pub fn verify_signature_in_conversation<S: TrustStore + ?Sized>(
 
 impl Verified {
     /// The witness of a check that passed against `resolved`.
+    #[inline]
     pub(crate) fn new(resolved: &Resolved<'_>) -> Verified {
         let key = resolved.record.key();
         Verified {
