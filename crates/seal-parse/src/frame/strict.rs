@@ -74,7 +74,6 @@ pub(crate) fn strict_tag<'t>(
                 _ => return None,
             }
         }
-        // `name="raw`, cut in two at the name's end.
         let (name, raw) = text
             .get(start + name_start..start + at)?
             .split_at_checked(name_end - name_start)?;
@@ -83,8 +82,9 @@ pub(crate) fn strict_tag<'t>(
         if after_sig || attributes.len() >= config.limits().max_attributes {
             return None;
         }
+        // Names are short: compared in place, not by a call to `memcmp` each.
         for held in &attributes {
-            if held.name == name {
+            if held.name.len() == name.len() && held.name.bytes().eq(name.bytes()) {
                 return None;
             }
         }

@@ -123,8 +123,9 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let element = self.config.scan().element();
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let (scanned, stats) = scan_findings(text, self.config.scan());
-        let mut report = Report::open(stats, scanned.as_ref().map_or(0, Findings::len));
+        // Borrowed where the scan returned them: each move of the findings is a copy.
+        let (scanned, stats) = &mut scan_findings(text, self.config.scan());
+        let mut report = Report::open(*stats, scanned.as_ref().map_or(0, Findings::len));
         match scanned {
             Ok(findings) => {
                 for finding in findings {
@@ -141,7 +142,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                     });
                 }
             }
-            Err(error) => report.scan_error = Some(error),
+            Err(error) => report.scan_error = Some(*error),
         }
         report.signature_checks = checks;
         self.finish(text, element, &mut report);
@@ -310,14 +311,16 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         frame: &Frame<'_>,
         checks: &mut usize,
     ) -> Result<Verified, (AlarmReason, Cause)> {
-        let (attributes, sig) =
-            split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
-        let body = frame.body.of(text).ok_or((
-            AlarmReason::MalformedFrame,
-            Cause::Suspect {
+        // Errors are built only when returned (an error built and dropped costs a call).
+        let Some((attributes, sig)) = split_sig(&frame.attributes) else {
+            return Err((AlarmReason::UnsignedFrame, Cause::NoSignature));
+        };
+        let Some(body) = frame.body.of(text) else {
+            let cause = Cause::Suspect {
                 reasons: Vec::new(),
-            },
-        ))?;
+            };
+            return Err((AlarmReason::MalformedFrame, cause));
+        };
         let hashed: Cow<'_, str> = match (self.config.hashing(), self.config.scan().rewrite()) {
             (BodyHashing::BeforeRewrite, Some(rewrite)) => rewrite.undo(body),
             _ => Cow::Borrowed(body),
@@ -346,8 +349,9 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         checks: &mut usize,
         signed: Signed<'_>,
     ) -> Result<Verified, (AlarmReason, Cause)> {
-        let key_id = attribute(attributes, KEY_ID_ATTRIBUTE)
-            .ok_or((AlarmReason::UnknownKey, Cause::NoKeyId))?;
+        let Some(key_id) = attribute(attributes, KEY_ID_ATTRIBUTE) else {
+            return Err((AlarmReason::UnknownKey, Cause::NoKeyId));
+        };
         match attribute(attributes, FRAME_ID_ATTRIBUTE) {
             None if self.config.requires_frame_id() => {
                 return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));

@@ -194,6 +194,8 @@ pub fn check_record<'s>(
             .then_some(MatchedScope::ManifestApproval),
         Purpose::StoreUpdate => scopes.store_update.then_some(MatchedScope::StoreUpdate),
     };
-    let scope = scope.ok_or(ResolveError::OutOfScope)?;
+    let Some(scope) = scope else {
+        return Err(ResolveError::OutOfScope);
+    };
     Ok(Resolved { record, scope })
 }
