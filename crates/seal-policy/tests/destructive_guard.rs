@@ -362,3 +362,33 @@ fn the_spec_lists_every_pattern_as_the_table_holds_it() {
         "spec/destructive-guard.md section 3 differs from PATTERNS (SEAL_REGENERATE=1 rewrites it)"
     );
 }
+
+#[test]
+fn options_past_the_model_limit_do_not_hide_a_force_push() {
+    use seal_parse::shell::MAX_OPTIONS;
+    use seal_test_support::spellings::GIT_PUSH_PADDING;
+    let guard = guard();
+    for count in [MAX_OPTIONS - 2, MAX_OPTIONS, MAX_OPTIONS + 4] {
+        let padding = GIT_PUSH_PADDING[..count].join(" ");
+        for command in [
+            format!("git push {padding} --force origin main"),
+            format!("git push {padding} origin main --force"),
+            format!("git push {padding} origin +main"),
+        ] {
+            let found = guard.check_command(&command).map(|f| f.pattern.id);
+            assert_eq!(found, Some("git-push-force"), "{command}");
+        }
+    }
+    // A dry run the model saw stays harmless, and so does the padding alone below the limit.
+    let padding = GIT_PUSH_PADDING[..MAX_OPTIONS - 2].join(" ");
+    for command in [
+        format!("git push --dry-run {padding} --force origin main"),
+        format!("git push {padding} origin main"),
+    ] {
+        assert_eq!(
+            guard.check_command(&command).map(|f| f.pattern.id),
+            None,
+            "{command}"
+        );
+    }
+}

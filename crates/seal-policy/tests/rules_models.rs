@@ -195,3 +195,28 @@ fn code_in_arguments_is_never_allowed_blind() {
         );
     }
 }
+
+#[test]
+fn options_past_the_model_limit_do_not_hide_a_denied_option() {
+    use seal_parse::shell::MAX_OPTIONS;
+    use seal_test_support::spellings::GIT_PUSH_PADDING;
+    let set = set();
+    // Below the limit the model sees every option; at and past it the command is cut, and a
+    // cut command matches a deny rule of its program and subcommand whatever it dropped.
+    for count in [MAX_OPTIONS - 2, MAX_OPTIONS, MAX_OPTIONS + 4] {
+        let padding = GIT_PUSH_PADDING[..count].join(" ");
+        for command in [
+            format!("git push {padding} --force origin main"),
+            format!("git push {padding} origin main --force"),
+            format!("git -C repo push {padding} -f origin main"),
+        ] {
+            assert_eq!(effect(&set, &command), Some(Effect::Deny), "{command}");
+        }
+    }
+    // Control: the same padding without a force stays allowed below the limit.
+    let padding = GIT_PUSH_PADDING[..MAX_OPTIONS - 2].join(" ");
+    assert_eq!(
+        effect(&set, &format!("git push {padding} origin main")),
+        Some(Effect::Allow)
+    );
+}

@@ -24,3 +24,39 @@ pub const RM_RF_ROOT: [&str; 6] = [
     "rm -r -v -f /",
     "rm / -rf",
 ];
+
+/// Thirty distinct options `git push` accepts, none of which forces, deletes, mirrors, prunes
+/// or only pretends (`--dry-run`): more than a program model keeps, so a command padded with
+/// them tests what happens to an option given after the model's limit.
+pub const GIT_PUSH_PADDING: [&str; 30] = [
+    "--all",
+    "--atomic",
+    "--follow-tags",
+    "--tags",
+    "--porcelain",
+    "--verbose",
+    "--quiet",
+    "--progress",
+    "--no-verify",
+    "--thin",
+    "--signed",
+    "--ipv4",
+    "--ipv6",
+    "--set-upstream",
+    "--no-recurse-submodules",
+    "--verify",
+    "--no-signed",
+    "--no-thin",
+    "--no-progress",
+    "--no-atomic",
+    "--no-follow-tags",
+    "--no-ipv4",
+    "--no-ipv6",
+    "--no-tags",
+    "--no-porcelain",
+    "--no-verbose",
+    "--no-quiet",
+    "--no-set-upstream",
+    "--no-force-with-lease",
+    "--no-force-if-includes",
+];

@@ -369,14 +369,20 @@ impl DestructiveGuard {
         if !pattern.subcommand.is_empty() && !reading.subcommand.iter().eq(pattern.subcommand) {
             return None;
         }
-        let given = |spec: &str| reading.has(spec, words);
+        // A reading cut at the model's limits may hold any option beyond them: a wanted option
+        // counts as given, an excluding one only when seen.
+        let given = |spec: &str| reading.truncated || reading.has(spec, words);
         if !pattern.any_option.is_empty() && !pattern.any_option.iter().any(|spec| given(spec)) {
             return None;
         }
         if !pattern.all_options.iter().all(|spec| given(spec)) {
             return None;
         }
-        if pattern.no_option.iter().any(|spec| given(spec)) {
+        if pattern
+            .no_option
+            .iter()
+            .any(|spec| reading.has(spec, words))
+        {
             return None;
         }
         let operands = &reading.operands;

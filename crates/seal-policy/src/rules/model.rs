@@ -77,6 +77,10 @@ impl RuleModel {
     /// subcommand (a pattern without a subcommand covers them all), every option of the
     /// pattern given in any order (among others for a prefix pattern, and no other for an
     /// exact one), and the pattern's operands first (and no others, for an exact pattern).
+    /// A command cut at the model's limits ([`Modelled::truncated`]) may hold any option or
+    /// operand beyond them: it matches once its program, subcommand and the operands it shows
+    /// agree, since a rule read by a model is a deny or ask rule and must not be passed by
+    /// padding a command with options.
     pub(super) fn matches(&self, modelled: &Modelled<'_>) -> bool {
         if modelled.program() != self.program {
             return false;
@@ -88,18 +92,20 @@ impl RuleModel {
         if !(same_subcommand || self.prefix && self.subcommand.is_empty()) {
             return false;
         }
-        let given = self.options.iter().all(|option| {
-            modelled.has(match option {
-                Owned::Long(name) => ModelOption::Long(name),
-                Owned::Short(letter) => ModelOption::Short(*letter),
-            })
-        });
+        let cut = modelled.truncated();
+        let given = cut
+            || self.options.iter().all(|option| {
+                modelled.has(match option {
+                    Owned::Long(name) => ModelOption::Long(name),
+                    Owned::Short(letter) => ModelOption::Short(*letter),
+                })
+            });
         // A pattern that is not a prefix names its options exactly: no other may be given.
-        let exact = self.prefix || modelled.options().len() == self.options.len();
+        let exact = self.prefix || cut || modelled.options().len() == self.options.len();
         if !given || !exact {
             return false;
         }
-        if let Some(stem) = &self.option_prefix {
+        if let Some(stem) = self.option_prefix.as_ref().filter(|_| !cut) {
             let any = modelled
                 .options()
                 .any(|option| matches!(option, ModelOption::Long(name) if name.starts_with(stem.as_str())));
@@ -114,7 +120,7 @@ impl RuleModel {
             }
         }
         // A command cut at the model's limits may hold more operands than it shows.
-        self.prefix || (operands.next().is_none() && !modelled.truncated())
+        self.prefix || cut || operands.next().is_none()
     }
 }
 
