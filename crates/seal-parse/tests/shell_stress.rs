@@ -6,8 +6,8 @@ use seal_parse::shell::{quote_word, segment_with_stats, ShellLimits};
 
 const TARGET: usize = 3 << 20;
 
-fn repeat_to(unit: &str) -> String {
-    unit.repeat(TARGET / unit.len() + 1)
+fn repeat_to(unit: &str, target: usize) -> String {
+    unit.repeat(target / unit.len() + 1)
 }
 
 fn huge(depth: usize) -> ShellLimits {
@@ -19,15 +19,21 @@ fn huge(depth: usize) -> ShellLimits {
 }
 
 /// `bash -c` nested by re-quoting until the text passes the target length.
-fn nested_payload() -> String {
+fn nested_payload(target: usize) -> String {
     let mut text = String::from("rm -rf t");
-    while text.len() < TARGET {
+    while text.len() < target {
         text = format!("bash -c {}", quote_word(&text));
     }
     text
 }
 
 fn inputs() -> Vec<(&'static str, String, bool)> {
+    inputs_of(TARGET)
+}
+
+/// The adversarial commands, each at least `target` bytes long.
+fn inputs_of(target: usize) -> Vec<(&'static str, String, bool)> {
+    let repeat_to = |unit: &str| repeat_to(unit, target);
     // (name, command, analysable with huge(3))
     let mut sudo = repeat_to("sudo -u root -E ");
     sudo.push_str("rm -rf t");
@@ -71,7 +77,7 @@ fn inputs() -> Vec<(&'static str, String, bool)> {
         ("option_cluster", cluster, true),
         ("payload_siblings", payload_siblings, true),
         ("payloads_in_payload", in_payload, true),
-        ("nested_payload", nested_payload(), false),
+        ("nested_payload", nested_payload(target), false),
         ("dollars_late", repeat_to("ls x;") + "$x", false),
         ("open_parens", repeat_to("("), false),
         ("empty_segments", repeat_to(";"), false),
@@ -127,4 +133,56 @@ fn step_count_grows_with_the_input() {
     let (_, l) = segment_with_stats(&large, &limits);
     assert!(s.steps() >= small.len() / 2);
     assert!(l.steps() >= 2 * s.steps() - 10 && l.steps() <= 2 * s.steps() + 10);
+}
+
+#[test]
+fn ten_times_the_input_takes_at_most_eleven_times_the_steps() {
+    // Each adversarial shape at about 300 KiB and at ten times that: the steps of the
+    // segmentation (forms included) grow at most 11x. A re-quoted payload grows by doubling,
+    // so its two sizes are compared per byte instead.
+    const SMALL: usize = TARGET / 10;
+    let limits = huge(3);
+    for ((name, small), (_, large)) in inputs_of(SMALL)
+        .into_iter()
+        .map(|(name, text, _)| (name, text))
+        .zip(
+            inputs_of(10 * SMALL)
+                .into_iter()
+                .map(|(name, text, _)| (name, text)),
+        )
+    {
+        let (_, s) = segment_with_stats(&small, &limits);
+        let (_, l) = segment_with_stats(&large, &limits);
+        let ratio = large.len() as f64 / small.len() as f64;
+        assert!(
+            ratio >= 9.9 || name == "nested_payload",
+            "{name}: sizes {ratio}"
+        );
+        assert!(
+            grows_linearly((small.len(), s.steps()), (large.len(), l.steps())),
+            "{name}: {} steps for {} bytes, then {} steps for {} bytes",
+            s.steps(),
+            small.len(),
+            l.steps(),
+            large.len()
+        );
+        assert!(
+            s.steps() > 0 || name.starts_with("empty"),
+            "{name}: no steps counted"
+        );
+    }
+}
+
+/// Whether the steps per byte at the larger size are at most 11/10 of those at the smaller.
+fn grows_linearly(small: (usize, usize), large: (usize, usize)) -> bool {
+    10 * large.1 * small.0 <= 11 * small.1 * large.0
+}
+
+#[test]
+fn negative_control_quadratic_work_is_caught() {
+    // 10x the input with 100x (or 12x) the steps fails the check; 10x and 11x pass.
+    assert!(!grows_linearly((1000, 4000), (10_000, 400_000)));
+    assert!(!grows_linearly((1000, 4000), (10_000, 48_000)));
+    assert!(grows_linearly((1000, 4000), (10_000, 44_000)));
+    assert!(grows_linearly((1000, 4000), (10_000, 40_000)));
 }
