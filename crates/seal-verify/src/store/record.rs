@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use arrayvec::ArrayString;
+
 use crate::key::VerifyingKey;
 use crate::time::UnixTime;
 
@@ -182,7 +184,7 @@ pub struct Scopes {
 /// tag length), validity window, status and scopes.
 #[derive(Debug)]
 pub struct KeyRecord {
-    id: String,
+    id: KeyIdText,
     key: VerifyingKey,
     validity: Validity,
     status: KeyStatus,
@@ -273,7 +275,7 @@ impl KeyRecord {
             }
         }
         Ok(KeyRecord {
-            id: id.to_owned(),
+            id: key_id_text(id)?,
             key,
             validity,
             status,
@@ -283,7 +285,12 @@ impl KeyRecord {
 
     /// The key id.
     pub fn id(&self) -> &str {
-        &self.id
+        self.id.as_str()
+    }
+
+    /// The key id, inline, for a witness to copy.
+    pub(crate) fn id_text(&self) -> KeyIdText {
+        self.id
     }
 
     /// The bound key.
@@ -304,6 +311,18 @@ impl KeyRecord {
     /// The scopes.
     pub fn scopes(&self) -> &Scopes {
         &self.scopes
+    }
+}
+
+/// A key id as a record and a verification witness hold it: at most [`MAX_KEY_ID_LEN`] bytes,
+/// inline.
+pub(crate) type KeyIdText = ArrayString<MAX_KEY_ID_LEN>;
+
+/// `id` held inline; refused when outside the key id grammar.
+pub(crate) fn key_id_text(id: &str) -> Result<KeyIdText, RecordError> {
+    match ArrayString::from(id) {
+        Ok(text) if is_key_id(id) => Ok(text),
+        _ => Err(RecordError::KeyId { id: id.to_owned() }),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::record::KeyIdText;
 use super::resolve::{
     IntendedUse, MatchedScope, Operation, Purpose, ResolveError, Resolved, TrustStore,
 };
@@ -11,9 +12,6 @@ use crate::hmac_key::SubkeyError;
 use crate::key::Algorithm;
 use crate::key::VerifyingKey;
 use crate::time::UnixTime;
-
-#[cfg(doc)]
-use super::record::MAX_KEY_ID_LEN;
 
 /// Proof that a signature was checked: only this crate's verification functions build one
 /// ([`verify_signature`], [`verify_signature_in_conversation`]).
@@ -135,7 +133,7 @@ impl Verified {
     pub(crate) fn new(resolved: &Resolved<'_>) -> Verified {
         let key = resolved.record.key();
         Verified {
-            key_id: KeyIdText::new(resolved.record.id()),
+            key_id: resolved.record.id_text(),
             algorithm: key.algorithm(),
             fingerprint: key.fingerprint(),
             scope: resolved.scope,
@@ -156,66 +154,4 @@ fn resolve_for_verify<'s, S: TrustStore + ?Sized>(
     store
         .resolve(key_id, &intended, now)
         .map_err(VerifyFailure::Key)
-}
-
-/// Key ids up to this many bytes are held inside a [`Verified`] witness; longer ones (up to
-/// [`MAX_KEY_ID_LEN`]) on the heap. Small enough that the witness, which moves with every
-/// verified frame's report, stays small.
-const INLINE_KEY_ID_BYTES: usize = 22;
-
-/// A key id held without allocating up to [`INLINE_KEY_ID_BYTES`] bytes, on the heap beyond.
-#[derive(Clone)]
-enum KeyIdText {
-    /// The first `len` bytes, a copy of a `str`.
-    Inline([u8; INLINE_KEY_ID_BYTES], u8),
-    /// A longer id.
-    Heap(Box<str>),
-}
-
-impl KeyIdText {
-    fn new(id: &str) -> KeyIdText {
-        let mut bytes = [0u8; INLINE_KEY_ID_BYTES];
-        match (bytes.get_mut(..id.len()), u8::try_from(id.len())) {
-            (Some(slot), Ok(len)) => {
-                slot.copy_from_slice(id.as_bytes());
-                KeyIdText::Inline(bytes, len)
-            }
-            _ => KeyIdText::Heap(id.into()),
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        match self {
-            // The bytes are a copy of a whole `str`, so they are UTF-8.
-            KeyIdText::Inline(bytes, len) => bytes
-                .get(..usize::from(*len))
-                .and_then(|id| std::str::from_utf8(id).ok())
-                .unwrap_or_default(),
-            KeyIdText::Heap(id) => id,
-        }
-    }
-}
-
-impl fmt::Debug for KeyIdText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn key_ids_read_back_inline_and_on_the_heap() {
-        let longest = "k".repeat(INLINE_KEY_ID_BYTES);
-        let longer = "k".repeat(INLINE_KEY_ID_BYTES + 1);
-        for id in ["", "k1", "\u{e9}t\u{e9}", longest.as_str(), longer.as_str()] {
-            let held = KeyIdText::new(id);
-            assert_eq!(held.as_str(), id);
-            assert_eq!(format!("{held:?}"), format!("{id:?}"));
-        }
-        assert!(matches!(KeyIdText::new(&longest), KeyIdText::Inline(..)));
-        assert!(matches!(KeyIdText::new(&longer), KeyIdText::Heap(_)));
-    }
 }
