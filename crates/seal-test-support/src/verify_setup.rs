@@ -39,10 +39,9 @@ pub fn master() -> HmacKey {
     )
 }
 
-/// A trust store holding `k1` ([`master`]), active, valid around [`NOW`] and scoped to
-/// [`ELEMENT`] frames.
-pub fn store() -> MemoryTrustStore {
-    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+/// A record for the HMAC key `key` under `id` with `status`, valid around [`NOW`] (from
+/// 1,700,000,000 to 1,850,000,000) and scoped to [`ELEMENT`] frames.
+pub fn record(id: &str, key: HmacKey, status: KeyStatus) -> KeyRecord {
     let scopes = Scopes {
         frames: vec![FrameScope::new(ELEMENT, vec![]).unwrap()],
         ..Scopes::default()
@@ -51,15 +50,16 @@ pub fn store() -> MemoryTrustStore {
         not_before: UnixTime(1_700_000_000),
         not_after: UnixTime(1_850_000_000),
     };
-    let record = KeyRecord::new(
-        KEY_ID,
-        VerifyingKey::Hmac(master()),
-        validity,
-        KeyStatus::Active,
-        scopes,
-    )
-    .unwrap();
-    store.insert(record).unwrap();
+    KeyRecord::new(id, VerifyingKey::Hmac(key), validity, status, scopes).unwrap()
+}
+
+/// A trust store holding `k1` ([`master`]), active, valid around [`NOW`] and scoped to
+/// [`ELEMENT`] frames ([`record`]).
+pub fn store() -> MemoryTrustStore {
+    let mut store = MemoryTrustStore::new(UnixTime(1_900_000_000));
+    store
+        .insert(record(KEY_ID, master(), KeyStatus::Active))
+        .unwrap();
     store
 }
 

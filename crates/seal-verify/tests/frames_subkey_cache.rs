@@ -6,34 +6,18 @@
 
 use std::cell::Cell;
 
-use seal_parse::frame::ScanConfig;
-use seal_test_support::verify_setup::Forgetful;
+use seal_test_support::verify_setup::{config, record, Forgetful, ELEMENT, NOW};
 use seal_verify::store::{
-    check_record, FrameScope, IntendedUse, KeyRecord, KeyStatus, MemoryTrustStore, ResolveError,
-    Resolved, Scopes, TrustStore, Validity,
+    check_record, IntendedUse, KeyRecord, KeyStatus, MemoryTrustStore, ResolveError, Resolved,
+    TrustStore,
 };
 use seal_verify::{
     AlarmReason, ConversationKeys, FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey,
-    TagLength, UnixTime, VerifyConfig, VerifyingKey, SUBKEY_CACHE_CAPACITY,
+    TagLength, UnixTime, SUBKEY_CACHE_CAPACITY,
 };
-
-const NOW: UnixTime = UnixTime(1_800_000_000);
-const ELEMENT: &str = "channel";
 
 fn key(secret: u8, length: TagLength) -> HmacKey {
     HmacKey::new(HmacSecret::from_bytes(&[secret; 32]).unwrap(), length)
-}
-
-fn record(id: &str, key: HmacKey, status: KeyStatus) -> KeyRecord {
-    let scopes = Scopes {
-        frames: vec![FrameScope::new(ELEMENT, vec![]).unwrap()],
-        ..Scopes::default()
-    };
-    let validity = Validity {
-        not_before: UnixTime(1_700_000_000),
-        not_after: UnixTime(1_850_000_000),
-    };
-    KeyRecord::new(id, VerifyingKey::Hmac(key), validity, status, scopes).unwrap()
 }
 
 fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
@@ -41,10 +25,6 @@ fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
         .unwrap()
         .sign(ELEMENT, &[("source", "telegram"), ("id", id)], "hello")
         .unwrap()
-}
-
-fn config() -> VerifyConfig {
-    VerifyConfig::new(ScanConfig::new(ELEMENT).unwrap())
 }
 
 fn reasons(report: &seal_verify::Report) -> Vec<Option<AlarmReason>> {
