@@ -583,7 +583,7 @@ pub struct RuleFinding {
 /// ```
 ///
 /// # Errors
-/// [``] when the text is not a valid rule file.
+/// [`PolicyError::Rules`] when the text is not a valid rule file.
 pub fn lint_rules(json: &str) -> Result<Vec<RuleFinding>, PolicyError> {
     let rules = rule_set(json, Fallback::Ask, None)?;
     let mut findings: Vec<RuleFinding> = lint(&rules)
