@@ -1,4 +1,9 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 //! Assembling a policy (`assembly::PolicyBuilder`): where each part lands in the pipeline, what
 //! each refusal names, which inputs the policy digest covers, and the rule set and lint a policy
 //! text gives.
