@@ -526,3 +526,15 @@ fn lint_names_rules_and_stray_members() {
     assert!(lint_rules(ALLOW_GIT).unwrap().is_empty());
     assert!(lint_rules("{").is_err());
 }
+
+#[test]
+fn a_builder_debugs_as_its_preset_fallback_and_stage_count() {
+    let builder = PolicyBuilder::new()
+        .fallback(Fallback::Deny)
+        .preset("read-only")
+        .guard("g", DeniesAll);
+    assert_eq!(
+        format!("{builder:?}"),
+        "PolicyBuilder { preset: \"read-only\", fallback: Deny, stages: 1, .. }"
+    );
+}
