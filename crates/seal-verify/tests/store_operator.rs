@@ -158,6 +158,7 @@ fn an_expired_store_is_renewed_by_rotation_not_bypassed() {
     assert!(error
         .to_string()
         .starts_with("store document not accepted: "));
+    assert!(error.source().is_some());
 }
 
 #[test]
@@ -178,6 +179,7 @@ fn a_current_document_never_acceptable_is_named_as_such() {
         error.to_string().starts_with("store document refused at "),
         "{error}"
     );
+    assert!(error.source().is_some());
     let current = signed(
         &document(1, 1_900_000_000, &[("root", &root)]),
         &[("root", &root)],
