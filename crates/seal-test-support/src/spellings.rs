@@ -25,7 +25,7 @@ pub const RM_RF_ROOT: [&str; 6] = [
     "rm / -rf",
 ];
 
-/// Thirty distinct options `git push` accepts, none of which forces, deletes, mirrors, prunes
+/// Thirty distinct options `git push` accepts (each checked against git 2.47), none of which forces, deletes, mirrors, prunes
 /// or only pretends (`--dry-run`): more than a program model keeps, so a command padded with
 /// them tests what happens to an option given after the model's limit.
 pub const GIT_PUSH_PADDING: [&str; 30] = [
@@ -50,8 +50,8 @@ pub const GIT_PUSH_PADDING: [&str; 30] = [
     "--no-progress",
     "--no-atomic",
     "--no-follow-tags",
-    "--no-ipv4",
-    "--no-ipv6",
+    "--no-all",
+    "--no-push-option",
     "--no-tags",
     "--no-porcelain",
     "--no-verbose",
