@@ -25,9 +25,10 @@ pub const RM_RF_ROOT: [&str; 6] = [
     "rm / -rf",
 ];
 
-/// Thirty distinct options `git push` accepts (each checked against git 2.47), none of which forces, deletes, mirrors, prunes
-/// or only pretends (`--dry-run`): more than a program model keeps, so a command padded with
-/// them tests what happens to an option given after the model's limit.
+/// Thirty distinct options `git push` accepts (each checked against git 2.47), none of which
+/// forces, deletes, mirrors, prunes or only pretends (`--dry-run`): more than a program model
+/// keeps, so a command padded with them tests what happens to an option given after the
+/// model's limit.
 pub const GIT_PUSH_PADDING: [&str; 30] = [
     "--all",
     "--atomic",
