@@ -63,6 +63,15 @@ fn signed(document: &str, signers: &[(&str, &ApproverKey)]) -> Vec<u8> {
     sign_store_document(document.as_bytes(), &signers).unwrap()
 }
 
+/// A document of `version` expiring at `expires` that lists [`root`] as `root`, signed by it.
+fn rooted(version: u64, expires: u64) -> Vec<u8> {
+    let root = root();
+    signed(
+        &document(version, expires, &[("root", &root)]),
+        &[("root", &root)],
+    )
+}
+
 fn window(not_before: u64, not_after: u64) -> Validity {
     Validity {
         not_before: UnixTime(not_before),
@@ -72,15 +81,8 @@ fn window(not_before: u64, not_after: u64) -> Validity {
 
 #[test]
 fn a_rotation_one_version_up_signed_by_both_thresholds_is_accepted() {
-    let root = root();
-    let current = signed(
-        &document(1, 1_900_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
-    let next = signed(
-        &document(2, 2_000_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let current = rooted(1, 1_900_000_000);
+    let next = rooted(2, 2_000_000_000);
     assert_eq!(
         check_rotation(&current, &next, NOW).unwrap(),
         Rotation {
@@ -90,14 +92,8 @@ fn a_rotation_one_version_up_signed_by_both_thresholds_is_accepted() {
         }
     );
     // Backwards, sideways and skipping a version are refused.
-    let again = signed(
-        &document(1, 1_900_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
-    let skip = signed(
-        &document(3, 2_000_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let again = rooted(1, 1_900_000_000);
+    let skip = rooted(3, 2_000_000_000);
     for (current, next) in [(&next, &current), (&current, &again), (&current, &skip)] {
         let error = check_rotation(current, next, NOW).unwrap_err();
         assert!(matches!(error, TrustError::Rotation(_)), "{error:?}");
@@ -108,10 +104,7 @@ fn a_rotation_one_version_up_signed_by_both_thresholds_is_accepted() {
         assert!(error.source().is_some());
     }
     // An offer that has already expired is refused.
-    let stale = signed(
-        &document(2, 1_799_999_999, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let stale = rooted(2, 1_799_999_999);
     assert!(matches!(
         check_rotation(&current, &stale, NOW),
         Err(TrustError::Rotation(_))
@@ -122,19 +115,13 @@ fn a_rotation_one_version_up_signed_by_both_thresholds_is_accepted() {
 fn an_expired_store_is_renewed_by_rotation_not_bypassed() {
     let root = root();
     // The current document expired before now; its root key is still valid now.
-    let current = signed(
-        &document(1, 1_799_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let current = rooted(1, 1_799_000_000);
     let long_lived_root = document(1, 1_799_000_000, &[("root", &root)]).replace(
         r#""not_after":1799000000,"status":"active","scopes":{"frames":[],"manifest_approval":false,"store_update":true}"#,
         r#""not_after":2000000000,"status":"active","scopes":{"frames":[],"manifest_approval":false,"store_update":true}"#,
     );
     let current_long = signed(&long_lived_root, &[("root", &root)]);
-    let next = signed(
-        &document(2, 2_000_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let next = rooted(2, 2_000_000_000);
     assert_eq!(
         check_rotation(&current_long, &next, NOW)
             .unwrap()
@@ -167,10 +154,7 @@ fn a_current_document_never_acceptable_is_named_as_such() {
     // Lists `root` but is signed by a key it does not list under that id's public key.
     let text = document(1, 1_900_000_000, &[("root", &root)]);
     let forged = sign_store_document(text.as_bytes(), &[("root", stranger.signing_key())]).unwrap();
-    let next = signed(
-        &document(2, 2_000_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let next = rooted(2, 2_000_000_000);
     let error = check_rotation(&forged, &next, NOW).unwrap_err();
     assert!(matches!(error, TrustError::NotAccepted(_)), "{error:?}");
     let error = check_rotation(b"{", &next, NOW).unwrap_err();
@@ -180,10 +164,7 @@ fn a_current_document_never_acceptable_is_named_as_such() {
         "{error}"
     );
     assert!(error.source().is_some());
-    let current = signed(
-        &document(1, 1_900_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let current = rooted(1, 1_900_000_000);
     assert!(matches!(
         check_rotation(&current, b"[]", NOW),
         Err(TrustError::Document(_))
@@ -243,11 +224,7 @@ fn a_rotation_is_signed_by_a_root_only_the_current_document_lists() {
 
 #[test]
 fn a_store_from_a_signed_document_binds_each_secret() {
-    let root = root();
-    let envelope = signed(
-        &document(1, 1_900_000_000, &[("root", &root)]),
-        &[("root", &root)],
-    );
+    let envelope = rooted(1, 1_900_000_000);
     let key = frame_key();
     let store = MemoryTrustStore::from_signed_document(
         &envelope,
