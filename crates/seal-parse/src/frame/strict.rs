@@ -47,33 +47,8 @@ pub(crate) fn strict_tag<'t>(
             b' ' => at += 1,
             _ => return None,
         }
-        let name_start = at;
-        if !tag.get(at)?.is_ascii_lowercase() {
-            return None;
-        }
-        let rest = tag.get(at + 1..)?;
-        at += 1 + rest
-            .iter()
-            .position(|&byte| !continues_attribute_name(byte))
-            .unwrap_or(rest.len());
-        let name_end = at;
-        if name_end - name_start > MAX_NAME_LEN || tag.get(at..at + 2)? != b"=\"" {
-            return None;
-        }
-        at += 2;
-        let mut escaped = false;
-        loop {
-            let rest = tag.get(at..)?;
-            at += rest.iter().position(|&byte| !is_literal(byte))?;
-            match *tag.get(at)? {
-                b'"' => break,
-                b'\\' => {
-                    escaped = true;
-                    at += 1;
-                }
-                _ => return None,
-            }
-        }
+        let (name_start, (name_end, value_end, escaped)) = (at, attribute_at(tag, at)?);
+        at = value_end;
         let (name, raw) = text
             .get(start + name_start..start + at)?
             .split_at_checked(name_end - name_start)?;
@@ -99,6 +74,30 @@ pub(crate) fn strict_tag<'t>(
     }
     let len = at + 1;
     Some((strict(TagKind::Open, start, len, attributes), len))
+}
+
+/// The attribute whose name starts at `name_start` of `tag`: where its name ends, where its
+/// value's closing quote stands, and whether the value holds an escape.
+fn attribute_at(tag: &[u8], name_start: usize) -> Option<(usize, usize, bool)> {
+    let (first, rest) = tag.get(name_start..)?.split_first()?;
+    let name_len = 1 + rest
+        .iter()
+        .take_while(|&&b| continues_attribute_name(b))
+        .count();
+    let name_end = name_start + name_len;
+    let equals_quote = tag.get(name_end..name_end + 2)? == b"=\"";
+    if !first.is_ascii_lowercase() || name_len > MAX_NAME_LEN || !equals_quote {
+        return None;
+    }
+    let (mut at, mut escaped) = (name_end + 2, false);
+    loop {
+        at += tag.get(at..)?.iter().position(|&byte| !is_literal(byte))?;
+        match *tag.get(at)? {
+            b'"' => return Some((name_end, at, escaped)),
+            b'\\' => (escaped, at) = (true, at + 1),
+            _ => return None,
+        }
+    }
 }
 
 /// Room made for the attributes of an opening tag: a signed frame usually has five (`source`,
