@@ -7,7 +7,8 @@ use super::finding::{
     CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
 };
 use super::search::CandidateSearch;
-use super::tag::{detect, Detection, Tag};
+use super::strict::strict_tag;
+use super::tag::{detect_lenient, Detection, Tag};
 
 /// Finds every tag of the configured element in `text`, in document order of their first tag.
 ///
@@ -52,16 +53,22 @@ pub fn scan_findings<'t>(
     let mut from = 0;
     while let Some(at) = search.next_candidate(from, &mut stats) {
         stats.candidates += 1;
-        let (detection, steps) = detect(text, at, config);
-        stats.chars_examined += steps;
-        match detection {
-            Detection::NotATag { resume } => from = resume.max(at + 1),
-            Detection::Tag(tag) => {
-                from = tag.span.end.max(at + 1);
-                if let Err(error) = pairing.add(tag) {
-                    return (Err(error), stats);
+        // A strictly written tag goes to pairing as it was built (no copy into a detection).
+        let (tag, steps) = match strict_tag(text, at, config) {
+            Some(strict) => strict,
+            None => match detect_lenient(text, at, config) {
+                (Detection::Tag(tag), steps) => (tag, steps),
+                (Detection::NotATag { resume }, steps) => {
+                    stats.chars_examined += steps;
+                    from = resume.max(at + 1);
+                    continue;
                 }
-            }
+            },
+        };
+        stats.chars_examined += steps;
+        from = tag.span.end.max(at + 1);
+        if let Err(error) = pairing.add(tag) {
+            return (Err(error), stats);
         }
     }
     (Ok(pairing.finish(text)), stats)
@@ -70,7 +77,9 @@ pub fn scan_findings<'t>(
 /// The findings of one scan, in document order of their first tag (see [`scan_findings`]).
 #[derive(Debug)]
 pub struct Findings<'t> {
-    entries: smallvec::IntoIter<[Entry<'t>; 1]>,
+    /// The entries, each taken in place (its lists moved out) when its finding is handed out.
+    entries: SmallVec<[Entry<'t>; 1]>,
+    next: usize,
     element_len: usize,
     text: &'t str,
 }
@@ -80,12 +89,14 @@ impl<'t> Iterator for Findings<'t> {
 
     #[inline]
     fn next(&mut self) -> Option<Finding<'t>> {
-        let entry = self.entries.next()?;
+        let entry = self.entries.get_mut(self.next)?;
+        self.next += 1;
         Some(finding(entry, self.element_len, self.text))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.entries.size_hint()
+        let left = self.entries.len().saturating_sub(self.next);
+        (left, Some(left))
     }
 }
 
@@ -198,24 +209,23 @@ impl<'t> Pairing<'_, 't> {
 
     fn finish(self, text: &'t str) -> Findings<'t> {
         Findings {
-            entries: self.entries.into_iter(),
+            entries: self.entries,
+            next: 0,
             element_len: self.config.element().len(),
             text,
         }
     }
 }
 
-fn finding<'t>(entry: Entry<'t>, element_len: usize, text: &'t str) -> Finding<'t> {
-    let Entry {
-        tag, depth, close, ..
-    } = entry;
-    let mut reasons = tag.reasons;
+fn finding<'t>(entry: &mut Entry<'t>, element_len: usize, text: &'t str) -> Finding<'t> {
+    let (tag, depth) = (&mut entry.tag, entry.depth);
+    let mut reasons = std::mem::take(&mut tag.reasons);
     let opens = tag.kind == TagKind::Open && tag.terminated && !tag.self_closing;
     let mut body = None;
     let mut close_span = None;
     let mut close_form = CloseForm::Literal;
     if opens {
-        match close {
+        match &mut entry.close {
             Some(close) => {
                 body = Some(Span {
                     start: tag.span.end,
@@ -225,7 +235,7 @@ fn finding<'t>(entry: Entry<'t>, element_len: usize, text: &'t str) -> Finding<'
                 if close.kind == TagKind::RewrittenClose {
                     close_form = CloseForm::Rewritten;
                 }
-                reasons.extend(close.reasons);
+                reasons.extend(std::mem::take(&mut close.reasons));
             }
             None => reasons.add(Reason::Unclosed),
         }
@@ -237,7 +247,7 @@ fn finding<'t>(entry: Entry<'t>, element_len: usize, text: &'t str) -> Finding<'
             element: text
                 .get(tag.span.start + 1..tag.span.start + 1 + element_len)
                 .unwrap_or_default(),
-            attributes: tag.attributes,
+            attributes: std::mem::take(&mut tag.attributes),
             depth,
             header: tag.span,
             body,

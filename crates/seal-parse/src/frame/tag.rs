@@ -14,7 +14,6 @@ use super::chars::{
 };
 use super::config::{is_attribute_name, ScanConfig};
 use super::finding::{Attribute, Reason, Span, TagKind};
-use super::strict::strict_tag;
 use super::value::decode_attribute_value;
 
 /// The outcome of detection at one candidate.
@@ -63,19 +62,6 @@ impl Reasons {
     pub(crate) fn into_vec(self) -> Vec<Reason> {
         self.0
     }
-}
-
-/// Detects a tag of `config.element()` whose bracket is at byte `start` of `text`; also returns
-/// the number of characters consumed (the bracket included).
-pub(crate) fn detect<'t>(
-    text: &'t str,
-    start: usize,
-    config: &ScanConfig,
-) -> (Detection<'t>, usize) {
-    if let Some((tag, steps)) = strict_tag(text, start, config) {
-        return (Detection::Tag(tag), steps);
-    }
-    detect_lenient(text, start, config)
 }
 
 /// Detection character by character: every tag, strictly written or not.

@@ -43,10 +43,8 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 match (finding, last) {
                     (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
                     (Finding::Frame(frame), Some((at, message_end))) if at == index => {
-                        match self.check_footer(text, frame, message_end, &mut checks) {
-                            Ok(verified) => self.admit(verified, earlier, &mut admitted),
-                            Err((reason, cause)) => untrusted(reason, cause),
-                        }
+                        let checked = self.check_footer(text, frame, message_end, &mut checks);
+                        self.admit(checked, earlier, &mut admitted)
                     }
                     (Finding::Frame(_), _) => {
                         untrusted(AlarmReason::MalformedFrame, Cause::FooterNotLast)

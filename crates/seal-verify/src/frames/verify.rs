@@ -135,10 +135,11 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                             AlarmReason::NestedFrame,
                             Cause::Nested { depth: frame.depth },
                         ),
-                        Finding::Frame(frame) => match self.check_frame(text, frame, &mut checks) {
-                            Ok(verified) => self.admit(verified, earlier, &mut admitted),
-                            Err((reason, cause)) => untrusted(reason, cause),
-                        },
+                        Finding::Frame(frame) => self.admit(
+                            self.check_frame(text, frame, &mut checks),
+                            earlier,
+                            &mut admitted,
+                        ),
                     });
                 }
             }
@@ -231,10 +232,14 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// `earlier`, in another scope) alarms; a fresh claim is admitted.
     pub(crate) fn admit<'t>(
         &self,
-        verified: VerifiedFrame<'t>,
+        checked: Result<VerifiedFrame<'t>, (AlarmReason, Cause)>,
         earlier: &[FrameReport<'t>],
         admitted: &mut AdmittedIds,
     ) -> Outcome<'t> {
+        let verified = match checked {
+            Ok(verified) => verified,
+            Err((reason, cause)) => return untrusted(reason, cause),
+        };
         let expires_at = match self.fresh_until(&verified) {
             Ok(expires_at) => expires_at,
             Err((reason, cause)) => return untrusted(reason, cause),
