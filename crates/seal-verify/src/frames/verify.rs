@@ -226,10 +226,11 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         }
     }
 
-    /// The replay check, after the signature and the freshness check: the frame id is claimed in the replay store (in
-    /// the conversation's scope for an HMAC key, the key's for an Ed25519 key); a replayed
-    /// claim, a store that cannot answer, or an id verified earlier in this message (among
-    /// `earlier`, in another scope) alarms; a fresh claim is admitted.
+    /// The outcome of a checked frame (`checked`: the signature check's result): untrusted when
+    /// the check failed; else the freshness check, then the replay check: the frame id is claimed
+    /// in the replay store (in the conversation's scope for an HMAC key, the key's for an Ed25519
+    /// key); a replayed claim, a store that cannot answer, or an id verified earlier in this
+    /// message (among `earlier`, in another scope) alarms; a fresh claim is admitted.
     pub(crate) fn admit<'t>(
         &self,
         checked: Result<VerifiedFrame<'t>, (AlarmReason, Cause)>,
