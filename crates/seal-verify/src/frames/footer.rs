@@ -9,7 +9,7 @@ use super::verify::{
     pairs_into, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
 use crate::sign::FOOTER_ELEMENT;
-use crate::store::{TrustStore, Verified};
+use crate::store::TrustStore;
 
 impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
     /// Verifies a message of the footer lane: `message` LF `<seal-footer a="v" .. sig="t">
@@ -87,7 +87,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let message = text.get(..message_end).unwrap_or_default();
         let mut pairs = SmallVec::new();
         pairs_into(fields, &mut pairs);
-        let resolved = self.check_signed(
+        let verified = self.check_signed(
             FOOTER_ELEMENT,
             &pairs,
             sig,
@@ -101,7 +101,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         // The tag checked, so the last attribute is `sig` (split_sig found it there).
         attributes.pop();
         Ok(VerifiedFrame {
-            verified: Verified::new(&resolved),
+            verified,
             element: FOOTER_ELEMENT,
             attributes,
             header: frame.header,

@@ -16,7 +16,7 @@ use crate::key::Algorithm;
 use crate::replay::{Claim, ClaimOutcome, ClaimScope, ReplayStore};
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
-    IntendedUse, Operation, Purpose, ResolveError, Resolved, TrustStore, Verified, VerifyFailure,
+    IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
 };
 use crate::time::UnixTime;
 
@@ -290,7 +290,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         frame: Frame<'t>,
         checks: &mut usize,
     ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
-        let resolved = self.check_frame_tag(text, &frame, checks)?;
+        let verified = self.check_frame_tag(text, &frame, checks)?;
         let Frame {
             element,
             mut attributes,
@@ -302,7 +302,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         // The tag checked, so the last attribute is `sig` (split_sig found it there).
         attributes.pop();
         Ok(VerifiedFrame {
-            verified: Verified::new(&resolved),
+            verified,
             element,
             attributes,
             header,
@@ -316,7 +316,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         text: &str,
         frame: &Frame<'_>,
         checks: &mut usize,
-    ) -> Result<Resolved<'a>, (AlarmReason, Cause)> {
+    ) -> Result<Verified, (AlarmReason, Cause)> {
         // Errors are built only when returned (an error built and dropped costs a call).
         let Some((attributes, sig)) = split_sig(&frame.attributes) else {
             return Err((AlarmReason::UnsignedFrame, Cause::NoSignature));
@@ -354,7 +354,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         sig: &str,
         checks: &mut usize,
         signed: Signed<'_>,
-    ) -> Result<Resolved<'a>, (AlarmReason, Cause)> {
+    ) -> Result<Verified, (AlarmReason, Cause)> {
         let Some(key_id) = attribute(attributes, KEY_ID_ATTRIBUTE) else {
             return Err((AlarmReason::UnknownKey, Cause::NoKeyId));
         };
@@ -397,7 +397,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         subkeys
             .verify_parts(key, self.conversation_id, &parts, sig)
             .map_err(failure)?;
-        Ok(resolved)
+        Ok(Verified::new(&resolved))
     }
 }
 
