@@ -235,6 +235,17 @@ impl SealBuilder {
         self.policy(|policy| policy.workspace_root(root))
     }
 
+    /// The home directory (absolute) that `~` means in rules and commands.
+    pub fn home_dir(self, home: &str) -> SealBuilder {
+        self.policy(|policy| policy.home_dir(home))
+    }
+
+    /// A directory (absolute) counted as inside the workspace besides the root, as Claude
+    /// Code's `additionalDirectories` (the rule file's own are read too).
+    pub fn added_dir(self, dir: &str) -> SealBuilder {
+        self.policy(|policy| policy.added_dir(dir))
+    }
+
     /// Turns on the destructive-command guard
     /// ([`seal_policy::destructive::DestructiveGuard`]): shell commands that delete outside
     /// the workspace, destroy git history or uncommitted work, write to devices or file

@@ -71,6 +71,11 @@ pub enum Fallback {
     /// `Agent`, `Task` and `Skill` calls; spec/policy-rules.md, "The client's default mode"),
     /// ask for the rest. Deny and ask rules still come first, and the guards still run.
     ClaudeCode,
+    /// As Claude Code's accept-edits permission mode: what [`Fallback::ClaudeCode`] allows,
+    /// and edits of files inside the workspace (the file tools, and `mkdir`, `touch`, `rm`,
+    /// `rmdir`, `cp`, `mv` and `sed -i` on paths inside it), as Claude Code 2.1.332 allows
+    /// them with no rule; ask for the rest.
+    ClaudeCodeAcceptEdits,
 }
 
 impl Fallback {
@@ -81,6 +86,7 @@ impl Fallback {
             Fallback::Deny => "deny",
             Fallback::Allow => "allow",
             Fallback::ClaudeCode => "claude-code",
+            Fallback::ClaudeCodeAcceptEdits => "claude-code-accept-edits",
         }
     }
 }
@@ -184,6 +190,8 @@ enum Place {
 pub struct PolicyBuilder {
     rules_json: Option<String>,
     workspace_root: Option<String>,
+    home_dir: Option<String>,
+    added_dirs: Vec<String>,
     destructive: Option<DestructiveGuard>,
     stages: Vec<Stage>,
     fallback: Fallback,
@@ -207,6 +215,8 @@ impl PolicyBuilder {
         PolicyBuilder {
             rules_json: None,
             workspace_root: None,
+            home_dir: None,
+            added_dirs: Vec::new(),
             destructive: None,
             stages: Vec::new(),
             fallback: Fallback::Ask,
@@ -222,6 +232,20 @@ impl PolicyBuilder {
     /// Permission rules as JSON (spec/policy-rules.md).
     pub fn rules_json(mut self, json: &str) -> PolicyBuilder {
         self.rules_json = Some(json.to_owned());
+        self
+    }
+
+    /// The home directory (absolute) that `~` means in rules and commands.
+    pub fn home_dir(mut self, home: &str) -> PolicyBuilder {
+        self.home_dir = Some(home.to_owned());
+        self
+    }
+
+    /// A directory (absolute) counted as inside the workspace, besides the root: paths in it
+    /// may be allowed by rules and the client's default mode (as Claude Code's
+    /// `additionalDirectories`; the rule file's own `additionalDirectories` are read too).
+    pub fn added_dir(mut self, dir: &str) -> PolicyBuilder {
+        self.added_dirs.push(dir.to_owned());
         self
     }
 
@@ -355,11 +379,19 @@ impl PolicyBuilder {
     /// The first [`PolicyError`] found.
     pub fn build(self) -> Result<Policy, PolicyError> {
         let rules_text = self.rules_json.as_deref().unwrap_or(NO_RULES);
-        let rules = rule_set(rules_text, self.fallback, self.workspace_root.as_deref())?;
+        let mut rules = rule_set(rules_text, self.fallback, self.workspace_root.as_deref())?;
+        if let Some(home) = &self.home_dir {
+            rules = rules.with_home_dir(home);
+        }
+        for dir in &self.added_dirs {
+            rules = rules.with_added_dir(dir);
+        }
         let canonical_rules = canonicalize(rules_text.as_bytes(), &JsonLimits::default())
             .map_err(|error| rules_error(1, 1, LoadErrorKind::Json(error.kind)))?;
         let default = match self.fallback {
-            Fallback::Ask | Fallback::ClaudeCode => Decision::ask("no rule decides this call"),
+            Fallback::Ask | Fallback::ClaudeCode | Fallback::ClaudeCodeAcceptEdits => {
+                Decision::ask("no rule decides this call")
+            }
             Fallback::Deny => Decision::deny("no rule allows this call"),
             Fallback::Allow => Decision::Allow,
         };
@@ -496,8 +528,12 @@ pub fn rule_set(
         }
         rules = rules.with_workspace_root(root);
     }
-    if fallback == Fallback::ClaudeCode {
-        rules = rules.with_client_default(ClientDefault::ClaudeCode);
+    match fallback {
+        Fallback::ClaudeCode => rules = rules.with_client_default(ClientDefault::ClaudeCode),
+        Fallback::ClaudeCodeAcceptEdits => {
+            rules = rules.with_client_default(ClientDefault::ClaudeCodeAcceptEdits);
+        }
+        Fallback::Ask | Fallback::Deny | Fallback::Allow => {}
     }
     Ok(rules)
 }

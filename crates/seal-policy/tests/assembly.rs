@@ -222,11 +222,17 @@ fn the_destructive_guard_comes_first_and_takes_the_policy_workspace() {
             .destructive_guard(DestructiveGuard::new().with_workspace_root("/srv/other")),
     );
     assert_eq!(decide(&own, "rm -rf /home/dev/project/build").0, "deny");
-    assert_eq!(decide(&own, "rm -rf /srv/other/build").0, "run");
+    // The guard passes a deletion in its own workspace; the rules then ask, since an allow
+    // stops at the policy's workspace.
+    let (kind, names) = decide(&own, "rm -rf /srv/other/build");
+    assert_eq!(kind, "approve");
+    assert!(names.iter().any(|name| name == DESTRUCTIVE_LISTENER_NAME));
 
-    // Without the guard the same rules allow the deletion.
+    // Without the guard the same rules allow a deletion in the workspace, and ask about one
+    // outside it (never deny: only the guard denies it).
     let none = build(PolicyBuilder::new().rules_json(ALLOW_GIT));
-    assert_eq!(decide(&none, "rm -rf /home/dev/other").0, "run");
+    assert_eq!(decide(&none, "rm -rf build").0, "run");
+    assert_eq!(decide(&none, "rm -rf /home/dev/other").0, "approve");
 }
 
 #[test]

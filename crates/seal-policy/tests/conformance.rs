@@ -167,6 +167,16 @@ fn claude_code_table() {
     );
 }
 
+/// The rows observed with Claude Code 2.1.332 for paths in commands (cases `160` to `179`):
+/// reads and writes through many programs, `~`, `..`, absolute and workspace paths, under
+/// broad allows and `Read`/`Edit` deny, ask and allow rules. Checked like the main table
+/// (exact or a named deliberate difference, none more permissive); the exact share is printed.
+#[test]
+fn claude_code_paths_table() {
+    let (exact, compared) = check_table("claude-code-2.1.332-paths.json", 150);
+    assert!(exact > 0 && compared >= 150);
+}
+
 /// The rows observed for the program models and the code carried in arguments (spec/shell-
 /// segments.md 5.1 and 5.2): shapes where seal denies or asks on purpose what Claude Code's
 /// prefix matching allows (`git -C . reset --hard` under a deny of `git reset --hard`). Held
@@ -245,9 +255,10 @@ fn check_table(name: &str, min_rows: usize) -> (usize, usize) {
     }
 
     println!(
-        "{name}: conformance with Claude Code 2.1.328: {} rows, {compared} compared ({not_compared} where \
+        "{name}: conformance with Claude Code {}: {} rows, {compared} compared ({not_compared} where \
          Claude Code reached no decision): {exact} exact, {stricter} seal stricter, {permissive} \
          seal more permissive, {refused} where seal refuses the rule set",
+        table["claude_code"].as_str().unwrap_or("?"),
         rows.len()
     );
     if !permissive_rows.is_empty() {

@@ -53,6 +53,12 @@ fn read_only_commands_are_allowed_and_their_twins_are_not() {
         "ls && pwd",
         "ls || pwd",
         "ls\npwd",
+        // A `cd` into the workspace, then paths read there (Claude Code 2.1.332 allows it).
+        "cd src && ls",
+        "cd src && cat a.ts",
+        // Assignments Claude Code strips.
+        "NODE_ENV=test ls",
+        "LANG=C grep -n a a.txt",
     ];
     for command in allowed {
         assert!(by_default(&bash(&set, command)), "`{command}` not allowed");
@@ -90,7 +96,14 @@ fn read_only_commands_are_allowed_and_their_twins_are_not() {
         "bash -c ls",
         "ls &",
         "ls > out",
-        "cd src && ls",
+        "cd .. && ls",
+        "cd /tmp && ls",
+        "cd src && cat ../x",
+        "cd",
+        "cd - && ls",
+        "NODE_ENV=\"a b\" ls",
+        "LANG=x ls",
+        "PATH=. ls",
         "git -C src status",
         "git --no-pager log",
         "env",

@@ -30,6 +30,7 @@ fn read_off(explained: &Explanation, any_allow: bool) -> Option<Effect> {
             .iter()
             .flat_map(|l| l.matches.iter().map(|(_, m)| m))
     };
+    let path_matches = || explained.paths.iter().flat_map(|p| &p.matches);
     let all = || {
         explained
             .tool
@@ -37,7 +38,11 @@ fn read_off(explained: &Explanation, any_allow: bool) -> Option<Effect> {
             .chain(&explained.written)
             .chain(form_matches())
             .chain(launcher_matches())
+            .chain(path_matches())
     };
+    // An allow stops at the workspace: a path that blocks it asks instead.
+    let blocked = explained.paths.iter().any(|p| p.blocks_allow.is_some())
+        || explained.segments.iter().any(|s| s.blocks_allow.is_some());
     if all().any(|m| m.effect == Effect::Deny) {
         return Some(Effect::Deny);
     }
@@ -51,7 +56,7 @@ fn read_off(explained: &Explanation, any_allow: bool) -> Option<Effect> {
         return Some(Effect::Ask);
     }
     if explained.tool.iter().any(|m| m.effect == Effect::Allow) {
-        return Some(Effect::Allow);
+        return Some(if blocked { Effect::Ask } else { Effect::Allow });
     }
     if !any_allow {
         return None;
@@ -66,7 +71,11 @@ fn read_off(explained: &Explanation, any_allow: bool) -> Option<Effect> {
             .iter()
             .any(|(form, m)| m.effect == Effect::Allow && *form == l.words.join(" "))
     });
-    (segments && launchers).then_some(Effect::Allow)
+    match (segments && launchers, blocked) {
+        (true, true) => Some(Effect::Ask),
+        (true, false) => Some(Effect::Allow),
+        (false, _) => None,
+    }
 }
 
 /// The same, with the matches found through a program model dropped: the control that must be

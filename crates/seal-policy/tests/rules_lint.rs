@@ -199,7 +199,7 @@ fn malformed_but_parsable_specifiers() {
     let findings = lint(&rules);
     let quotes = &only(&findings, "Bash(git commit -m \"wip\":*)")[0];
     assert_eq!(quotes.kind, FindingKind::LiteralQuotes);
-    assert_eq!(quotes.counterexample, "git commit -m \"wip\"");
+    assert_eq!(quotes.counterexample, "git commit -m wip");
     assert_eq!(quotes.evaluation.effect(), None);
     let misplaced = &only(&findings, "Bash(npm:* test)")[0];
     assert_eq!(misplaced.kind, FindingKind::MisplacedPrefixWildcard);

@@ -134,6 +134,31 @@ impl CommandPattern {
         self.plain
     }
 
+    /// Whether the pattern's words hold a quote character (`git commit -m "msg"`).
+    #[must_use]
+    pub fn is_quoted(&self) -> bool {
+        self.quoted
+    }
+
+    /// Whether the words of a command as written (`raw`, split at spaces, quotes kept) are the
+    /// pattern's words exactly (for a prefix pattern: begin with them), for an allow rule
+    /// written with the quotes the command has (`Bash(git commit -m "msg")` allows
+    /// `git commit -m "msg"`, not `git commit -m 'msg'`), as Claude Code 2.1.332 allows it.
+    /// Patterns with a wildcard never match this way.
+    #[must_use]
+    pub fn matches_raw(&self, raw: &str) -> bool {
+        if !self.glob.is_empty() {
+            return false;
+        }
+        let mut words = raw.split(' ').filter(|w| !w.is_empty());
+        for want in &self.words {
+            if words.next() != Some(want.as_str()) {
+                return false;
+            }
+        }
+        self.prefix || words.next().is_none()
+    }
+
     /// Whether the pattern matches every command.
     #[must_use]
     pub fn is_any(&self) -> bool {

@@ -214,6 +214,9 @@ impl fmt::Display for Evaluation {
         match self {
             Evaluation::Deny(m) => write!(f, "deny: {m}"),
             Evaluation::Ask(AskCause::Rule(m)) => write!(f, "ask: {m}"),
+            Evaluation::Ask(AskCause::Unanalysed(u)) if u.code == "path_outside_workspace" => {
+                write!(f, "ask: an allow stops at the workspace: {u}")
+            }
             Evaluation::Ask(AskCause::Unanalysed(u)) => {
                 write!(f, "ask: not analysable, no rule may allow it: {u}")
             }

@@ -4,7 +4,9 @@
 //! each form, the payload a form's program runs, and every rule that matches each form, with
 //! the decision [`RuleSet::evaluate`] gives. Matches are found by the same predicates the
 //! evaluation uses (one per kind of site), so a form shown without a deny match is one no deny
-//! rule matches; the decision is the evaluation itself, never recomputed.
+//! rule matches; the decision is the evaluation itself, never recomputed. Every path the
+//! command names is listed with the `Read` and `Edit` rules matching it and whether it keeps
+//! an allow from applying, by the same resolver.
 
 use seal_parse::shell::{
     carried_code, carried_code_in, model, segment_into, ModelOption, SegmentBuffer,
@@ -13,10 +15,11 @@ use seal_parse::shell::{
 use super::evaluation::{Evaluation, FormKind, Input, Unanalysed};
 use super::rule::{FieldKind, Specifier};
 use super::set::{
-    command_matches, command_matches_words, labelled_forms, launcher_suffixes, matches_form,
-    matches_payload, matches_written, payload_words,
+    allow_matches, command_matches, command_matches_words, labelled_forms, launcher_suffixes,
+    matches_form, matches_payload, matches_written, payload_words, target_option,
 };
 use super::{Effect, RuleEntry, RuleSet, Subject};
+use crate::paths::{command_paths, Access, Cwd, Reading};
 
 /// How a rule matched a site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +34,8 @@ pub enum MatchedBy {
     Tool,
     /// The rule's literal specifier matched the command as written.
     Written,
+    /// The path rule matched a path the command reads or writes.
+    Path,
 }
 
 impl MatchedBy {
@@ -43,6 +48,7 @@ impl MatchedBy {
             MatchedBy::Payload => "payload",
             MatchedBy::Tool => "tool",
             MatchedBy::Written => "written",
+            MatchedBy::Path => "path",
         }
     }
 }
@@ -117,6 +123,9 @@ pub struct SegmentExplanation {
     /// Every form, in the order the rules read them (canonical first), duplicates included:
     /// position `k` is the `k`-th form of `SegmentRef::forms().all()`.
     pub forms: Vec<FormExplanation>,
+    /// Why the segment keeps an allow from applying, whatever its paths (a target directory
+    /// given by option, which Claude Code asks about); `None` when it does not.
+    pub blocks_allow: Option<&'static str>,
 }
 
 /// The words of a shell invocation that launched payload segments (`bash -c '...'`).
@@ -132,6 +141,26 @@ pub struct LauncherExplanation {
     /// Why a suffix of the words runs code seal cannot see (`xargs sh -c ...`), if one does:
     /// no rule may allow the command then.
     pub carried: Option<&'static str>,
+}
+
+/// One path a command names, as the rules read it (spec/paths.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathExplanation {
+    /// Index of the segment.
+    pub segment: usize,
+    /// The program that uses it.
+    pub program: String,
+    /// The path as the program receives it.
+    pub word: String,
+    /// How the program uses it.
+    pub access: Access,
+    /// The path, absolute and lexically normalized, when it can be placed.
+    pub absolute: Option<String>,
+    /// Why it keeps an allow from applying (outside the workspace and no `Read` or `Edit`
+    /// allow rule covers it, not placeable, ...); `None` when it does not.
+    pub blocks_allow: Option<&'static str>,
+    /// The `Read` and `Edit` deny and ask rules matching it.
+    pub matches: Vec<RuleMatch>,
 }
 
 /// What the rules read in one call, site by site, and the decision they give
@@ -150,6 +179,8 @@ pub struct Explanation {
     pub segments: Vec<SegmentExplanation>,
     /// The launchers of payload segments.
     pub launchers: Vec<LauncherExplanation>,
+    /// Every path the command names, in order.
+    pub paths: Vec<PathExplanation>,
 }
 
 impl RuleSet {
@@ -205,6 +236,7 @@ impl RuleSet {
             written: Vec::new(),
             segments: Vec::new(),
             launchers: Vec::new(),
+            paths: Vec::new(),
         };
         let (FieldKind::Command, Subject::Command(command)) = (FieldKind::of(tool), subject) else {
             return out;
@@ -252,7 +284,7 @@ impl RuleSet {
                 let mut matches = Vec::new();
                 for (index, entry) in &rules {
                     let by = if entry.effect() == Effect::Allow {
-                        (kind == FormKind::Canonical && command_matches(entry, &form))
+                        (kind == FormKind::Canonical && allow_matches(entry, &seg, command))
                             .then_some(MatchedBy::Words)
                     } else if command_matches(entry, &form) {
                         Some(MatchedBy::Words)
@@ -286,8 +318,31 @@ impl RuleSet {
                 start: seg.span().start,
                 payload_depth: seg.payload_depth(),
                 forms,
+                blocks_allow: target_option(&seg)
+                    .then_some("a target directory given by option, which Claude Code asks about"),
             });
         }
+        let mut paths = Vec::new();
+        command_paths(segments, &mut |path, reading| {
+            let cwd = match reading {
+                Reading::In(cwd) => cwd,
+                Reading::Unplaced(_) => Cwd::Root,
+            };
+            let mut matches = Vec::new();
+            self.path_rule_matches(path, reading, &mut |index, entry| {
+                matches.push(found(index, entry, MatchedBy::Path));
+            });
+            paths.push(PathExplanation {
+                segment: path.segment,
+                program: path.program.to_owned(),
+                word: path.word.to_owned(),
+                access: path.access,
+                absolute: self.places().absolute(path.word, cwd).ok(),
+                blocks_allow: self.path_blocks_allow(path, reading),
+                matches,
+            });
+        });
+        out.paths = paths;
         for launcher in segments.launchers() {
             let mut matches = Vec::new();
             for (program, suffix) in launcher_suffixes(launcher) {

@@ -102,7 +102,8 @@ pub enum FindingKind {
         why: &'static str,
     },
     /// A command specifier with quote characters: they are matched literally, not as shell
-    /// quoting, so the command the author meant (the counterexample) does not match.
+    /// quoting, so only the command written with these very quotes matches, and the same
+    /// command quoted otherwise or not at all (the counterexample) does not.
     LiteralQuotes,
     /// `:*` somewhere else than at the end: it is then two literal characters of a word, not
     /// "then anything". The counterexample is the command the author likely meant.
@@ -149,7 +150,7 @@ impl fmt::Display for Finding {
             )?,
             FindingKind::NeverMatches { why } => write!(f, "never matches a segment: {why}")?,
             FindingKind::LiteralQuotes => {
-                f.write_str("quotes in a specifier are matched literally")?
+                f.write_str("quotes in a specifier are matched literally (only the command written with these quotes matches)")?
             }
             FindingKind::MisplacedPrefixWildcard => {
                 f.write_str("`:*` means \"then anything\" only at the end")?
@@ -364,7 +365,7 @@ fn command_findings(pattern: &CommandPattern, text: &str) -> Vec<(FindingKind, S
         out.push((FindingKind::NeverMatches { why }, pattern.example()));
     }
     if pattern.words().iter().any(|w| w.contains(['\'', '"'])) {
-        out.push((FindingKind::LiteralQuotes, spelled.clone()));
+        out.push((FindingKind::LiteralQuotes, spelled.replace(['\'', '"'], "")));
     }
     if spelled.contains(":*") {
         out.push((

@@ -234,10 +234,29 @@ impl Loader<'_> {
                 "allow" => Effect::Allow,
                 "ask" => Effect::Ask,
                 "deny" => Effect::Deny,
-                // Members Claude Code reads for other purposes.
-                "additionalDirectories" | "defaultMode" | "disableBypassPermissionsMode" => {
-                    continue
+                // Directories counted as inside the workspace, as Claude Code reads them.
+                "additionalDirectories" => {
+                    let list = lists.get(key).unwrap_or(&Value::Null);
+                    let path = "$.permissions.additionalDirectories";
+                    let wrong = LoadErrorKind::WrongType {
+                        path: path.into(),
+                        expected: "an array of directory paths",
+                    };
+                    let Some(items) = list.as_array() else {
+                        return Err(self.fail(offset, wrong));
+                    };
+                    for item in items {
+                        match item.as_str() {
+                            Some(dir) if !dir.is_empty() && !dir.contains('\0') => {
+                                self.set.push_added_dir(dir);
+                            }
+                            _ => return Err(self.fail(offset, wrong.clone())),
+                        }
+                    }
+                    continue;
                 }
+                // Members Claude Code reads for other purposes.
+                "defaultMode" | "disableBypassPermissionsMode" => continue,
                 // Anything else (`alow`, `Deny`, a nested `permissions`) no rule comes from:
                 // kept for lint, which names it (a misspelt `deny` is a protection missing).
                 _ => {

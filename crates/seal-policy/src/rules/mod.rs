@@ -60,7 +60,7 @@ pub use effect::Effect;
 pub use evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
 pub use explain::{
     CarriedReading, Explanation, FormExplanation, LauncherExplanation, MatchedBy, ModelReading,
-    RuleMatch, SegmentExplanation,
+    PathExplanation, RuleMatch, SegmentExplanation,
 };
 pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, Finding, FindingKind};

@@ -9,6 +9,8 @@
 
 use seal_parse::shell::{Operator, SegmentRef};
 
+use crate::paths::{Cwd, Places, Whereabouts};
+
 /// What a client decides on its own when no permission rule does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -21,6 +23,11 @@ pub enum ClientDefault {
     /// allowed by a rule, a `Read` of a path inside the workspace, and `Agent`, `Task` and
     /// `Skill` calls are allowed with no rule (deny and ask rules still come first).
     ClaudeCode,
+    /// Claude Code's accept-edits permission mode: what [`ClientDefault::ClaudeCode`] allows,
+    /// and edits inside the workspace: `Write`, `Edit`, `MultiEdit` and `NotebookEdit` calls,
+    /// and the segments `mkdir`, `touch`, `rm`, `rmdir`, `cp`, `mv` and `sed -i` whose every
+    /// path is inside it.
+    ClaudeCodeAcceptEdits,
 }
 
 impl ClientDefault {
@@ -30,7 +37,18 @@ impl ClientDefault {
         match self {
             ClientDefault::Nothing => "nothing",
             ClientDefault::ClaudeCode => "claude-code",
+            ClientDefault::ClaudeCodeAcceptEdits => "claude-code-accept-edits",
         }
+    }
+}
+
+impl ClientDefault {
+    /// Whether this is one of Claude Code's modes.
+    pub(super) fn is_claude_code(self) -> bool {
+        matches!(
+            self,
+            ClientDefault::ClaudeCode | ClientDefault::ClaudeCodeAcceptEdits
+        )
     }
 }
 
@@ -39,9 +57,153 @@ pub(super) fn runs_unchecked(tool: &str) -> bool {
     matches!(tool, "Agent" | "Task" | "Skill")
 }
 
-/// The file tool whose calls inside the workspace Claude Code's default mode allows.
-pub(super) fn reads_inside_workspace(tool: &str) -> bool {
-    tool == "Read"
+/// Whether Claude Code's `mode` allows a call of the file tool `tool` on a path inside the
+/// workspace with no rule: `Read` in every mode; in accept-edits mode the editing tools too,
+/// except on a path with a component Claude Code's safety check asks about (`path`, the path
+/// relative to the directory it lies in).
+pub(super) fn allows_file_tool(mode: ClientDefault, tool: &str, path: &str) -> bool {
+    match tool {
+        "Read" => mode.is_claude_code(),
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
+            mode == ClientDefault::ClaudeCodeAcceptEdits && !guarded_component(path)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `tool` is one of the editing file tools.
+pub(super) fn edits(tool: &str) -> bool {
+    matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit")
+}
+
+/// Components whose files Claude Code 2.1.332 asks before writing in every mode (its own
+/// settings, git's internals), and neighbours seal treats the same way.
+const GUARDED_COMPONENTS: &[&str] = &[".git", ".claude", ".vscode", ".idea", ".husky", ".mcp.json"];
+
+/// Whether a path has a component of [`GUARDED_COMPONENTS`].
+pub(super) fn guarded_component(path: &str) -> bool {
+    path.split('/')
+        .any(|part| GUARDED_COMPONENTS.contains(&part))
+}
+
+/// The programs Claude Code's accept-edits mode runs with no rule on paths inside the
+/// workspace (observed with 2.1.332; `sed -i` too, which seal leaves out: a sed script can run
+/// commands).
+const EDITING_PROGRAMS: &[&str] = &["mkdir", "touch", "rm", "rmdir", "cp", "mv"];
+
+/// Whether `segment` is an edit accept-edits mode allows with no rule: a program of
+/// [`EDITING_PROGRAMS`] as written, no word the shell expands or with a character a shell
+/// reads, no path with a `..` or a guarded component, every path inside the workspace.
+pub(super) fn accepted_edit(segment: &SegmentRef<'_>, places: &Places) -> bool {
+    if !plain_segment(segment) {
+        return false;
+    }
+    let mut words = segment.words().enumerate().skip(segment.assignments());
+    let Some((_, program)) = words.next() else {
+        return false;
+    };
+    if !EDITING_PROGRAMS.contains(&program) {
+        return false;
+    }
+    let mut operands = false;
+    for (at, word) in words {
+        if segment.word_expands(at) || !literal(word) || word.is_empty() {
+            return false;
+        }
+        if word.starts_with('-') && !operands {
+            if word == "--" {
+                operands = true;
+            }
+            continue;
+        }
+        if word.split('/').any(|part| part == "..") || guarded_component(word) {
+            return false;
+        }
+        if places.whereabouts(word, Cwd::Root) != Whereabouts::Inside {
+            return false;
+        }
+    }
+    true
+}
+
+/// A segment with no launcher, not in the background, and only assignments Claude Code
+/// strips.
+fn plain_segment(segment: &SegmentRef<'_>) -> bool {
+    segment.payload_depth() == 0
+        && segment.launchers().next().is_none()
+        && segment.operator() != Some(Operator::Background)
+        && segment
+            .words()
+            .take(segment.assignments())
+            .all(safe_assignment)
+}
+
+/// Environment variables Claude Code 2.1.332 strips from before a command when it matches
+/// rules and its read-only set (each observed; others, `PATH`, `LD_PRELOAD`, `NODE_OPTIONS`
+/// among them, make the command ask).
+pub const SAFE_ENV_VARS: &[&str] = &[
+    "NODE_ENV",
+    "RUST_BACKTRACE",
+    "RUST_LOG",
+    "GOOS",
+    "GOARCH",
+    "CGO_ENABLED",
+    "GO111MODULE",
+    "GOEXPERIMENT",
+    "PYTHONUNBUFFERED",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTEST_DEBUG",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+    "LANGUAGE",
+    "TERM",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "TZ",
+    "CI",
+    "ANTHROPIC_API_KEY",
+    "COLORTERM",
+    "LC_TIME",
+];
+
+/// Whether `assignment` (`NAME=value`, quotes removed) is one Claude Code strips: a name of
+/// [`SAFE_ENV_VARS`] with a value of letters, digits and `-_./:` (not empty); `COLUMNS` and
+/// `LINES` with digits; `LANG`, `LC_ALL`, `LC_CTYPE` with a locale name (`C`, `POSIX`,
+/// `C.UTF-8`, `xx_XX.UTF-8`). The caller checks the value was not quoted.
+pub(super) fn safe_assignment(assignment: &str) -> bool {
+    let Some((name, value)) = assignment.split_once('=') else {
+        return false;
+    };
+    if value.is_empty() {
+        return false;
+    }
+    match name {
+        "COLUMNS" | "LINES" => number(value),
+        "LANG" | "LC_ALL" | "LC_CTYPE" => locale(value),
+        _ => {
+            SAFE_ENV_VARS.contains(&name)
+                && value.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/' | b':')
+                })
+        }
+    }
+}
+
+/// `C`, `POSIX`, `C.UTF-8`, `C.utf8`, or `ll_CC.UTF-8` / `ll_CC.utf8`.
+fn locale(value: &str) -> bool {
+    if matches!(value, "C" | "POSIX" | "C.UTF-8" | "C.utf8") {
+        return true;
+    }
+    let Some(name) = value
+        .strip_suffix(".UTF-8")
+        .or_else(|| value.strip_suffix(".utf8"))
+    else {
+        return false;
+    };
+    let bytes = name.as_bytes();
+    bytes.len() == 5
+        && bytes.get(2) == Some(&b'_')
+        && bytes.iter().take(2).all(u8::is_ascii_lowercase)
+        && bytes.iter().skip(3).all(u8::is_ascii_uppercase)
 }
 
 /// Whether `segment` is a read-only command of the table, its path operands inside the
@@ -50,24 +212,21 @@ pub(super) fn reads_inside_workspace(tool: &str) -> bool {
 /// against what the command reads.
 pub(super) fn read_only<'a>(
     segment: &SegmentRef<'a>,
-    root: Option<&str>,
+    root: &Places,
     path: &mut dyn FnMut(&'a str),
 ) -> bool {
-    if segment.assignments() != 0
-        || segment.payload_depth() != 0
-        || segment.launchers().next().is_some()
-        || segment.operator() == Some(Operator::Background)
-    {
+    if !plain_segment(segment) {
         return false;
     }
-    let Some(program) = segment.words().next() else {
+    let first = segment.assignments();
+    let Some(program) = segment.words().nth(first) else {
         return false;
     };
     PROGRAMS
         .iter()
         .filter(|entry| entry.words.first() == Some(&program))
         .any(|entry| {
-            let mut args = segment.words().enumerate().skip(1);
+            let mut args = segment.words().enumerate().skip(first + 1);
             for fixed in entry.words.iter().skip(1) {
                 match args.next() {
                     Some((_, word)) if word == *fixed => {}
@@ -84,7 +243,7 @@ fn read_args<'a>(
     segment: &SegmentRef<'a>,
     entry: &Program,
     mut args: impl Iterator<Item = (usize, &'a str)>,
-    root: Option<&str>,
+    root: &Places,
     path: &mut dyn FnMut(&'a str),
 ) -> bool {
     let mut operands = 0usize;
@@ -255,27 +414,11 @@ fn sed_print(script: &str) -> bool {
     }
 }
 
-/// A path that names something inside the workspace: relative without a `..` component (nor
-/// a leading `~` or `-`), or absolute below `root`.
-fn inside_workspace(word: &str, root: Option<&str>) -> bool {
-    if word.is_empty()
-        || word.starts_with('-')
-        || word.starts_with('~')
-        || word.split('/').any(|part| part == "..")
-    {
-        return false;
-    }
-    if !word.starts_with('/') {
-        return true;
-    }
-    let Some(root) = root else {
-        return false;
-    };
-    let root = root.trim_end_matches('/');
-    match word.strip_prefix(root) {
-        Some(rest) => rest.is_empty() || rest.starts_with('/'),
-        None => false,
-    }
+/// A path that names something inside the workspace (or a directory the operator added), as
+/// the one resolver places it: no `..` component, not starting with `-`.
+fn inside_workspace(word: &str, places: &Places) -> bool {
+    !(word.is_empty() || word.starts_with('-') || word.split('/').any(|part| part == ".."))
+        && places.whereabouts(word, Cwd::Root) == Whereabouts::Inside
 }
 
 /// One program (and its subcommand words) of the table.
@@ -333,6 +476,8 @@ enum Operands {
 /// `151`).
 const PROGRAMS: &[Program] = &[
     program(&["pwd"], &[], Operands::Nothing),
+    // `cd sub` reads nothing; the paths after it are read in `sub` (crate::paths).
+    program(&["cd"], &[], Operands::Paths),
     program(&["whoami"], &[], Operands::Nothing),
     program(&["id"], &[], Operands::Nothing),
     program(&["hostname"], &[], Operands::Nothing),

@@ -9,6 +9,9 @@ use seal_parse::shell::{
 };
 
 use crate::chain::{Because, Reason, Ruling};
+use crate::paths::{
+    command_paths, Access, CommandPath, Cwd, Places, Reading, Whereabouts, MAX_ADDED_DIRS,
+};
 
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
@@ -97,12 +100,17 @@ pub struct RuleSet {
     limits: RuleLimits,
     workspace_root: Option<String>,
     home_dir: Option<String>,
+    /// Directories counted as inside the workspace, as given (`~/x` and relative ones are read
+    /// against the home directory and the root once known).
+    added_dirs: Vec<String>,
+    /// The root, the home directory and the added directories, for placing paths.
+    places: Places,
     /// What the client allows with no rule.
     client_default: ClientDefault,
     /// Whether a deny or ask rule has a specifier seal does not interpret.
     uninterpreted: bool,
-    /// Whether a deny or ask rule naming `Read` has a path specifier (so that what read-only
-    /// commands read is checked against it).
+    /// Whether a deny or ask rule naming `Read` or `Edit` has a path specifier (so that what
+    /// commands read and write is checked against it).
     read_guarded: bool,
     /// Members of a rule file's `permissions` that no rule came from (see
     /// [`RuleSet::ignored_members`]).
@@ -267,6 +275,8 @@ impl RuleSet {
             limits,
             workspace_root: None,
             home_dir: None,
+            added_dirs: Vec::new(),
+            places: Places::new(),
             client_default: ClientDefault::Nothing,
             uninterpreted: false,
             read_guarded: false,
@@ -281,6 +291,7 @@ impl RuleSet {
     #[must_use]
     pub fn with_workspace_root(mut self, root: &str) -> RuleSet {
         self.workspace_root = Some(root.to_owned());
+        self.replace_places();
         self
     }
 
@@ -290,7 +301,48 @@ impl RuleSet {
     #[must_use]
     pub fn with_home_dir(mut self, home: &str) -> RuleSet {
         self.home_dir = Some(home.to_owned());
+        self.replace_places();
         self
+    }
+
+    /// The same set, counting `dir` as inside the workspace besides the root, as Claude Code's
+    /// `additionalDirectories` (a rule file's own are read at load): a path in it is allowed
+    /// like a path in the workspace. `~/x` is read in the home directory and a relative
+    /// directory against the root, once they are known; one that cannot be placed adds
+    /// nothing. At most [`MAX_ADDED_DIRS`] are kept.
+    #[must_use]
+    pub fn with_added_dir(mut self, dir: &str) -> RuleSet {
+        self.push_added_dir(dir);
+        self
+    }
+
+    pub(super) fn push_added_dir(&mut self, dir: &str) {
+        if self.added_dirs.len() < MAX_ADDED_DIRS {
+            self.added_dirs.push(dir.to_owned());
+            self.replace_places();
+        }
+    }
+
+    /// The directories paths are placed against.
+    #[must_use]
+    pub fn places(&self) -> &Places {
+        &self.places
+    }
+
+    fn replace_places(&mut self) {
+        let mut places = Places::new();
+        if let Some(root) = &self.workspace_root {
+            places = places.with_root(root);
+        }
+        if let Some(home) = &self.home_dir {
+            places = places.with_home(home);
+        }
+        for dir in &self.added_dirs {
+            if let Ok(absolute) = places.absolute(dir, Cwd::Root) {
+                places = places.with_added(&absolute);
+            }
+        }
+        self.places = places;
     }
 
     /// The same set, allowing what `default` allows with no rule (after deny and ask rules,
@@ -362,7 +414,7 @@ impl RuleSet {
         }
         if effect != Effect::Allow
             && matches!(rule.specifier(), Specifier::Path(_))
-            && rule.names(effect, "Read")
+            && (rule.names(effect, "Read") || rule.names(effect, "Edit"))
         {
             self.read_guarded = true;
         }
@@ -532,7 +584,7 @@ impl RuleSet {
         let mut carrier = None;
         (scan.deny, scan.ask) = first_hits(rules, field, home, input, &mut carrier);
         if let Field::Command(segments, _) = field {
-            let (deny, ask) = self.read_rule_hits(*segments, input);
+            let (deny, ask) = self.path_rule_hits(*segments, input);
             scan.deny = scan.deny.or(deny);
             scan.ask = scan.ask.or(ask);
             // Only where no rule denies or asks (its reason is written out).
@@ -543,9 +595,15 @@ impl RuleSet {
         let default = DefaultMode {
             mode: self.client_default,
             tool: rules.tool,
-            root: self.workspace_root.as_deref(),
+            places: &self.places,
         };
         scan.allow = allow_cover(rules, field, home, input, default, allowed);
+        // An allow stops at the workspace: a path outside it that no path rule covers asks.
+        if let (Field::Command(segments, _), Some(Ok(_)), None, None, None) =
+            (field, &scan.allow, &scan.deny, &scan.ask, &scan.unanalysed)
+        {
+            scan.unanalysed = self.path_outside(*segments, input);
+        }
         if let (Field::Path(path), None) = (field, &scan.unanalysed) {
             scan.unanalysed = rules.iter().find_map(|(_, entry)| match entry.rule.specifier() {
                 Specifier::Path(pattern)
@@ -565,6 +623,20 @@ impl RuleSet {
                 }
                 _ => None,
             });
+        }
+        if let (Field::Path(path), Some(Ok(_)), None) = (field, &scan.allow, &scan.unanalysed) {
+            // Claude Code's safety check asks before an edit of its settings or git's files,
+            // whatever the rules say.
+            if read_only::edits(rules.tool) && read_only::guarded_component(shown(path)) {
+                scan.unanalysed = Some(Unanalysed {
+                    input,
+                    code: "path_outside_workspace",
+                    reason: format!(
+                        "path `{}`: Claude Code asks before anything writes here (its settings, git's own files)",
+                        shown(path).escape_debug()
+                    ),
+                });
+            }
         }
         if let (Field::Path(path), None) = (field, &scan.unanalysed) {
             // Outside the workspace and allowed by no rule: ask, as for a path that cannot be
@@ -604,10 +676,11 @@ impl RuleSet {
         scan
     }
 
-    /// The first deny and the first ask `Read` rule matching a path a read-only command of
-    /// the client's model reads (`cat .env` under `Read(.env)`), as Claude Code applies Read
-    /// rules to such commands.
-    fn read_rule_hits<'f>(
+    /// The first deny and the first ask path rule matching a path the command names: `Read`
+    /// rules on every path a program reads (`cat .env` under `Read(.env)`), `Edit` rules (and
+    /// `Read` denies and asks, which Claude Code applies to edits too) on every path a program
+    /// writes, each placed by the one resolver in the working directory the command gives it.
+    fn path_rule_hits<'f>(
         &'f self,
         segments: SegmentsRef<'f>,
         input: Input,
@@ -615,51 +688,175 @@ impl RuleSet {
         if !self.read_guarded {
             return (None, None);
         }
-        let reads = self.applicable("Read");
-        let guarded = |effect: Effect| {
-            reads
-                .of(effect)
-                .any(|(_, e)| matches!(e.rule.specifier(), Specifier::Path(_)))
-        };
-        let (check_deny, check_ask) = (guarded(Effect::Deny), guarded(Effect::Ask));
-        if !check_deny && !check_ask {
-            return (None, None);
-        }
-        let root = self.workspace_root.as_deref();
-        let home = self.home_dir.as_deref();
         let (mut deny, mut ask) = (None, None);
-        for segment in segments.iter() {
-            read_only::read_only(&segment, root, &mut |word: &'f str| {
-                if deny.is_some() {
-                    return;
-                }
-                let Ok(placed) = place(word, root) else {
-                    return;
-                };
-                let matching = |effect: Effect| {
-                    reads.of(effect).find(|(_, e)| {
-                        matches!(e.rule.specifier(), Specifier::Path(p)
-                            if p.decide(&placed, home, true) == Some(true))
-                    })
-                };
-                let hit = |(rule, entry): (usize, &'f RuleEntry)| Hit {
+        command_paths(segments, &mut |path, reading| {
+            if deny.is_some() {
+                return;
+            }
+            self.path_rule_matches(path, reading, &mut |rule, entry| {
+                let hit = Hit {
                     rule,
                     entry,
-                    site: SiteRef::Path(word),
+                    site: SiteRef::Path(path.word),
                     input,
                 };
-                if check_deny {
-                    deny = matching(Effect::Deny).map(hit);
-                }
-                if check_ask && ask.is_none() {
-                    ask = matching(Effect::Ask).map(hit);
+                match entry.effect {
+                    Effect::Deny if deny.is_none() => deny = Some(hit),
+                    Effect::Ask if ask.is_none() => ask = Some(hit),
+                    _ => {}
                 }
             });
-            if deny.is_some() {
-                break;
+        });
+        (deny, ask)
+    }
+
+    /// Calls `found` with each deny and ask path rule matching one path a command names (see
+    /// [`RuleSet::path_rule_hits`]), in set order, `Read` rules first.
+    pub(super) fn path_rule_matches<'f>(
+        &'f self,
+        path: &CommandPath<'_>,
+        reading: Reading<'_>,
+        found: &mut dyn FnMut(usize, &'f RuleEntry),
+    ) {
+        if !self.read_guarded {
+            return;
+        }
+        let cwd = match reading {
+            Reading::In(cwd) => cwd,
+            Reading::Unplaced(_) => Cwd::Root,
+        };
+        let root = self.workspace_root.as_deref();
+        let placed = match self.places.absolute(path.word, cwd) {
+            Ok(absolute) => place(&absolute, root),
+            // No root: a relative path is placed relative to the working directory.
+            Err(_) if !path.word.starts_with(['/', '~']) => place(path.word, root),
+            Err(_) => return,
+        };
+        let Ok(placed) = placed else {
+            return;
+        };
+        let home = self.home_dir.as_deref();
+        let uses = [
+            ("Read", path.access.reads() || path.access == Access::Use),
+            ("Edit", path.access.writes()),
+        ];
+        let mut seen = 0u64;
+        for (tool, used) in uses {
+            if !used {
+                continue;
+            }
+            for (index, entry) in self.applicable(tool).iter() {
+                if entry.effect == Effect::Allow {
+                    continue;
+                }
+                let bit = if index < 64 { 1u64 << index } else { 0 };
+                if seen & bit != 0 {
+                    continue;
+                }
+                if matches!(entry.rule.specifier(), Specifier::Path(p)
+                    if p.decide(&placed, home, true) == Some(true))
+                {
+                    seen |= bit;
+                    found(index, entry);
+                }
             }
         }
-        (deny, ask)
+    }
+
+    /// Why a path a command names keeps allow rules and the client's default mode from
+    /// allowing the command: it lies outside the workspace and the added directories and no
+    /// `Read` (for a read) or `Edit` (for a write) allow rule covers it, or it cannot be
+    /// placed, or (with a `Read` or `Edit` deny or ask rule in the set) it is relative and
+    /// read after a `cd`, as Claude Code 2.1.332 asks then. `None` when it does not.
+    pub(super) fn path_blocks_allow(
+        &self,
+        path: &CommandPath<'_>,
+        reading: Reading<'_>,
+    ) -> Option<&'static str> {
+        let cwd = match reading {
+            Reading::Unplaced(why) => return Some(why.as_str()),
+            Reading::In(cwd) => cwd,
+        };
+        let relative = !path.word.starts_with(['/', '~']);
+        if path.access.writes() && read_only::guarded_component(path.word) {
+            return Some(
+                "Claude Code asks before anything writes here (its settings, git's own files)",
+            );
+        }
+        match self.places.whereabouts(path.word, cwd) {
+            Whereabouts::Inside
+                if self.read_guarded && relative && matches!(cwd, Cwd::After(_)) =>
+            {
+                Some("read after a `cd` while a `Read` or `Edit` deny or ask rule is set")
+            }
+            Whereabouts::Inside => None,
+            Whereabouts::Outside if self.path_allowed(path.word, path.access, cwd) => None,
+            Whereabouts::Outside => {
+                Some("outside the workspace, and no `Read` or `Edit` allow rule covers it")
+            }
+            Whereabouts::Unplaced(why) => Some(why.as_str()),
+        }
+    }
+
+    /// For a command allow rules or the client's default mode would allow: the first path it
+    /// names that [blocks the allow](RuleSet::path_blocks_allow), as the ask's reason (an
+    /// allow stops at the workspace).
+    fn path_outside(&self, segments: SegmentsRef<'_>, input: Input) -> Option<Unanalysed> {
+        let mut found: Option<Unanalysed> = segments.iter().enumerate().find_map(|(at, seg)| {
+            target_option(&seg).then(|| Unanalysed {
+                input,
+                code: "path_outside_workspace",
+                reason: format!(
+                    "segment {at} (at byte {}): a target directory given by option, which Claude Code asks about",
+                    seg.span().start
+                ),
+            })
+        });
+        command_paths(segments, &mut |path, reading| {
+            if found.is_some() {
+                return;
+            }
+            let Some(why) = self.path_blocks_allow(path, reading) else {
+                return;
+            };
+            let at = segments.get(path.segment).map_or(0, |seg| seg.span().start);
+            found = Some(Unanalysed {
+                input,
+                code: "path_outside_workspace",
+                reason: format!(
+                    "segment {} (at byte {at}): `{}` {} `{}`: {why}",
+                    path.segment,
+                    path.program.escape_debug(),
+                    access_verb(path.access),
+                    path.word.escape_debug(),
+                ),
+            });
+        });
+        found
+    }
+
+    /// Whether allow rules cover a path outside the workspace: a `Read` allow for a read, an
+    /// `Edit` allow (which Claude Code reads as covering reads too) for a write.
+    fn path_allowed(&self, word: &str, access: Access, cwd: Cwd<'_>) -> bool {
+        let Ok(absolute) = self.places.absolute(word, cwd) else {
+            return false;
+        };
+        let Ok(placed) = place(&absolute, self.workspace_root.as_deref()) else {
+            return false;
+        };
+        let home = self.home_dir.as_deref();
+        let covered = |tool: &str| {
+            self.applicable(tool)
+                .of(Effect::Allow)
+                .any(|(_, e)| match e.rule.specifier() {
+                    Specifier::Any => true,
+                    Specifier::Path(p) => p.decide(&placed, home, false) == Some(true),
+                    _ => false,
+                })
+        };
+        let read = !(access.reads() || access == Access::Use) || covered("Read");
+        let write = !access.writes() || covered("Edit");
+        read && write
     }
 
     fn field<'b>(
@@ -1242,12 +1439,12 @@ fn first_hit<'a>(
 struct DefaultMode<'a> {
     mode: ClientDefault,
     tool: &'a str,
-    root: Option<&'a str>,
+    places: &'a Places,
 }
 
 impl DefaultMode<'_> {
     fn on(self) -> bool {
-        self.mode == ClientDefault::ClaudeCode
+        self.mode.is_claude_code()
     }
 
     /// Whether the default mode allows the whole call, whatever its field (`Agent`, `Skill`).
@@ -1255,16 +1452,29 @@ impl DefaultMode<'_> {
         self.on() && read_only::runs_unchecked(self.tool)
     }
 
-    /// Whether the default mode allows a call on this placed path.
+    /// Whether the default mode allows a call on this placed path: inside the workspace or a
+    /// directory the operator added, by a tool the mode lets work there.
     fn allows_path(self, path: &Placed) -> bool {
-        self.on() && read_only::reads_inside_workspace(self.tool) && path.relative.is_some()
+        if !self.on() {
+            return false;
+        }
+        let inside = match (&path.relative, &path.absolute) {
+            (Some(relative), _) => Some(relative.as_str()),
+            (None, Some(absolute)) => (self.places.whereabouts(absolute, Cwd::Root)
+                == Whereabouts::Inside)
+                .then_some(absolute.as_str()),
+            (None, None) => None,
+        };
+        inside.is_some_and(|shown| read_only::allows_file_tool(self.mode, self.tool, shown))
     }
 
     /// Whether the default mode allows this segment of a command.
     fn allows_segment(self, segment: &SegmentRef<'_>) -> bool {
         self.on()
             && FieldKind::of(self.tool) == FieldKind::Command
-            && read_only::read_only(segment, self.root, &mut |_| {})
+            && (read_only::read_only(segment, self.places, &mut |_| {})
+                || (self.mode == ClientDefault::ClaudeCodeAcceptEdits
+                    && read_only::accepted_edit(segment, self.places)))
     }
 }
 
@@ -1311,7 +1521,7 @@ fn allow_cover<'a>(
     match field {
         Field::Unanalysed(..) if allows().next().is_none() => None,
         Field::Unanalysed(..) => Some(Err(None)),
-        Field::Command(segments, _) => {
+        Field::Command(segments, text) => {
             if let Some((index, entry)) = any {
                 give(hit(index, entry, SiteRef::Tool));
                 return Some(Ok(false));
@@ -1325,10 +1535,29 @@ fn allow_cover<'a>(
                     form: canonical,
                 };
                 let only = rules.candidates(canonical.program());
-                match rules
+                // Assignments Claude Code strips (`NODE_ENV=test npm test`) before a program
+                // an allow rule names: the form without them is matched too.
+                let stripped = (seg.assignments() > 0 && strippable(&seg, text))
+                    .then(|| seg.forms().env_stripped());
+                let found = rules
                     .of_among(Effect::Allow, only)
                     .find(|(_, e)| command_matches(e, &canonical))
-                {
+                    .or_else(|| {
+                        let form = stripped?;
+                        let only = rules.candidates(form.program());
+                        rules
+                            .of_among(Effect::Allow, only)
+                            .find(|(_, e)| command_matches(e, &form))
+                    })
+                    .or_else(|| {
+                        // An allow rule written with the command's own quotes.
+                        let raw = raw_text(&seg, text)?;
+                        rules.of(Effect::Allow).find(|(_, e)| {
+                            matches!(e.rule.specifier(), Specifier::Command(p)
+                                if p.is_quoted() && p.matches_raw(raw))
+                        })
+                    });
+                match found {
                     Some((index, entry)) => give(hit(index, entry, site)),
                     None if default.allows_segment(&seg) => {
                         by_default = true;
@@ -1386,6 +1615,61 @@ fn allow_cover<'a>(
             other => other,
         },
     }
+}
+
+/// Whether an allow rule covers a segment: its canonical form, the form without assignments
+/// Claude Code strips, or its text as written with the rule's own quotes (see `allow_cover`).
+pub(super) fn allow_matches(entry: &RuleEntry, seg: &SegmentRef<'_>, text: &str) -> bool {
+    let forms = seg.forms();
+    command_matches(entry, &forms.canonical())
+        || (seg.assignments() > 0
+            && strippable(seg, text)
+            && command_matches(entry, &forms.env_stripped()))
+        || matches!(entry.rule.specifier(), Specifier::Command(p)
+            if p.is_quoted() && raw_text(seg, text).is_some_and(|raw| p.matches_raw(raw)))
+}
+
+/// Whether a segment copies, moves or links into a target directory given by option
+/// (`cp -t DIR`, `mv --target-directory=DIR`), which Claude Code 2.1.332 asks about whatever
+/// the rules say (seal reads the directory as a path written; the allow is refused to match).
+pub(super) fn target_option(seg: &SegmentRef<'_>) -> bool {
+    let form = seg.forms().normalized();
+    matches!(form.program(), "cp" | "mv" | "ln" | "install")
+        && form.args().take_while(|w| *w != "--").any(|word| {
+            word.starts_with("--target-directory")
+                || (word.starts_with('-') && !word.starts_with("--") && word.contains('t'))
+        })
+}
+
+/// How a reason names a program's use of a path.
+pub(super) fn access_verb(access: Access) -> &'static str {
+    match access {
+        Access::Read => "reads",
+        Access::Write => "writes",
+        Access::Both => "may read or write",
+        Access::Use => "uses",
+    }
+}
+
+/// Whether every leading assignment of `seg` is one Claude Code strips, written without a
+/// quote or an escape (Claude Code asks for `NODE_ENV="x" npm test`).
+fn strippable(seg: &SegmentRef<'_>, text: &str) -> bool {
+    let Some(raw) = raw_text(seg, text) else {
+        return false;
+    };
+    let mut raw_words = raw.split([' ', '\t']).filter(|w| !w.is_empty());
+    seg.words().take(seg.assignments()).all(|assignment| {
+        raw_words.next() == Some(assignment) && read_only::safe_assignment(assignment)
+    })
+}
+
+/// The text of a segment of the command itself (not of a shell payload), as written.
+fn raw_text<'t>(seg: &SegmentRef<'_>, text: &'t str) -> Option<&'t str> {
+    if seg.payload_depth() != 0 {
+        return None;
+    }
+    let span = seg.span();
+    text.get(span.start..span.end)
 }
 
 /// The path a trace shows: relative to the workspace root when it lies below it, else

@@ -1,0 +1,127 @@
+//! Every path a segmented command names, in order, with the working directory each is read
+//! in: the one walk the rules, the guards and the explanation share.
+
+use seal_parse::shell::SegmentsRef;
+
+use super::access::{form_paths, Access};
+use super::resolve::{Cwd, Unplaced};
+
+/// Most `cd` commands whose targets a walk follows; after more, relative paths are not placed.
+pub const MAX_CDS: usize = 8;
+
+/// One path a command names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandPath<'a> {
+    /// Index of the segment (payload segments counted in place).
+    pub segment: usize,
+    /// The program that uses it (the segment's normalized program; `cd` for a `cd` target,
+    /// the program for a leading assignment's value).
+    pub program: &'a str,
+    /// The path as the program receives it.
+    pub word: &'a str,
+    /// How the program uses it.
+    pub access: Access,
+}
+
+/// Where a walk says a path is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading<'c> {
+    /// In this working directory.
+    In(Cwd<'c>),
+    /// Nowhere seal can tell (a relative path after `cd -`, after too many `cd`s, or with a
+    /// `..` after a `cd`): no allow may cover it.
+    Unplaced(Unplaced),
+}
+
+/// Calls `found` with every path the segments name (see [`CommandPath`]), each with where it
+/// is read: relative paths after `cd DIR` (or `pushd DIR`) are read in `DIR` (a `cd` with no
+/// operand goes home). Which `cd` took effect can depend on which commands succeeded, so a
+/// relative path with a `..` component after a `cd`, and every relative path after `cd -`,
+/// `popd` or more than [`MAX_CDS`] `cd`s, is [`Reading::Unplaced`]: with every `cd` target
+/// inside the workspace (each is itself a path read) and no `..` after them, every path that
+/// stays relative lies inside whichever `cd`s ran. Allocates nothing.
+///
+/// ```
+/// use seal_parse::shell::{segment_into, SegmentBuffer, ShellLimits};
+/// use seal_policy::paths::{command_paths, Access, Cwd, Reading};
+///
+/// let mut buffer = SegmentBuffer::new();
+/// let segments = segment_into("cd sub && cp a ~/b", &ShellLimits::default(), &mut buffer)?;
+/// let mut seen = Vec::new();
+/// command_paths(segments, &mut |path, reading| {
+///     let after_cd = matches!(reading, Reading::In(Cwd::After(_)));
+///     seen.push((path.program, path.word, path.access, after_cd));
+/// });
+/// assert_eq!(
+///     seen,
+///     [
+///         ("cd", "sub", Access::Read, false),
+///         ("cp", "a", Access::Read, true),
+///         ("cp", "~/b", Access::Write, false),
+///     ]
+/// );
+/// # Ok::<(), seal_parse::shell::Unanalysable>(())
+/// ```
+pub fn command_paths<'a>(
+    segments: SegmentsRef<'a>,
+    found: &mut dyn FnMut(&CommandPath<'a>, Reading<'_>),
+) {
+    let mut cds: [&'a str; MAX_CDS] = [""; MAX_CDS];
+    let mut cd_count = 0usize;
+    // Why relative paths can no longer be placed, once that is so.
+    let mut lost: Option<Unplaced> = None;
+    for (index, segment) in segments.iter().enumerate() {
+        let form = segment.forms().normalized();
+        let program = form.program();
+        let mut report = |word: &'a str, access: Access| {
+            let path = CommandPath {
+                segment: index,
+                program,
+                word,
+                access,
+            };
+            let relative = !(word.starts_with('/') || word.starts_with('~'));
+            let cds = cds.get(..cd_count).unwrap_or_default();
+            let reading = match lost {
+                Some(why) if relative => Reading::Unplaced(why),
+                _ if relative && !cds.is_empty() && word.split('/').any(|p| p == "..") => {
+                    Reading::Unplaced(Unplaced::ClimbAfterCd)
+                }
+                _ if relative && !cds.is_empty() => Reading::In(Cwd::After(cds)),
+                _ => Reading::In(Cwd::Root),
+            };
+            found(&path, reading);
+        };
+        // Values of leading assignments (`KUBECONFIG=~/.kube/config kubectl ...`).
+        for assignment in segment.words().take(segment.assignments()) {
+            if let Some((_, value)) = assignment.split_once('=') {
+                if !value.is_empty() {
+                    report(value, Access::Both);
+                }
+            }
+        }
+        match program {
+            "cd" | "pushd" | "chdir" => {
+                let target = form
+                    .args()
+                    .find(|word| !matches!(*word, "-L" | "-P" | "-e" | "-@" | "--"));
+                match target {
+                    Some("-") => lost = Some(Unplaced::NoWorkingDirectory),
+                    target => {
+                        let target = target.unwrap_or("~");
+                        report(target, Access::Read);
+                        match cds.get_mut(cd_count) {
+                            Some(slot) => {
+                                *slot = target;
+                                cd_count += 1;
+                            }
+                            None => lost = Some(Unplaced::NoWorkingDirectory),
+                        }
+                    }
+                }
+            }
+            "popd" => lost = Some(Unplaced::NoWorkingDirectory),
+            _ => form_paths(form.words(), &mut report),
+        }
+    }
+}
