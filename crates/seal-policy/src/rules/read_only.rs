@@ -95,6 +95,7 @@ const EDITING_PROGRAMS: &[&str] = &["mkdir", "touch", "rm", "rmdir", "cp", "mv"]
 /// [`EDITING_PROGRAMS`] as written, no word the shell expands or with a character a shell
 /// reads, no path with a `..` or a guarded component, every path inside the workspace.
 pub(super) fn accepted_edit(segment: &SegmentRef<'_>, places: &Places) -> bool {
+    // (Paths in added directories count as inside; `Read` allow rules do not cover edits.)
     if !plain_segment(segment) {
         return false;
     }
@@ -212,7 +213,7 @@ fn locale(value: &str) -> bool {
 /// against what the command reads.
 pub(super) fn read_only<'a>(
     segment: &SegmentRef<'a>,
-    root: &Places,
+    root: &dyn Fn(&str) -> bool,
     path: &mut dyn FnMut(&'a str),
 ) -> bool {
     if !plain_segment(segment) {
@@ -243,13 +244,13 @@ fn read_args<'a>(
     segment: &SegmentRef<'a>,
     entry: &Program,
     mut args: impl Iterator<Item = (usize, &'a str)>,
-    root: &Places,
+    root: &dyn Fn(&str) -> bool,
     path: &mut dyn FnMut(&'a str),
 ) -> bool {
     let mut operands = 0usize;
     let mut find_predicates = false;
     while let Some((at, word)) = args.next() {
-        if segment.word_expands(at) {
+        if segment.word_expands(at) && !home_path(word) {
             return false;
         }
         if let Operands::Text = entry.operands {
@@ -414,11 +415,21 @@ fn sed_print(script: &str) -> bool {
     }
 }
 
-/// A path that names something inside the workspace (or a directory the operator added), as
-/// the one resolver places it: no `..` component, not starting with `-`.
-fn inside_workspace(word: &str, places: &Places) -> bool {
+/// A path the read-only table may read: no `..` component, not starting with `-`, and
+/// `reach` says it may be read (inside the workspace or a directory the operator added, or
+/// covered by a `Read` allow rule, as Claude Code lets its read-only commands read there).
+fn inside_workspace(word: &str, reach: &dyn Fn(&str) -> bool) -> bool {
     !(word.is_empty() || word.starts_with('-') || word.split('/').any(|part| part == ".."))
-        && places.whereabouts(word, Cwd::Root) == Whereabouts::Inside
+        && reach(word)
+}
+
+/// `~/...` with no other character the shell expands: the home directory's path, which the
+/// resolver reads as the shell does.
+fn home_path(word: &str) -> bool {
+    word.starts_with("~/")
+        && !word
+            .get(1..)
+            .is_some_and(|rest| rest.contains(['~', '*', '?', '[', ']', '^']))
 }
 
 /// One program (and its subcommand words) of the table.
@@ -519,7 +530,10 @@ const PROGRAMS: &[Program] = &[
     program(&["nl"], &[], Operands::Paths),
     program(&["tac"], &[], Operands::Paths),
     program(&["rev"], &[], Operands::Paths),
-    program(&["od"], &[], Operands::Paths),
+    program(&["od"], &[Opt::Letters("c")], Operands::Paths),
+    program(&["hexdump"], &[Opt::Letters("C")], Operands::Paths),
+    program(&["strings"], &[], Operands::Paths),
+    program(&["base64"], &[], Operands::Paths),
     program(&["column"], &[], Operands::Paths),
     program(&["cmp"], &[], Operands::Paths),
     program(&["comm"], &[], Operands::Paths),
@@ -571,6 +585,7 @@ const PROGRAMS: &[Program] = &[
             Opt::Word("--cached"),
             Opt::Word("--staged"),
             Opt::Word("--name-only"),
+            Opt::Word("--no-index"),
         ],
         Operands::Paths,
     ),

@@ -596,6 +596,7 @@ impl RuleSet {
             mode: self.client_default,
             tool: rules.tool,
             places: &self.places,
+            rules: self,
         };
         scan.allow = allow_cover(rules, field, home, input, default, allowed);
         // An allow stops at the workspace: a path outside it that no path rule covers asks.
@@ -1440,9 +1441,21 @@ struct DefaultMode<'a> {
     mode: ClientDefault,
     tool: &'a str,
     places: &'a Places,
+    rules: &'a RuleSet,
 }
 
 impl DefaultMode<'_> {
+    /// Whether a read-only command of the mode may read `word`: inside the workspace or an
+    /// added directory, or covered by a `Read` allow rule (Claude Code 2.1.332 lets `cat`
+    /// read `~/shared/x` under `Read(~/shared/**)` with no `Bash` rule).
+    fn readable(self, word: &str) -> bool {
+        match self.places.whereabouts(word, Cwd::Root) {
+            Whereabouts::Inside => true,
+            Whereabouts::Outside => self.rules.path_allowed(word, Access::Read, Cwd::Root),
+            Whereabouts::Unplaced(_) => false,
+        }
+    }
+
     fn on(self) -> bool {
         self.mode.is_claude_code()
     }
@@ -1470,9 +1483,10 @@ impl DefaultMode<'_> {
 
     /// Whether the default mode allows this segment of a command.
     fn allows_segment(self, segment: &SegmentRef<'_>) -> bool {
+        let reach = |word: &str| self.readable(word);
         self.on()
             && FieldKind::of(self.tool) == FieldKind::Command
-            && (read_only::read_only(segment, self.places, &mut |_| {})
+            && (read_only::read_only(segment, &reach, &mut |_| {})
                 || (self.mode == ClientDefault::ClaudeCodeAcceptEdits
                     && read_only::accepted_edit(segment, self.places)))
     }
