@@ -61,7 +61,10 @@ fn denies_destructive_commands_the_rules_allow_or_ask_about() {
 #[test]
 fn leaves_everyday_commands_to_the_rules() {
     let guarded = seal(true);
-    assert_eq!(decide(&guarded, "rm -rf build /tmp/x").0, "allow");
+    assert_eq!(decide(&guarded, "rm -rf build target").0, "allow");
+    // The guard passes a deletion in a temporary directory; the rules ask, since an allow
+    // stops at the workspace (spec/paths.md).
+    assert_eq!(decide(&guarded, "rm -rf /tmp/x").0, "ask");
     // The guard passes it; the rules ask, as for every `find -delete` (spec/policy-rules.md).
     assert_eq!(decide(&guarded, "find . -name '*.o' -delete").0, "ask");
     assert_eq!(decide(&guarded, "git status").0, "allow");
@@ -71,7 +74,9 @@ fn leaves_everyday_commands_to_the_rules() {
 #[test]
 fn negative_control_without_the_guard_the_rules_allow_them() {
     let plain = seal(false);
-    assert_eq!(decide(&plain, "rm -rf ~/").0, "allow");
+    // Without the guard nothing denies: the rules only ask (the path is outside the
+    // workspace), and a human could approve it.
+    assert_eq!(decide(&plain, "rm -rf ~/").0, "ask");
     assert_eq!(decide(&plain, "git push --force origin main").0, "ask");
 }
 

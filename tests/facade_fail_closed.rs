@@ -149,7 +149,7 @@ mod fail_closed {
             Fallback::Ask => Act::Ask,
             Fallback::Deny => Act::Deny,
             // `Deploy` is no tool Claude Code's default mode allows: the rest asks.
-            Fallback::ClaudeCode => Act::Ask,
+            Fallback::ClaudeCode | Fallback::ClaudeCodeAcceptEdits => Act::Ask,
         });
         let allowed = match decision {
             Act::Allow => true,

@@ -226,6 +226,7 @@ impl Config {
             Fallback::Deny => "deny",
             Fallback::Allow => "allow",
             Fallback::ClaudeCode => "claude-code",
+            Fallback::ClaudeCodeAcceptEdits => "claude-code-accept-edits",
         };
         ref_pae(&[
             b"seal/policy/v1".to_vec(),
