@@ -56,6 +56,8 @@ struct StageSpec {
 struct Config {
     rules: Option<&'static str>,
     root: Option<&'static str>,
+    home: Option<&'static str>,
+    added: Vec<&'static str>,
     fallback: Fallback,
     preset: Option<&'static str>,
     sandbox: Option<SandboxMode>,
@@ -70,6 +72,8 @@ impl Config {
         Config {
             rules: Some(RULES),
             root: None,
+            home: None,
+            added: Vec::new(),
             fallback: Fallback::Ask,
             preset: None,
             sandbox: None,
@@ -93,6 +97,8 @@ impl Config {
                 r#"{"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(rm:*)"]}}"#,
             ),
             root: Some("/work/repo"),
+            home: Some("/home/dev"),
+            added: vec!["/srv/shared"],
             fallback: Fallback::Deny,
             preset: Some("read-only"),
             sandbox: None,
@@ -131,6 +137,12 @@ impl Config {
         }
         if let Some(root) = self.root {
             builder = builder.workspace_root(root);
+        }
+        if let Some(home) = self.home {
+            builder = builder.home_dir(home);
+        }
+        for dir in &self.added {
+            builder = builder.added_dir(dir);
         }
         builder = builder.fallback(self.fallback);
         if let Some(preset) = self.preset {
@@ -229,9 +241,17 @@ impl Config {
             Fallback::ClaudeCodeAcceptEdits => "claude-code-accept-edits",
         };
         ref_pae(&[
-            b"seal/policy/v1".to_vec(),
+            b"seal/policy/v2".to_vec(),
             canonical(self.rules.unwrap_or(r#"{"permissions": {}}"#)),
             ref_option(self.root),
+            ref_option(self.home),
+            ref_pae(
+                &self
+                    .added
+                    .iter()
+                    .map(|dir| dir.as_bytes().to_vec())
+                    .collect::<Vec<_>>(),
+            ),
             fallback.as_bytes().to_vec(),
             ref_pae(&rows),
             self.preset.unwrap_or("auto").as_bytes().to_vec(),
@@ -353,6 +373,18 @@ fn variants() -> Vec<(&'static str, Config)> {
         (
             "fallback claude-code",
             base.clone().with(|c| c.fallback = Fallback::ClaudeCode),
+        ),
+        (
+            "fallback claude-code-accept-edits",
+            base.clone()
+                .with(|c| c.fallback = Fallback::ClaudeCodeAcceptEdits),
+        ),
+        ("home", base.clone().with(|c| c.home = Some("/home/dev"))),
+        ("other home", base.clone().with(|c| c.home = Some("/home/ops"))),
+        ("added", base.clone().with(|c| c.added = vec!["/srv/shared"])),
+        (
+            "two added",
+            base.clone().with(|c| c.added = vec!["/srv/shared", "/opt/data"]),
         ),
         (
             "preset read-only",

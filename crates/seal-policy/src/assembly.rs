@@ -470,6 +470,8 @@ impl PolicyBuilder {
         let digest = policy_digest(&PolicyInputs {
             rules: canonical_rules.as_bytes(),
             workspace_root: self.workspace_root.as_deref(),
+            home_dir: self.home_dir.as_deref(),
+            added_dirs: &self.added_dirs,
             fallback: self.fallback.name(),
             presets: &config.rows,
             preset: &self.preset,

@@ -14,7 +14,7 @@ use crate::escalation::EscalationLimits;
 use crate::preset::{Executor, Knobs, SandboxMode};
 
 /// The first piece of the encoding: names the layout and its version.
-pub const POLICY_DIGEST_DOMAIN: &str = "seal/policy/v1";
+pub const POLICY_DIGEST_DOMAIN: &str = "seal/policy/v2";
 
 /// Everything the policy digest covers, in the order of the encoding (spec/policy-digest.md,
 /// section 3).
@@ -23,6 +23,10 @@ pub struct PolicyInputs<'a> {
     pub rules: &'a [u8],
     /// The workspace root path rules are matched under, if any.
     pub workspace_root: Option<&'a str>,
+    /// The home directory `~` means in rules and commands, if any.
+    pub home_dir: Option<&'a str>,
+    /// The directories counted as inside the workspace besides the root, as given.
+    pub added_dirs: &'a [String],
     /// The name of what the waterfall decides when nothing else does (`ask`, `deny`, `allow`,
     /// `claude-code`).
     pub fallback: &'a str,
@@ -62,7 +66,8 @@ pub fn policy_digest(inputs: &PolicyInputs<'_>) -> Sha256Digest {
 /// The bytes the policy digest hashes:
 ///
 /// ```text
-/// PAE("seal/policy/v1", rules, option(workspace root), fallback, list(preset rows),
+/// PAE("seal/policy/v2", rules, option(workspace root), option(home directory),
+///     list(added directories), fallback, list(preset rows),
 ///     selected preset, option(sandbox knob), option(approval knob), escalation,
 ///     list(listeners), list(global guard names), list(scoped guards), LE64(answerers))
 /// ```
@@ -83,6 +88,7 @@ pub fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
         executor_name(inputs.executor).as_bytes(),
         &le64(to_u64(inputs.escalation.max_justification_chars)),
     ]);
+    let added: Vec<&[u8]> = inputs.added_dirs.iter().map(|d| d.as_bytes()).collect();
     let stages = inputs.stages;
     let listeners: Vec<Vec<u8>> = stages
         .listeners
@@ -103,6 +109,8 @@ pub fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
         POLICY_DIGEST_DOMAIN.as_bytes(),
         inputs.rules,
         &option(inputs.workspace_root),
+        &option(inputs.home_dir),
+        &pae(&added),
         inputs.fallback.as_bytes(),
         &list(&rows),
         inputs.preset.as_bytes(),
@@ -202,6 +210,8 @@ mod tests {
         PolicyInputs {
             rules: br#"{"permissions":{}}"#,
             workspace_root: None,
+            home_dir: None,
+            added_dirs: &[],
             fallback: "ask",
             presets: &[],
             preset: "auto",
@@ -265,6 +275,8 @@ mod tests {
         let absent = encode(&inputs(&stages));
         let empty = encode(&PolicyInputs {
             workspace_root: Some(""),
+            home_dir: None,
+            added_dirs: &[],
             ..inputs(&stages)
         });
         assert_ne!(absent, empty);
