@@ -11,6 +11,8 @@ use seal_policy::approval::is_id;
 use seal_policy::assembly::PolicyBuilder;
 use seal_policy::chain::{Guard, Listener, Scope};
 use seal_policy::destructive::DestructiveGuard;
+use seal_policy::guards::secrets::SecretGuard;
+use seal_policy::guards::self_protection::SelfProtection;
 use seal_verify::store::is_key_id;
 use seal_verify::{Freshness, VerifyConfig};
 
@@ -22,7 +24,8 @@ use seal_verify::FrameKey;
 
 pub use seal_policy::assembly::{
     Fallback, PolicyError, StageRefusal, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME,
-    MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME,
+    MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME, SECRET_GUARD_NAME, SECRET_LISTENER_NAME,
+    SELF_PROTECTION_GUARD_NAME, SELF_PROTECTION_LISTENER_NAME,
 };
 
 /// Most answerers a seal holds; one more is refused at build time.
@@ -266,6 +269,38 @@ impl SealBuilder {
     /// ```
     pub fn destructive_guard(self, guard: DestructiveGuard) -> SealBuilder {
         self.policy(|policy| policy.destructive_guard(guard))
+    }
+
+    /// Turns on the self-protection guard
+    /// ([`seal_policy::guards::self_protection::SelfProtection`]): no tool call may read
+    /// seal's secret key files, or write, move, link, delete or change the mode of the paths it
+    /// protects (seal's keys, trust store, rules and replay state, the clients' hook settings),
+    /// denied before any rule is read (so no approval lets such a call through) and again as a
+    /// global guard. A guard without a workspace root or a home directory takes the builder's.
+    ///
+    /// ```
+    /// use seal::self_protection::{Protection, ProtectedPath, SelfProtection};
+    ///
+    /// let rules = ProtectedPath::file("seal-rules", "/home/dev/.seal/rules.json", Protection::Write, "seal's rules file")?;
+    /// let seal = seal::Seal::builder()
+    ///     .rules_json(r#"{"permissions": {"allow": ["Bash"]}}"#)
+    ///     .workspace_root("/home/dev/project")
+    ///     .home_dir("/home/dev")
+    ///     .self_protection(SelfProtection::new().with_protected(rules))
+    ///     .build()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn self_protection(self, guard: SelfProtection) -> SealBuilder {
+        self.policy(|policy| policy.self_protection(guard))
+    }
+
+    /// Turns on the secret-read guard ([`seal_policy::guards::secrets::SecretGuard`]): no
+    /// tool call may read a well-known credential file (SSH and GnuPG keys, cloud
+    /// credentials, registry tokens, `.env` files...) or search a directory holding one,
+    /// denied before any rule is read and again as a global guard. A guard without a
+    /// workspace root or a home directory takes the builder's.
+    pub fn secret_guard(self, guard: SecretGuard) -> SealBuilder {
+        self.policy(|policy| policy.secret_guard(guard))
     }
 
     /// Appends a listener after the rules and the listeners appended so far.

@@ -89,6 +89,28 @@ pub mod destructive {
         MAX_REDIRECT_TARGET_BYTES, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
     };
 }
+
+/// The self-protection guard ([`SealBuilder::self_protection`]): its type, protected paths,
+/// findings and default table.
+pub mod self_protection {
+    pub use seal_policy::guards::self_protection::{
+        PathKind, ProtectedPath, ProtectedRow, Protection, ProtectionFinding, SelfProtection,
+        DEFAULT_PROTECTED,
+    };
+    pub use seal_policy::guards::{Act, PatternError, MAX_ID_BYTES, UNKNOWN_ROOT};
+}
+
+/// The secret-read guard ([`SealBuilder::secret_guard`]): its type, patterns, findings and
+/// default table.
+pub mod secrets {
+    pub use seal_policy::guards::secrets::{
+        SecretFinding, SecretGuard, SecretPattern, SecretRow, DEFAULT_SECRETS, LISTED_SECRET,
+    };
+    pub use seal_policy::guards::{
+        Act, FileTool, PatternError, FILE_TOOLS, MAX_ID_BYTES, NAME_READERS, PATCH_TOOL,
+        RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS, UNKNOWN_ROOT,
+    };
+}
 pub use seal_policy::rules::RECOMMENDED_RULES;
 
 /// The embedder's own policy stages are the core chain's: a [`Listener`] in the pre-execute
@@ -138,7 +160,8 @@ pub use approval::{Answer, Answerer, PendingApproval, Question};
 pub use builder::{
     BuildError, Fallback, PolicyError, PresetLoadError, RulesErrorKind, ScanLimits, SealBuilder,
     StageRefusal, VerifyLimits, DESTRUCTIVE_GUARD_NAME, DESTRUCTIVE_LISTENER_NAME, MAX_ANSWERERS,
-    MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME,
+    MAX_STAGES, NO_RULES, PRESETS, RULES_LISTENER_NAME, SECRET_GUARD_NAME, SECRET_LISTENER_NAME,
+    SELF_PROTECTION_GUARD_NAME, SELF_PROTECTION_LISTENER_NAME,
 };
 pub use disclosure::{
     ApprovalContext, ApprovalError, FileDigests, LivePayload, LiveState, Manifest, ManifestBuilder,

@@ -485,6 +485,19 @@ pub struct PolicyCheckArgs {
     /// bombs before any rule (spec/destructive-guard.md).
     #[arg(long = "destructive-guard", value_enum, default_value = "on")]
     pub destructive_guard: Toggle,
+    /// The self-protection and secret-read guards, and what they protect.
+    #[command(flatten)]
+    pub guards: GuardFlags,
+    /// Secret key file the self-protection guard keeps from every read and write.
+    #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
+    pub keys: Option<String>,
+    /// Trust store the self-protection guard keeps from writes.
+    #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
+    pub store: Option<String>,
+    /// Replay state the self-protection guard keeps from writes (a file; default as for the
+    /// prompt hooks).
+    #[arg(long, value_name = "PATH|URL", env = "SEAL_STATE")]
+    pub state: Option<String>,
     /// Workspace root (default: the call's `cwd`).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
@@ -515,6 +528,7 @@ pub struct PolicyLintArgs {
 #[command(
     long_about = "Checks the store (accepted, expiry, each key's window and status, compact \
                   keys), the key file against the store, SEAL_VERIFY, the hook settings, the \
+                  tool hooks' guards and every path and pattern they protect, the \
                   replay state (its file or Redis server, live ids and window), and lints the rules. Exit 14 \
                   when any check is an error."
 )]
@@ -548,6 +562,9 @@ pub struct DoctorArgs {
     /// Print the checks as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The self-protection and secret-read guards, as the tool hooks read them.
+    #[command(flatten)]
+    pub guards: GuardFlags,
 }
 
 /// `seal hook <harness> <event>`.
@@ -609,9 +626,75 @@ pub struct ToolHookArgs {
         default_value = "on"
     )]
     pub destructive_guard: Toggle,
+    /// The self-protection and secret-read guards, and what they protect.
+    #[command(flatten)]
+    pub guards: GuardFlags,
+    /// Secret key file the self-protection guard keeps from every read and write.
+    #[arg(long, value_name = "PATH", env = "SEAL_KEYS")]
+    pub keys: Option<String>,
+    /// Trust store the self-protection guard keeps from writes.
+    #[arg(long, value_name = "PATH", env = "SEAL_STORE")]
+    pub store: Option<String>,
+    /// Replay state the self-protection guard keeps from writes (a file; default as for the
+    /// prompt hooks).
+    #[arg(long, value_name = "PATH|URL", env = "SEAL_STATE")]
+    pub state: Option<String>,
     /// When the hook answers by itself.
     #[command(flatten)]
     pub deadline: DeadlineFlag,
+}
+
+/// The path guards of the tool hooks, `policy check` and `doctor` (spec/self-protection.md,
+/// spec/secret-guard.md).
+#[derive(Debug, Args)]
+pub struct GuardFlags {
+    /// The self-protection guard: no tool call may read seal's secret key files, or write,
+    /// move, link, delete or change the mode of seal's keys, trust store, rules, replay state,
+    /// binary or the clients' hook settings (spec/self-protection.md).
+    #[arg(
+        long = "self-protection",
+        value_enum,
+        env = "SEAL_SELF_PROTECTION",
+        default_value = "on"
+    )]
+    pub self_protection: Toggle,
+    /// The secret-read guard: no tool call may read well-known credential files (SSH and GnuPG
+    /// keys, cloud credentials, registry tokens, .env files) (spec/secret-guard.md).
+    #[arg(
+        long = "secret-guard",
+        value_enum,
+        env = "SEAL_SECRET_GUARD",
+        default_value = "on"
+    )]
+    pub secret_guard: Toggle,
+    /// Another path pattern no tool call may read (repeatable; `~/...`, `/...`, `dir/file`
+    /// below the workspace, or a name anywhere; globs; SEAL_SECRETS separates them with `:`).
+    #[arg(
+        long = "secret",
+        value_name = "PATTERN",
+        env = "SEAL_SECRETS",
+        value_delimiter = ':'
+    )]
+    pub secret: Vec<String>,
+    /// Drops the default secret pattern ID (repeatable; SEAL_ALLOW_SECRETS separates them with
+    /// `,`).
+    #[arg(
+        long = "allow-secret",
+        value_name = "ID",
+        env = "SEAL_ALLOW_SECRETS",
+        value_delimiter = ','
+    )]
+    pub allow_secret: Vec<String>,
+    /// Another file, or directory with everything below it (written with a trailing `/`, or a
+    /// directory now), no tool call may write (repeatable; SEAL_PROTECT separates them with
+    /// `:`).
+    #[arg(
+        long = "protect",
+        value_name = "PATH",
+        env = "SEAL_PROTECT",
+        value_delimiter = ':'
+    )]
+    pub protect: Vec<String>,
 }
 
 /// The deadline of a hook.

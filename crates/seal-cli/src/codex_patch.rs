@@ -35,7 +35,7 @@ pub const PATH_TOOL: &str = "Edit";
 /// answers it as a deny); else allow.
 pub fn decide_patch(
     rules: &str,
-    mode: Mode,
+    mode: Mode<'_>,
     call: &CallInput<'_>,
 ) -> Result<(Answer, String), Failure> {
     let by_name = decide(
@@ -154,7 +154,7 @@ fn patch_text<'a>(input: &'a Value<'a>) -> Result<&'a str, String> {
 
 fn decide_path(
     rules: &str,
-    mode: Mode,
+    mode: Mode<'_>,
     call: &CallInput<'_>,
     touched: &TouchedPath<'_>,
 ) -> Result<Decided, Failure> {

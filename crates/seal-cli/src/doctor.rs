@@ -2,6 +2,7 @@
 //! warnings, the verification-off state, the key file against the store, the replay state, and
 //! rule lint.
 
+use seal::self_protection::Protection;
 use seal::store_document::{accept_initial, KeyMaterial, KeyStatus, COMPACT_TAG_BITS};
 use seal::UnixTime;
 use seal_store_redis::{RedisReplayStore, DEFAULT_COUNT_LIMIT};
@@ -12,6 +13,7 @@ use crate::failure::{quoted, Exit, Failure};
 use crate::io::now;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
+use crate::path_guards::{PathGuards, SealFiles};
 use crate::policy::lint_file;
 use crate::scan::verification_off;
 use crate::store;
@@ -87,6 +89,95 @@ fn hook_checks(checks: &mut Vec<(Level, String)>) {
             ),
         ),
     });
+}
+
+/// The tool hooks' path guards as the same flags and environment configure them: whether each
+/// is on, and every path and pattern it protects. A configuration the hooks would refuse is an
+/// error (every tool hook would deny).
+fn guard_checks(flags: &DoctorArgs, checks: &mut Vec<(Level, String)>) {
+    let files = SealFiles {
+        rules: flags.rules.as_deref(),
+        keys: flags.keys.as_deref(),
+        store: flags.store.as_deref(),
+        state: flags.state.as_deref(),
+    };
+    let guards = match PathGuards::of(&flags.guards, &files) {
+        Ok(guards) => guards,
+        Err(failure) => {
+            checks.push((
+                Level::Error,
+                format!(
+                    "path guards: {}: every tool hook would give its failure answer (deny)",
+                    failure.message
+                ),
+            ));
+            return;
+        }
+    };
+    match &guards.self_protection {
+        None => checks.push((
+            Level::Warn,
+            "self-protection off (--self-protection off or SEAL_SELF_PROTECTION=off): seal's keys, rules, trust store, replay state and the clients' hook settings are left to the rules".into(),
+        )),
+        Some(guard) => {
+            checks.push((
+                Level::Ok,
+                format!(
+                    "self-protection on ({} protected paths; `~` is HOME, relative paths under the workspace and the directories above it)",
+                    guard.protected().len()
+                ),
+            ));
+            for path in guard.protected() {
+                let what = match path.protection() {
+                    Protection::Write => "writes",
+                    Protection::ReadWrite => "reads and writes",
+                };
+                checks.push((
+                    Level::Ok,
+                    format!(
+                        "self-protection {}: {} {} kept from {what} ({})",
+                        quoted(path.id()),
+                        path.kind().as_str(),
+                        quoted(path.path()),
+                        path.what()
+                    ),
+                ));
+            }
+        }
+    }
+    match &guards.secrets {
+        None => checks.push((
+            Level::Warn,
+            "secret guard off (--secret-guard off or SEAL_SECRET_GUARD=off): reads of SSH keys, cloud credentials and .env files are left to the rules".into(),
+        )),
+        Some(guard) => {
+            checks.push((
+                Level::Ok,
+                format!(
+                    "secret guard on ({} patterns; `~` is HOME and every other user's home)",
+                    guard.patterns().len()
+                ),
+            ));
+            for pattern in guard.patterns() {
+                let paths: Vec<String> = pattern.paths().iter().map(|p| quoted(p)).collect();
+                let except = if pattern.except().is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<String> = pattern.except().iter().map(|e| quoted(e)).collect();
+                    format!(" except {}", names.join(", "))
+                };
+                checks.push((
+                    Level::Ok,
+                    format!(
+                        "secret {}: {}{except} ({})",
+                        quoted(pattern.id()),
+                        paths.join(", "),
+                        pattern.what()
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 /// The replay state the hooks would use: its file or server, how many ids it holds live, its
@@ -214,6 +305,7 @@ pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
     }
 
     hook_checks(&mut checks);
+    guard_checks(flags, &mut checks);
     state_checks(flags, now, &mut checks);
 
     match flags.store.as_deref() {

@@ -21,6 +21,7 @@ use crate::json_in;
 use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
+use crate::path_guards::{PathGuards, SealFiles};
 use crate::policy::{decide, read_rules, Answer, CallInput, Explain, Mode};
 use crate::state;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
@@ -295,9 +296,17 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
     let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
     fault::point("input");
     fault::point("decide");
+    let files = SealFiles {
+        rules: Some(rules_path),
+        keys: flags.keys.as_deref(),
+        store: flags.store.as_deref(),
+        state: flags.state.as_deref(),
+    };
+    let path_guards = PathGuards::of(&flags.guards, &files)?;
     let mode = Mode {
         fallback: flags.default.fallback(),
         destructive_guard: flags.destructive_guard == Toggle::On,
+        path_guards: &path_guards,
     };
     decide_input(harness, &rules, mode, bytes)
 }
@@ -308,7 +317,7 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
 pub fn decide_input(
     harness: Harness,
     rules: &str,
-    mode: Mode,
+    mode: Mode<'_>,
     bytes: Vec<u8>,
 ) -> Result<(Answer, String), Failure> {
     let text = utf8(bytes, "hook input")?;

@@ -32,6 +32,7 @@ mod keygen;
 mod keys;
 mod lane;
 mod manifest;
+mod path_guards;
 mod policy;
 mod render;
 mod scan;

@@ -13,6 +13,7 @@ use crate::failure::{quoted, Exit, Failure};
 use crate::io::{read_file, read_stdin, utf8, MAX_FILE_BYTES, MAX_STDIN_BYTES};
 use crate::json_in;
 use crate::json_out::J;
+use crate::path_guards::{PathGuards, SealFiles, NO_PATH_GUARDS};
 
 /// The three answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,23 +142,26 @@ pub enum Explain {
     WhenNoRuleDecided,
 }
 
-/// How the binary decides a call: the end of the chain, and whether the destructive-command
-/// guard runs first.
+/// How the binary decides a call: the end of the chain, and which guards run first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mode {
+pub struct Mode<'a> {
     /// What no rule decides gets this.
     pub fallback: Fallback,
     /// Whether the destructive-command guard runs (spec/destructive-guard.md), reading `~` as
     /// `HOME`.
     pub destructive_guard: bool,
+    /// The self-protection and secret-read guards that run (spec/self-protection.md,
+    /// spec/secret-guard.md), reading `~` as `HOME` and the workspace as the call's `cwd`.
+    pub path_guards: &'a PathGuards,
 }
 
-impl Mode {
-    /// `fallback`, with the destructive-command guard on.
-    pub fn guarded(fallback: Fallback) -> Mode {
+impl Mode<'static> {
+    /// `fallback`, with the destructive-command guard on and no path guard.
+    pub fn guarded(fallback: Fallback) -> Mode<'static> {
         Mode {
             fallback,
             destructive_guard: true,
+            path_guards: &NO_PATH_GUARDS,
         }
     }
 }
@@ -167,21 +171,31 @@ impl Mode {
 /// [`Seal::prepare`] runs the waterfall and the guards.
 pub fn decide(
     rules: &str,
-    mode: Mode,
+    mode: Mode<'_>,
     call: &CallInput<'_>,
     explain: Explain,
 ) -> Result<Decided, Failure> {
     let fallback = mode.fallback;
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
+    let home = std::env::var("HOME")
+        .ok()
+        .filter(|home| home.starts_with('/'));
+    if let Some(home) = &home {
+        // `~` in rules and commands, and for the path guards, which take the builder's.
+        builder = builder.home_dir(home);
+    }
     if mode.destructive_guard {
         let mut guard = DestructiveGuard::new();
-        if let Some(home) = std::env::var("HOME")
-            .ok()
-            .filter(|home| home.starts_with('/'))
-        {
-            guard = guard.with_home_dir(&home);
+        if let Some(home) = &home {
+            guard = guard.with_home_dir(home);
         }
         builder = builder.destructive_guard(guard);
+    }
+    if let Some(guard) = &mode.path_guards.self_protection {
+        builder = builder.self_protection(guard.clone());
+    }
+    if let Some(guard) = &mode.path_guards.secrets {
+        builder = builder.secret_guard(guard.clone());
     }
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         builder = builder.workspace_root(cwd);
@@ -345,9 +359,17 @@ pub fn run_recommended() -> Result<u8, Failure> {
 /// Runs `seal policy check`.
 pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
     let rules = read_rules(&args.rules)?;
+    let files = SealFiles {
+        rules: Some(&args.rules),
+        keys: args.keys.as_deref(),
+        store: args.store.as_deref(),
+        state: args.state.as_deref(),
+    };
+    let path_guards = PathGuards::of(&args.guards, &files)?;
     let mode = Mode {
         fallback: args.default.fallback(),
         destructive_guard: args.destructive_guard == Toggle::On,
+        path_guards: &path_guards,
     };
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::foreign_object(&bytes, "tool call")?;

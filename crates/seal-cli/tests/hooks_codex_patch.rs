@@ -93,7 +93,12 @@ fn the_destination_of_a_move_is_decided() {
 fn one_denied_path_among_many_denies_the_patch() {
     let reason = denied(&hook(&patch("many-files.patch")));
     assert!(reason.contains("`.env` (add"), "{reason}");
-    assert!(reason.contains("rule `Edit(./.env)`"), "{reason}");
+    // The secret-read guard stands before the rules: an edit of a `.env` file shows its lines.
+    assert!(reason.contains("rule `secret-guard:dotenv`"), "{reason}");
+    let rules = fixture("codex-patches/rules.json");
+    let input = payload(json!({"command": patch("many-files.patch")}));
+    let rules_only = denied(&hook_with(&rules, &input, &["--secret-guard", "off"]));
+    assert!(rules_only.contains("rule `Edit(./.env)`"), "{rules_only}");
 }
 
 #[test]

@@ -126,8 +126,19 @@ fn explain_json() {
 #[test]
 fn explain_off_guard_unanalysable_and_other_tools() {
     let dir = TempDir::new("explain-misc");
-    // Guard off: no guard line, the rules still deny.
-    let off = check(&dir, COMMAND, &["--explain", "--destructive-guard", "off"]);
+    // Guards off: no guard line, the rules still deny (the self-protection guard would deny
+    // `find . -exec rm -rf {} +` first: it reaches the project's `.claude/settings.json`).
+    let off = check(
+        &dir,
+        COMMAND,
+        &[
+            "--explain",
+            "--destructive-guard",
+            "off",
+            "--self-protection",
+            "off",
+        ],
+    );
     assert_eq!(off.code, 11);
     assert!(!off.stdout.contains("guard:"), "{}", off.stdout);
     // Unanalysable: the reason, no segments, and the decision asks.

@@ -1,7 +1,7 @@
 //! Assembling a policy: rule text, the embedder's listeners and guards, the destructive-command
-//! guard, the fallback, the preset table and the knobs, checked together and turned into one
-//! [`Pipeline`], the standing [`PermissionState`] of new sessions and the policy digest that
-//! covers all of it (spec/policy-digest.md).
+//! guard, the path guards (self-protection, secrets), the fallback, the preset table and the
+//! knobs, checked together and turned into one [`Pipeline`], the standing [`PermissionState`]
+//! of new sessions and the policy digest that covers all of it (spec/policy-digest.md).
 
 use std::fmt;
 
@@ -13,6 +13,8 @@ use crate::chain::{CatchPanics, Chain, ChainError, Decision, Guard, Listener, Sc
 use crate::destructive::DestructiveGuard;
 use crate::digest::{policy_digest, PolicyInputs, StageOrder};
 use crate::escalation::EscalationLimits;
+use crate::guards::secrets::SecretGuard;
+use crate::guards::self_protection::SelfProtection;
 use crate::pipeline::Pipeline;
 use crate::preset::{
     Executor, Knobs, LoadError, PermissionState, PresetConfig, PresetTable, SandboxMode, Settings,
@@ -36,6 +38,18 @@ pub const DESTRUCTIVE_GUARD_NAME: &str = "destructive-guard";
 
 /// The name of the destructive-command guard's first listener.
 pub const DESTRUCTIVE_LISTENER_NAME: &str = "destructive-commands";
+
+/// The name of the self-protection guard's global guard.
+pub const SELF_PROTECTION_GUARD_NAME: &str = "self-protection-guard";
+
+/// The name of the self-protection guard's first listener.
+pub const SELF_PROTECTION_LISTENER_NAME: &str = "self-protection";
+
+/// The name of the secret-read guard's global guard.
+pub const SECRET_GUARD_NAME: &str = "secret-guard";
+
+/// The name of the secret-read guard's first listener.
+pub const SECRET_LISTENER_NAME: &str = "secrets";
 
 /// The default preset table, as (name, sandbox mode, approval policy).
 pub const PRESETS: &[(&str, SandboxMode, ApprovalPolicy)] = &[
@@ -193,6 +207,8 @@ pub struct PolicyBuilder {
     home_dir: Option<String>,
     added_dirs: Vec<String>,
     destructive: Option<DestructiveGuard>,
+    self_protection: Option<SelfProtection>,
+    secrets: Option<SecretGuard>,
     stages: Vec<Stage>,
     fallback: Fallback,
     preset: String,
@@ -218,6 +234,8 @@ impl PolicyBuilder {
             home_dir: None,
             added_dirs: Vec::new(),
             destructive: None,
+            self_protection: None,
+            secrets: None,
             stages: Vec::new(),
             fallback: Fallback::Ask,
             preset: "auto".to_owned(),
@@ -259,6 +277,22 @@ impl PolicyBuilder {
     /// without a workspace root takes the policy's.
     pub fn destructive_guard(mut self, guard: DestructiveGuard) -> PolicyBuilder {
         self.destructive = Some(guard);
+        self
+    }
+
+    /// The self-protection guard (spec/self-protection.md): a first listener (after the
+    /// destructive-command guard's) and a global guard, both named. A guard without a workspace
+    /// root or a home directory takes the policy's.
+    pub fn self_protection(mut self, guard: SelfProtection) -> PolicyBuilder {
+        self.self_protection = Some(guard);
+        self
+    }
+
+    /// The secret-read guard (spec/secret-guard.md): a first listener (after the
+    /// self-protection guard's) and a global guard, both named. A guard without a workspace
+    /// root or a home directory takes the policy's.
+    pub fn secret_guard(mut self, guard: SecretGuard) -> PolicyBuilder {
+        self.secrets = Some(guard);
         self
     }
 
@@ -421,6 +455,46 @@ impl PolicyBuilder {
                 Place::ScopedGuard => order.add_scoped_guard(&name, &scope),
             }
         }
+        // The path guards stand first after the destructive-command guard, in this order:
+        // prepended before it, so that it stays the first listener.
+        let root = self.workspace_root.as_deref();
+        let home = self.home_dir.as_deref();
+        let secrets = self.secrets.map(|guard| {
+            let guard = match (root, guard.workspace_root()) {
+                (Some(root), None) => guard.with_workspace_root(root),
+                _ => guard,
+            };
+            match (home, guard.home_dir()) {
+                (Some(home), None) => guard.with_home_dir(home),
+                _ => guard,
+            }
+        });
+        let self_protection = self.self_protection.map(|guard| {
+            let guard = match (root, guard.workspace_root()) {
+                (Some(root), None) => guard.with_workspace_root(root),
+                _ => guard,
+            };
+            match (home, guard.home_dir()) {
+                (Some(home), None) => guard.with_home_dir(home),
+                _ => guard,
+            }
+        });
+        if let Some(guard) = &secrets {
+            chain
+                .prepend(SECRET_LISTENER_NAME, everywhere.clone(), guard.clone())
+                .map_err(|error| stage_error(SECRET_LISTENER_NAME, &error))?;
+            order.prepend_listener(SECRET_LISTENER_NAME, &everywhere);
+        }
+        if let Some(guard) = &self_protection {
+            chain
+                .prepend(
+                    SELF_PROTECTION_LISTENER_NAME,
+                    everywhere.clone(),
+                    guard.clone(),
+                )
+                .map_err(|error| stage_error(SELF_PROTECTION_LISTENER_NAME, &error))?;
+            order.prepend_listener(SELF_PROTECTION_LISTENER_NAME, &everywhere);
+        }
         if let Some(guard) = self.destructive {
             let guard = match (&self.workspace_root, guard.workspace_root()) {
                 (Some(root), None) => guard.with_workspace_root(root),
@@ -434,6 +508,18 @@ impl PolicyBuilder {
                 .map_err(|error| stage_error(DESTRUCTIVE_GUARD_NAME, &error))?;
             order.prepend_listener(DESTRUCTIVE_LISTENER_NAME, &everywhere);
             order.add_global_guard(DESTRUCTIVE_GUARD_NAME);
+        }
+        if let Some(guard) = self_protection {
+            chain
+                .add_global_guard(SELF_PROTECTION_GUARD_NAME, guard)
+                .map_err(|error| stage_error(SELF_PROTECTION_GUARD_NAME, &error))?;
+            order.add_global_guard(SELF_PROTECTION_GUARD_NAME);
+        }
+        if let Some(guard) = secrets {
+            chain
+                .add_global_guard(SECRET_GUARD_NAME, guard)
+                .map_err(|error| stage_error(SECRET_GUARD_NAME, &error))?;
+            order.add_global_guard(SECRET_GUARD_NAME);
         }
         if !order.agrees_with(&chain) {
             let name = RULES_LISTENER_NAME.to_owned();

@@ -16,6 +16,7 @@ pub mod delegation;
 pub mod destructive;
 pub mod digest;
 pub mod escalation;
+pub mod guards;
 pub mod paths;
 pub mod pipeline;
 pub mod preset;

@@ -42,8 +42,9 @@ pub fn fixture(name: &str) -> String {
 /// The fixed time the fixtures are used at (2026-06-01T00:00:00Z).
 pub const NOW: &str = "1780272000";
 
-/// Runs `seal args` with `stdin`, with no SEAL_* variable from the environment except `env`, and
-/// a replay state of its own (`SEAL_STATE`; `("SEAL_STATE", "")` in `env` leaves it unset).
+/// Runs `seal args` with `stdin`, with no SEAL_* variable (nor `CODEX_HOME`, `CLAUDE_CONFIG_DIR`)
+/// from the environment except `env`, and a replay state of its own (`SEAL_STATE`;
+/// `("SEAL_STATE", "")` in `env` leaves it unset).
 pub fn seal(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
     seal_in(None, args, stdin, env)
 }
@@ -88,6 +89,10 @@ pub fn seal_with(
             command.env_remove(key);
         }
     }
+    // The clients' configuration directories add paths the self-protection guard lists.
+    command
+        .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR");
     // A replay state of its own for every run, so runs never see each other's claims unless a
     // test gives one state (`--state`, or `SEAL_STATE` in `env`) to several runs on purpose.
     let state = own_state();

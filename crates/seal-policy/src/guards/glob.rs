@@ -11,7 +11,10 @@
 enum Token {
     Star,
     One,
-    Set { negated: bool, items: Vec<(char, char)> },
+    Set {
+        negated: bool,
+        items: Vec<(char, char)>,
+    },
     Char(char),
 }
 
@@ -24,6 +27,11 @@ pub(crate) fn is_glob(text: &str) -> bool {
 /// starting with `.` needs a pattern starting with a literal `.` (the shell's reading of a
 /// word's glob).
 pub(crate) fn matches(pattern: &str, name: &str, shell: bool) -> bool {
+    // The literal ends first: most names fail there, before any glob is read.
+    let (head, tail) = literal_ends(pattern);
+    if !starts_with_ci(name, head) || !ends_with_ci(name, tail) {
+        return false;
+    }
     let tokens = tokens(pattern);
     if shell && name.starts_with('.') && tokens.first() != Some(&Token::Char('.')) {
         return false;
@@ -56,7 +64,11 @@ pub(crate) fn matches(pattern: &str, name: &str, shell: bool) -> bool {
             return false;
         }
     }
-    tokens.get(p..).unwrap_or_default().iter().all(|token| *token == Token::Star)
+    tokens
+        .get(p..)
+        .unwrap_or_default()
+        .iter()
+        .all(|token| *token == Token::Star)
 }
 
 /// Whether some name may be matched by both globs (a necessary condition, so `true` when
@@ -72,7 +84,8 @@ pub(crate) fn may_meet(word: &str, pattern: &str) -> bool {
     }
     let (word_head, word_tail) = literal_ends(word);
     let (pattern_head, pattern_tail) = literal_ends(pattern);
-    let agree_head = starts_with_ci(word_head, pattern_head) || starts_with_ci(pattern_head, word_head);
+    let agree_head =
+        starts_with_ci(word_head, pattern_head) || starts_with_ci(pattern_head, word_head);
     let agree_tail = ends_with_ci(word_tail, pattern_tail) || ends_with_ci(pattern_tail, word_tail);
     agree_head && agree_tail
 }

@@ -25,8 +25,7 @@ mod shape;
 use std::fmt;
 
 pub use reach::{
-    FileTool, FILE_TOOLS, NAME_READERS, PATCH_TOOL, RECURSIVE_READERS, TREE_CHANGERS,
-    TREE_READERS,
+    FileTool, FILE_TOOLS, NAME_READERS, PATCH_TOOL, RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS,
 };
 pub use shape::PatternError;
 
@@ -79,12 +78,34 @@ fn check_id(id: &str) -> Result<(), PatternError> {
     Ok(())
 }
 
+/// `text` as a finding shows it: control characters as Rust escapes (so a finding never forges
+/// a line of a report), everything else as it is.
+struct Shown<'a>(&'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_debug())?;
+            } else {
+                f.write_fmt(format_args!("{c}"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The directory a guard without a workspace root reads relative paths in: a directory that
+/// holds nothing a guard knows of, so that `.` is no directory above a secret, while a name
+/// matched anywhere (`.env`) and a relative protected path are still found in it.
+pub const UNKNOWN_ROOT: &str = "/(working directory)";
+
 /// The places a guard reads with: without a workspace root, relative paths (and relative
-/// protected paths) are read from `/`.
+/// protected paths) are read in [`UNKNOWN_ROOT`].
 fn reading_places(places: &Places) -> Places {
     if places.root().is_some() {
         places.clone()
     } else {
-        places.clone().with_root("/")
+        places.clone().with_root(UNKNOWN_ROOT)
     }
 }

@@ -27,14 +27,54 @@ pub struct FileTool {
 /// The file tools the path guards read (Claude Code's, by their names in hook payloads).
 /// Codex's `apply_patch` is read as a write of every path its patch touches.
 pub const FILE_TOOLS: &[FileTool] = &[
-    FileTool { tool: "Read", argument: "file_path", access: Access::Read, searches: false },
-    FileTool { tool: "NotebookRead", argument: "notebook_path", access: Access::Read, searches: false },
-    FileTool { tool: "Write", argument: "file_path", access: Access::Write, searches: false },
-    FileTool { tool: "Edit", argument: "file_path", access: Access::Both, searches: false },
-    FileTool { tool: "MultiEdit", argument: "file_path", access: Access::Both, searches: false },
-    FileTool { tool: "NotebookEdit", argument: "notebook_path", access: Access::Both, searches: false },
-    FileTool { tool: "Grep", argument: "path", access: Access::Read, searches: true },
-    FileTool { tool: "Glob", argument: "path", access: Access::Read, searches: true },
+    FileTool {
+        tool: "Read",
+        argument: "file_path",
+        access: Access::Read,
+        searches: false,
+    },
+    FileTool {
+        tool: "NotebookRead",
+        argument: "notebook_path",
+        access: Access::Read,
+        searches: false,
+    },
+    FileTool {
+        tool: "Write",
+        argument: "file_path",
+        access: Access::Write,
+        searches: false,
+    },
+    FileTool {
+        tool: "Edit",
+        argument: "file_path",
+        access: Access::Both,
+        searches: false,
+    },
+    FileTool {
+        tool: "MultiEdit",
+        argument: "file_path",
+        access: Access::Both,
+        searches: false,
+    },
+    FileTool {
+        tool: "NotebookEdit",
+        argument: "notebook_path",
+        access: Access::Both,
+        searches: false,
+    },
+    FileTool {
+        tool: "Grep",
+        argument: "path",
+        access: Access::Read,
+        searches: true,
+    },
+    FileTool {
+        tool: "Glob",
+        argument: "path",
+        access: Access::Read,
+        searches: true,
+    },
 ];
 
 /// Codex's patch tool.
@@ -51,21 +91,47 @@ pub const TREE_READERS: &[&str] = &[
 /// (`-r`, `-R`, `-a`, `--recursive`, `--archive`, `--dereference-recursive`,
 /// `--directories=recurse`).
 pub const RECURSIVE_READERS: &[&str] = &[
-    "grep", "egrep", "fgrep", "zgrep", "diff", "colordiff", "cp", "gcp", "rsync", "scp",
+    "grep",
+    "egrep",
+    "fgrep",
+    "zgrep",
+    "diff",
+    "colordiff",
+    "cp",
+    "gcp",
+    "rsync",
+    "scp",
 ];
 
 /// Programs that remove, move, link or change the mode of an operand with everything below
 /// it.
 pub const TREE_CHANGERS: &[&str] = &[
-    "rm", "rmdir", "unlink", "srm", "shred", "mv", "gmv", "ln", "chmod", "chown", "chgrp",
-    "chattr", "chflags", "find", "gfind", "bfs", "trash", "trash-put",
+    "rm",
+    "rmdir",
+    "unlink",
+    "srm",
+    "shred",
+    "mv",
+    "gmv",
+    "ln",
+    "chmod",
+    "chown",
+    "chgrp",
+    "chattr",
+    "chflags",
+    "find",
+    "gfind",
+    "bfs",
+    "trash",
+    "trash-put",
 ];
 
-/// Programs that show nothing of a file's content (its name, size, type or mode only): what
+/// Programs that show nothing of a file's content (its name, mode or place only) and read no
+/// file named by an option (unlike `du --files0-from`, `file -f` or `tree --fromfile`): what
 /// they are given is not read.
 pub const NAME_READERS: &[&str] = &[
-    "ls", "dir", "vdir", "stat", "du", "df", "test", "realpath", "readlink", "lsattr", "getfacl",
-    "file", "tree", "[", "cd", "pushd", "chdir",
+    "ls", "dir", "vdir", "stat", "df", "test", "[", "realpath", "readlink", "lsattr", "getfacl",
+    "cd", "pushd", "chdir",
 ];
 
 /// Programs that copy or move their sources into a target directory (`TARGET/NAME`).
@@ -77,7 +143,7 @@ const MAX_KEPT_CDS: usize = 2 * MAX_CDS;
 /// One path a call reaches.
 #[derive(Debug, Clone)]
 pub(crate) struct Touch<'a> {
-    /// The tool, or the command's normalized form.
+    /// The tool and its path, or the command's normalized form.
     pub by: String,
     /// The path as written.
     pub word: &'a str,
@@ -89,6 +155,9 @@ pub(crate) struct Touch<'a> {
     pub reads_below: bool,
     /// It is removed, moved, linked or has its mode changed with everything below it.
     pub changes_below: bool,
+    /// When only the names below it matching every one of these globs are changed (a `find`
+    /// with `-name` tests).
+    pub changed_names: Option<Vec<&'a str>>,
     /// Where it may be (several places when a `cd` or a home could not be followed).
     pub spots: Vec<Result<String, Unplaced>>,
 }
@@ -114,7 +183,11 @@ pub(crate) fn reached<'a>(
         return command_reached(command, places, limits, buffer);
     }
     let arguments = call.sealed().arguments().as_object();
-    let string = |name: &str| arguments.and_then(|object| object.get(name)).and_then(|v| v.as_str());
+    let string = |name: &str| {
+        arguments
+            .and_then(|object| object.get(name))
+            .and_then(|v| v.as_str())
+    };
     if tool == PATCH_TOOL {
         let Some(text) = string("command") else {
             return Reached::Paths(Vec::new());
@@ -126,12 +199,13 @@ pub(crate) fn reached<'a>(
             .paths()
             .iter()
             .map(|touched| Touch {
-                by: PATCH_TOOL.to_owned(),
+                by: format!("{PATCH_TOOL} {} {}", touched.operation, touched.path),
                 word: touched.path,
                 access: Access::Write,
                 names_only: false,
                 reads_below: false,
                 changes_below: false,
+                changed_names: None,
                 spots: place(places, touched.path, Cwd::Root),
             })
             .collect();
@@ -147,12 +221,13 @@ pub(crate) fn reached<'a>(
         None => return Reached::Paths(Vec::new()),
     };
     Reached::Paths(vec![Touch {
-        by: tool.to_owned(),
+        by: format!("{tool} {word}"),
         word,
         access: file_tool.access,
         names_only: false,
         reads_below: file_tool.searches,
         changes_below: false,
+        changed_names: None,
         spots: place(places, word, Cwd::Root),
     }])
 }
@@ -176,25 +251,41 @@ struct Walked<'a> {
     word: &'a str,
     access: Access,
     spots: Vec<Result<String, Unplaced>>,
+    /// For a word of a program without a path model with a `:` in it, the part before the
+    /// first `:` and the part after the last one, and where each may be (`docker run -v
+    /// ~/.aws:/root/.aws` mounts `~/.aws`; `git show HEAD:.env` reads `.env`).
+    colon_parts: Vec<(&'a str, Vec<Result<String, Unplaced>>)>,
 }
 
 fn command_touches<'a>(segments: SegmentsRef<'a>, places: &Places) -> Vec<Touch<'a>> {
     let mut walked: Vec<Walked<'a>> = Vec::new();
     let mut cds: Vec<&'a str> = Vec::new();
     command_paths(segments, &mut |path, reading| {
-        let spots = match reading {
-            Reading::In(cwd) => place(places, path.word, cwd),
-            // Best effort: as if no `cd` ran, and as if each run of the `cd`s seen ran.
+        let spots_of = |word: &str| match reading {
+            Reading::In(cwd) => place(places, word, cwd),
+            // Best effort: as if every `cd` seen ran, then fewer of them, then none.
             Reading::Unplaced(_) => {
-                let mut spots = place(places, path.word, Cwd::Root);
-                for len in 1..=cds.len() {
+                let mut spots = Vec::new();
+                for len in (1..=cds.len()).rev() {
                     if let Some(run) = cds.get(..len) {
-                        spots.extend(place(places, path.word, Cwd::After(run)));
+                        spots.extend(place(places, word, Cwd::After(run)));
                     }
                 }
+                spots.extend(place(places, word, Cwd::Root));
                 spots
             }
         };
+        let spots = spots_of(path.word);
+        let mut colon_parts = Vec::new();
+        if path.access == Access::Both {
+            let before = path.word.split_once(':').map(|(before, _)| before);
+            let after = path.word.rsplit_once(':').map(|(_, after)| after);
+            for part in [before, after].into_iter().flatten() {
+                if !part.is_empty() {
+                    colon_parts.push((part, spots_of(part)));
+                }
+            }
+        }
         if matches!(path.program, "cd" | "pushd" | "chdir") && cds.len() < MAX_KEPT_CDS {
             cds.push(path.word);
         }
@@ -203,6 +294,7 @@ fn command_touches<'a>(segments: SegmentsRef<'a>, places: &Places) -> Vec<Touch<
             word: path.word,
             access: path.access,
             spots,
+            colon_parts,
         });
     });
     let mut touches = Vec::with_capacity(walked.len());
@@ -247,11 +339,17 @@ fn segment_touches<'a>(
     let changes_tree = named(TREE_CHANGERS);
     let names_only = named(NAME_READERS);
     let moves = named(&["mv", "gmv", "ln"]);
+    // `find` changes what it finds with `-delete` and may with `-exec`, maybe only the names
+    // its `-name` tests match.
+    let find = named(&["find", "gfind", "bfs"]).then(|| FindReading::of(form.args()));
     // The values of leading assignments come first, one per assignment with a value.
     let assigned = segment
         .words()
         .take(segment.assignments())
-        .filter(|word| word.split_once('=').is_some_and(|(_, value)| !value.is_empty()))
+        .filter(|word| {
+            word.split_once('=')
+                .is_some_and(|(_, value)| !value.is_empty())
+        })
         .count()
         .min(group.len());
     let (assignments, operands) = group.split_at(assigned);
@@ -263,10 +361,12 @@ fn segment_touches<'a>(
             names_only: false,
             reads_below: false,
             changes_below: false,
+            changed_names: None,
             spots: walked.spots.clone(),
         });
     }
-    // A move's or a link's target: the `-t` directory (written), else its last operand.
+    // A move's or a link's target: the `-t` directory (written), else its last operand; a
+    // copy's: the written operand.
     let target_at = if moves {
         operands
             .iter()
@@ -277,21 +377,57 @@ fn segment_touches<'a>(
     } else {
         None
     };
+    // A tree moved, linked or copied recursively onto a target that does not exist becomes
+    // it, whatever the target holds then: only a directory that surely exists (the workspace,
+    // the home directory, a directory above them) takes it below.
+    let tree = moves || (named(COPIERS) && recursive);
     for (at, walked) in operands.iter().enumerate() {
         let is_target = target_at == Some(at);
-        let access = if moves && is_target { Access::Write } else { walked.access };
-        let whole = !is_target || !moves;
-        out.push(Touch {
-            by: by.clone(),
-            word: walked.word,
-            access,
-            names_only,
-            reads_below: whole
-                && access.reads()
-                && (reads_tree || (access == Access::Both && !names_only)),
-            changes_below: whole && access.writes() && changes_tree,
-            spots: walked.spots.clone(),
-        });
+        let access = if moves && is_target {
+            Access::Write
+        } else {
+            walked.access
+        };
+        let touch = if is_target {
+            Touch {
+                by: by.clone(),
+                word: walked.word,
+                access,
+                names_only,
+                reads_below: false,
+                changes_below: tree && !walked.spots.iter().all(|spot| surely_exists(places, spot)),
+                changed_names: None,
+                spots: walked.spots.clone(),
+            }
+        } else {
+            let changes_find = find.as_ref().is_some_and(|find| find.changes);
+            Touch {
+                by: by.clone(),
+                word: walked.word,
+                access,
+                names_only,
+                reads_below: access.reads()
+                    && (reads_tree || (access == Access::Both && !names_only)),
+                changes_below: (access.writes() && changes_tree) || changes_find,
+                changed_names: find.as_ref().and_then(|find| find.names.clone()),
+                spots: walked.spots.clone(),
+            }
+        };
+        out.push(touch);
+        for (part, spots) in &walked.colon_parts {
+            // Each part as the word itself is read (a program without a model may read or
+            // write it, or everything below it).
+            out.push(Touch {
+                by: by.clone(),
+                word: part,
+                access: Access::Both,
+                names_only: false,
+                reads_below: true,
+                changes_below: false,
+                changed_names: None,
+                spots: spots.clone(),
+            });
+        }
     }
     // What a copy or a move writes below its target directory: TARGET/NAME for each source
     // (the whole tree for a recursive copy, a move or a link), or TARGET itself for a source
@@ -299,7 +435,6 @@ fn segment_touches<'a>(
     let Some(target) = target_at.and_then(|at| operands.get(at)) else {
         return;
     };
-    let tree = moves || recursive;
     let rsync = named(&["rsync"]);
     for (at, source) in operands.iter().enumerate() {
         if Some(at) == target_at || !source.access.reads() {
@@ -321,9 +456,64 @@ fn segment_touches<'a>(
                 names_only: false,
                 reads_below: false,
                 changes_below: tree,
+                changed_names: None,
                 spots: place(places, &into, Cwd::Root),
             });
         }
+    }
+}
+
+/// Whether `spot` is a directory that surely exists: `/`, or a directory at or above the
+/// workspace root or the home directory.
+fn surely_exists(places: &Places, spot: &Result<String, Unplaced>) -> bool {
+    let Ok(path) = spot else {
+        return false;
+    };
+    let parts = |path: &'_ str| -> Vec<String> {
+        path.split('/')
+            .filter(|part| !part.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    let own = parts(path);
+    places
+        .root()
+        .into_iter()
+        .chain(places.home())
+        .any(|dir| parts(dir).starts_with(&own))
+}
+
+/// What a `find` command does to what it finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FindReading<'a> {
+    /// It deletes (`-delete`) or runs commands on (`-exec`, `-execdir`, `-ok`, `-okdir`) what
+    /// it finds.
+    changes: bool,
+    /// The globs every name it finds matches (its `-name` and `-iname` tests), when its
+    /// expression is a conjunction with at least one of them; `None` otherwise.
+    names: Option<Vec<&'a str>>,
+}
+
+impl<'a> FindReading<'a> {
+    fn of(args: impl Iterator<Item = &'a str>) -> FindReading<'a> {
+        let mut changes = false;
+        let mut names = Vec::new();
+        let mut conjunction = true;
+        let mut words =
+            args.skip_while(|word| !(word.starts_with('-') || matches!(*word, "(" | "!")));
+        while let Some(word) = words.next() {
+            match word {
+                "-delete" | "-exec" | "-execdir" | "-ok" | "-okdir" => changes = true,
+                "-o" | "-or" | "," | "!" | "-not" | "(" | ")" => conjunction = false,
+                "-name" | "-iname" => match words.next() {
+                    Some(glob) => names.push(glob),
+                    None => conjunction = false,
+                },
+                _ => {}
+            }
+        }
+        let names = (conjunction && !names.is_empty()).then_some(names);
+        FindReading { changes, names }
     }
 }
 
@@ -376,11 +566,8 @@ pub(crate) fn place(places: &Places, word: &str, cwd: Cwd<'_>) -> Vec<Result<Str
         return vec![Err(Unplaced::GlobMayClimb)];
     }
     let (masked, globs) = mask(word);
-    let resolve = |word: &str, cwd: Cwd<'_>| {
-        places
-            .absolute(word, cwd)
-            .map(|path| unmask(&path, &globs))
-    };
+    let resolve =
+        |word: &str, cwd: Cwd<'_>| places.absolute(word, cwd).map(|path| unmask(&path, &globs));
     match resolve(&masked, cwd) {
         Err(Unplaced::OtherHome | Unplaced::HomeUnknown) => {
             let cds: &[&str] = match cwd {
@@ -422,7 +609,10 @@ fn rehome(word: &str, home: &str) -> String {
 /// index; the globs replaced, in order.
 fn mask(word: &str) -> (String, Vec<&str>) {
     let mut globs = Vec::new();
-    if !word.split('/').any(|part| part.starts_with('.') && glob::is_glob(part)) {
+    if !word
+        .split('/')
+        .any(|part| part.starts_with('.') && glob::is_glob(part))
+    {
         return (word.to_owned(), globs);
     }
     let parts: Vec<String> = word
@@ -466,15 +656,27 @@ mod tests {
     #[test]
     fn placing() {
         let p = places();
-        assert_eq!(place(&p, "~/.ssh/x", Cwd::Root), vec![Ok("/home/u/.ssh/x".to_owned())]);
-        assert_eq!(place(&p, "~/.s*/x", Cwd::Root), vec![Ok("/home/u/.s*/x".to_owned())]);
-        assert_eq!(place(&p, ".e*", Cwd::Root), vec![Ok("/home/u/app/.e*".to_owned())]);
+        assert_eq!(
+            place(&p, "~/.ssh/x", Cwd::Root),
+            vec![Ok("/home/u/.ssh/x".to_owned())]
+        );
+        assert_eq!(
+            place(&p, "~/.s*/x", Cwd::Root),
+            vec![Ok("/home/u/.s*/x".to_owned())]
+        );
+        assert_eq!(
+            place(&p, ".e*", Cwd::Root),
+            vec![Ok("/home/u/app/.e*".to_owned())]
+        );
         let other = place(&p, "~bob/.ssh/x", Cwd::Root);
         assert!(other.contains(&Ok("/home/*/.ssh/x".to_owned())));
         assert!(other.contains(&Ok("/root/.ssh/x".to_owned())));
         let unknown = place(&Places::new(), "~/.ssh/x", Cwd::Root);
         assert!(unknown.contains(&Ok("/home/*/.ssh/x".to_owned())));
-        assert_eq!(place(&p, "a\u{E000}", Cwd::Root), vec![Err(Unplaced::GlobMayClimb)]);
+        assert_eq!(
+            place(&p, "a\u{E000}", Cwd::Root),
+            vec![Err(Unplaced::GlobMayClimb)]
+        );
         assert_eq!(
             place(&p, "x", Cwd::After(&["~bob"])).first(),
             Some(&Ok("/home/u/x".to_owned()))
@@ -495,6 +697,10 @@ mod tests {
         assert!(!has("-- -r"));
         assert!(!has("--re x"));
         assert!(!has_recursive_option("-a x".split(' '), &['r', 'R'], false));
-        assert!(!has_recursive_option("--archive x".split(' '), &['r', 'R'], false));
+        assert!(!has_recursive_option(
+            "--archive x".split(' '),
+            &['r', 'R'],
+            false
+        ));
     }
 }

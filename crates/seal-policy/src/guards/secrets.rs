@@ -31,7 +31,7 @@ use seal_parse::shell::{SegmentBuffer, ShellLimits};
 
 use super::reach::{command_reached, reached, Reached, Touch};
 use super::shape::{comps, excepted, Bases, Shape};
-use super::{check_id, reading_places, Act, PatternError};
+use super::{check_id, reading_places, Act, PatternError, Shown};
 use crate::chain::{Because, Check, Decision, Guard, Listener, Next, Ruling, StageError, ToolCall};
 use crate::paths::Places;
 
@@ -64,7 +64,11 @@ pub const DEFAULT_SECRETS: &[SecretRow] = &[
     },
     SecretRow {
         id: "aws",
-        paths: &["~/.aws/credentials", "~/.aws/sso/cache/**", "~/.aws/cli/cache/**"],
+        paths: &[
+            "~/.aws/credentials",
+            "~/.aws/sso/cache/**",
+            "~/.aws/cli/cache/**",
+        ],
         except: &[],
         what: "AWS credentials",
     },
@@ -282,8 +286,8 @@ pub struct SecretFinding {
 
 impl fmt::Display for SecretFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.escape_debug();
-        let by = self.by.escape_debug();
+        let path = Shown(&self.path);
+        let by = Shown(&self.by);
         match (self.act, &self.held) {
             (Act::Unplaced(why), _) => write!(
                 f,
@@ -292,15 +296,15 @@ impl fmt::Display for SecretFinding {
             (Act::ReadBelow, Some(held)) => write!(
                 f,
                 "secret-guard: reading everything below `{path}`, which holds `{}` ({}, pattern `{}`), with `{by}`",
-                held.escape_debug(),
-                self.what.escape_debug(),
-                self.id.escape_debug()
+                Shown(held),
+                Shown(&self.what),
+                Shown(&self.id)
             ),
             (act, _) => write!(
                 f,
                 "secret-guard: {act} `{path}` ({}, pattern `{}`) with `{by}`",
-                self.what.escape_debug(),
-                self.id.escape_debug()
+                Shown(&self.what),
+                Shown(&self.id)
             ),
         }
     }
@@ -433,7 +437,9 @@ impl SecretGuard {
 
     fn first(&self, touches: &[Touch<'_>], places: &Places) -> Option<SecretFinding> {
         let bases = Bases::of(places);
-        touches.iter().find_map(|touch| self.check_touch(touch, &bases))
+        touches
+            .iter()
+            .find_map(|touch| self.check_touch(touch, &bases))
     }
 
     fn check_touch(&self, touch: &Touch<'_>, bases: &Bases) -> Option<SecretFinding> {
@@ -441,16 +447,15 @@ impl SecretGuard {
         if !reads && !touch.reads_below {
             return None;
         }
-        let found = |pattern: &SecretPattern, act: Act, path: &str, held: Option<&str>| {
-            SecretFinding {
+        let found =
+            |pattern: &SecretPattern, act: Act, path: &str, held: Option<&str>| SecretFinding {
                 id: pattern.id.clone(),
                 what: pattern.what.clone(),
                 act,
                 path: path.to_owned(),
                 held: held.map(str::to_owned),
                 by: touch.by.clone(),
-            }
-        };
+            };
         for spot in &touch.spots {
             let path = match spot {
                 Ok(path) => path,
@@ -484,7 +489,8 @@ impl SecretGuard {
 
     /// The refusal for a finding.
     fn refusal(found: &SecretFinding) -> (String, Because) {
-        let because = Because::rule_and_form(format!("secret-guard:{}", found.id), found.by.clone());
+        let because =
+            Because::rule_and_form(format!("secret-guard:{}", found.id), found.by.clone());
         (found.to_string(), because)
     }
 }

@@ -137,11 +137,18 @@ impl Shape {
             other => other,
         };
         let mut parts = Vec::new();
-        let names: Vec<&str> = rest.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        let names: Vec<&str> = rest
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
         let last = names.len().saturating_sub(1);
         for (at, name) in names.iter().enumerate() {
             match *name {
-                ".." => return Err(PatternError::Climbs { pattern: text.to_owned() }),
+                ".." => {
+                    return Err(PatternError::Climbs {
+                        pattern: text.to_owned(),
+                    })
+                }
                 "**" if at == last => {
                     parts.push(Part::Any);
                     parts.push(Part::AnyDepth);
@@ -154,9 +161,9 @@ impl Shape {
         finish(text, base, parts)
     }
 
-    /// A protected path: the path itself and everything below it, every name literal; a
-    /// relative path under the workspace root and every directory above it.
-    pub(crate) fn protected(text: &str) -> Result<Shape, PatternError> {
+    /// A protected path: the path itself (and everything below it, for a `directory`), every
+    /// name literal; a relative path under the workspace root and every directory above it.
+    pub(crate) fn protected(text: &str, directory: bool) -> Result<Shape, PatternError> {
         let (base, rest) = split_base(text)?;
         let base = match base {
             Base::Workspace => Base::Upward,
@@ -165,12 +172,30 @@ impl Shape {
         let mut parts = Vec::new();
         for name in rest.split('/').filter(|p| !p.is_empty() && *p != ".") {
             if name == ".." {
-                return Err(PatternError::Climbs { pattern: text.to_owned() });
+                return Err(PatternError::Climbs {
+                    pattern: text.to_owned(),
+                });
             }
             parts.push(Part::Name(name.to_owned()));
         }
-        parts.push(Part::AnyDepth);
+        if directory {
+            parts.push(Part::AnyDepth);
+        }
         finish(text, base, parts)
+    }
+
+    /// The last name of a shape that ends in one (a protected file's own name).
+    pub(crate) fn last_name(&self) -> Option<&str> {
+        match self.parts.last() {
+            Some(Part::Name(name)) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// Whether the shape stands under the workspace root and every directory above it (such a
+    /// shape also names paths a more specific one names, as `~/.claude/settings.json`).
+    pub(crate) fn is_upward(&self) -> bool {
+        self.base == Base::Upward
     }
 
     /// Whether the shape is one name matched anywhere (such a shape is never held: any
@@ -208,7 +233,9 @@ fn split_base(text: &str) -> Result<(Base, &str), PatternError> {
         return match rest {
             "" => Ok((Base::Home, "")),
             rest if rest.starts_with('/') => Ok((Base::Home, rest)),
-            _ => Err(PatternError::OtherHome { pattern: text.to_owned() }),
+            _ => Err(PatternError::OtherHome {
+                pattern: text.to_owned(),
+            }),
         };
     }
     if text.starts_with('/') {
@@ -219,7 +246,9 @@ fn split_base(text: &str) -> Result<(Base, &str), PatternError> {
 
 fn finish(text: &str, base: Base, parts: Vec<Part>) -> Result<Shape, PatternError> {
     if parts.len() > MAX_PATH_COMPONENTS + 2 {
-        return Err(PatternError::TooDeep { pattern: text.to_owned() });
+        return Err(PatternError::TooDeep {
+            pattern: text.to_owned(),
+        });
     }
     if parts.is_empty() && base == Base::Anywhere {
         return Err(PatternError::Empty);
@@ -246,8 +275,8 @@ pub(crate) struct Bases {
 }
 
 impl Bases {
-    /// The bases of `places`: its root (`/` without one), its home directory and every other
-    /// user's.
+    /// The bases of `places`: its root ([`super::UNKNOWN_ROOT`] without one), its home
+    /// directory and every other user's.
     pub(crate) fn of(places: &Places) -> Bases {
         let names = |path: &str| -> Vec<Part> {
             path.split('/')
@@ -255,7 +284,7 @@ impl Bases {
                 .map(|p| Part::Name(p.to_owned()))
                 .collect()
         };
-        let root = names(places.root().unwrap_or("/"));
+        let root = names(places.root().unwrap_or(super::UNKNOWN_ROOT));
         let upward = (0..=root.len())
             .rev()
             .map(|len| root.get(..len).unwrap_or_default().to_vec())
@@ -300,7 +329,8 @@ fn walk(comps: &[Comp<'_>], prefix: &[Part], parts: &[Part], hold: bool) -> bool
     };
     let width = m + 1;
     let mut table = vec![false; (n + 1) * width];
-    let at = |table: &[bool], i: usize, j: usize| table.get(i * width + j).copied().unwrap_or(false);
+    let at =
+        |table: &[bool], i: usize, j: usize| table.get(i * width + j).copied().unwrap_or(false);
     for i in (0..=n).rev() {
         for j in (0..=m).rev() {
             let value = match (comps.get(i), part(j)) {
@@ -356,11 +386,15 @@ mod tests {
     }
 
     fn names(pattern: &str, path: &str) -> bool {
-        Shape::pattern(pattern).unwrap().names(&bases(), &comps(path))
+        Shape::pattern(pattern)
+            .unwrap()
+            .names(&bases(), &comps(path))
     }
 
     fn held(pattern: &str, path: &str) -> bool {
-        Shape::pattern(pattern).unwrap().held_by(&bases(), &comps(path))
+        Shape::pattern(pattern)
+            .unwrap()
+            .held_by(&bases(), &comps(path))
     }
 
     #[test]
@@ -401,7 +435,7 @@ mod tests {
 
     #[test]
     fn protected_paths() {
-        let shape = Shape::protected(".claude/settings.json").unwrap();
+        let shape = Shape::protected(".claude/settings.json", false).unwrap();
         let b = bases();
         assert!(shape.names(&b, &comps("/home/u/app/.claude/settings.json")));
         assert!(shape.names(&b, &comps("/home/.claude/settings.json")));
@@ -409,7 +443,8 @@ mod tests {
         assert!(shape.held_by(&b, &comps("/home/u/app")));
         assert!(shape.held_by(&b, &comps("/home/u/app/.claude")));
         assert!(!shape.held_by(&b, &comps("/home/u/app/src")));
-        let dir = Shape::protected("~/.seal").unwrap();
+        assert!(!shape.names(&b, &comps("/home/u/app/.claude/settings.json/x")));
+        let dir = Shape::protected("~/.seal", true).unwrap();
         assert!(dir.names(&b, &comps("/home/u/.seal")));
         assert!(dir.names(&b, &comps("/home/u/.seal/rules.json")));
         assert!(dir.names(&b, &comps("/home/u/.seal/*")));
@@ -420,8 +455,17 @@ mod tests {
     #[test]
     fn refusals() {
         assert_eq!(Shape::pattern(""), Err(PatternError::Empty));
-        assert!(matches!(Shape::pattern("~bob/x"), Err(PatternError::OtherHome { .. })));
-        assert!(matches!(Shape::pattern("a/../b"), Err(PatternError::Climbs { .. })));
-        assert!(matches!(Shape::protected("/a/../b"), Err(PatternError::Climbs { .. })));
+        assert!(matches!(
+            Shape::pattern("~bob/x"),
+            Err(PatternError::OtherHome { .. })
+        ));
+        assert!(matches!(
+            Shape::pattern("a/../b"),
+            Err(PatternError::Climbs { .. })
+        ));
+        assert!(matches!(
+            Shape::protected("/a/../b", true),
+            Err(PatternError::Climbs { .. })
+        ));
     }
 }

@@ -214,11 +214,11 @@ impl Places {
     /// use seal_policy::paths::{Cwd, Places, Whereabouts};
     ///
     /// let places = Places::new().with_root("/home/dev/app").with_home("/home/dev");
-    /// assert_eq!(places.whereabouts("src/../README.md", Cwd::Root), Whereabouts::Inside);
+    /// assert_eq!(places.whereabouts("./src/README.md", Cwd::Root), Whereabouts::Inside);
     /// assert_eq!(places.whereabouts("../other/x", Cwd::Root), Whereabouts::Outside);
     /// assert_eq!(places.whereabouts("~/.ssh/id_rsa", Cwd::Root), Whereabouts::Outside);
     /// assert_eq!(places.whereabouts("~/app/src", Cwd::Root), Whereabouts::Inside);
-    /// assert_eq!(places.whereabouts("/home/dev/app/../app2", Cwd::Root), Whereabouts::Outside);
+    /// assert_eq!(places.whereabouts("/home/dev/app2", Cwd::Root), Whereabouts::Outside);
     /// ```
     #[must_use]
     pub fn whereabouts(&self, word: &str, cwd: Cwd<'_>) -> Whereabouts {
