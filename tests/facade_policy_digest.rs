@@ -380,11 +380,18 @@ fn variants() -> Vec<(&'static str, Config)> {
                 .with(|c| c.fallback = Fallback::ClaudeCodeAcceptEdits),
         ),
         ("home", base.clone().with(|c| c.home = Some("/home/dev"))),
-        ("other home", base.clone().with(|c| c.home = Some("/home/ops"))),
-        ("added", base.clone().with(|c| c.added = vec!["/srv/shared"])),
+        (
+            "other home",
+            base.clone().with(|c| c.home = Some("/home/ops")),
+        ),
+        (
+            "added",
+            base.clone().with(|c| c.added = vec!["/srv/shared"]),
+        ),
         (
             "two added",
-            base.clone().with(|c| c.added = vec!["/srv/shared", "/opt/data"]),
+            base.clone()
+                .with(|c| c.added = vec!["/srv/shared", "/opt/data"]),
         ),
         (
             "preset read-only",

@@ -431,17 +431,41 @@ pub enum DefaultDecision {
     /// As Claude Code's default permission mode: allow the read-only commands, reads inside
     /// the workspace and Agent/Task/Skill calls it allows with no rule; ask about the rest.
     ClaudeCode,
+    /// As Claude Code's accept-edits mode: as `claude-code`, and edits inside the workspace.
+    ClaudeCodeAcceptEdits,
+    /// What the client itself would do in the call's `permission_mode` (the hook input's):
+    /// Claude Code's `default` and `plan` as `claude-code`, `acceptEdits` as
+    /// `claude-code-accept-edits`, `bypassPermissions` as `allow`, `dontAsk` as `deny`, any
+    /// other as `ask`; for Codex, `allow` (an allow is no decision: Codex decides).
+    Client,
 }
 
 impl DefaultDecision {
-    /// The facade's fallback.
+    /// The facade's fallback (for `client`, Claude Code's default mode: a call whose
+    /// permission mode is not known).
     pub fn fallback(self) -> seal::Fallback {
         match self {
             DefaultDecision::Allow => seal::Fallback::Allow,
             DefaultDecision::Ask => seal::Fallback::Ask,
             DefaultDecision::Deny => seal::Fallback::Deny,
-            DefaultDecision::ClaudeCode => seal::Fallback::ClaudeCode,
+            DefaultDecision::ClaudeCode | DefaultDecision::Client => seal::Fallback::ClaudeCode,
+            DefaultDecision::ClaudeCodeAcceptEdits => seal::Fallback::ClaudeCodeAcceptEdits,
         }
+    }
+}
+
+/// The fallback of `--default client` for a call of `agent` (`claude-code`, `codex`,
+/// `seal-cli`) in the permission mode `mode` (spec/cli.md section 6.1).
+pub fn client_fallback(agent: &str, mode: Option<&str>) -> seal::Fallback {
+    if agent == "codex" {
+        return seal::Fallback::Allow;
+    }
+    match mode {
+        None | Some("default" | "plan") => seal::Fallback::ClaudeCode,
+        Some("acceptEdits") => seal::Fallback::ClaudeCodeAcceptEdits,
+        Some("bypassPermissions") => seal::Fallback::Allow,
+        Some("dontAsk") => seal::Fallback::Deny,
+        Some(_) => seal::Fallback::Ask,
     }
 }
 
@@ -501,6 +525,9 @@ pub struct PolicyCheckArgs {
     /// Workspace root (default: the call's `cwd`).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
+    /// A directory counted as inside the workspace besides the root (repeatable).
+    #[arg(long = "add-dir", value_name = "DIR")]
+    pub add_dir: Vec<String>,
     /// Also show, for a command, every normalized form of every segment, how its program's
     /// model reads it, the payloads the rules read, which rule matches each form and whether
     /// the destructive-command guard fires on it.
@@ -608,14 +635,24 @@ pub struct ToolHookArgs {
     /// Rules file.
     #[arg(long, value_name = "PATH", env = "SEAL_RULES")]
     pub rules: Option<String>,
-    /// The end of the chain: what no rule decides gets this.
+    /// The end of the chain: what no rule decides gets this (`client`: what the client itself
+    /// would do in the call's permission mode).
     #[arg(
         long = "default",
         value_enum,
         env = "SEAL_DEFAULT",
-        default_value = "ask"
+        default_value = "client"
     )]
     pub default: DefaultDecision,
+    /// A directory counted as inside the workspace besides the call's `cwd`, as Claude Code's
+    /// `additionalDirectories` (repeatable; the rules file's own are read too).
+    #[arg(
+        long = "add-dir",
+        value_name = "DIR",
+        env = "SEAL_ADD_DIRS",
+        value_delimiter = ':'
+    )]
+    pub add_dir: Vec<String>,
     /// The destructive-command guard: denies deletions outside the workspace (the call's
     /// `cwd`), git history and worktree destruction, device and file-system writes, mass
     /// permission changes and fork bombs before any rule (spec/destructive-guard.md).

@@ -171,6 +171,7 @@ fn decide_path(
         call_id: call.call_id,
         agent: call.agent,
         cwd: call.cwd,
+        permission_mode: None,
     };
     decide(rules, mode, &edit, Explain::WhenNoRuleDecided)
 }

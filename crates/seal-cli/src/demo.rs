@@ -241,6 +241,7 @@ fn decide_bash(command: &str) -> Result<Decided, Failure> {
         call_id: "demo-call",
         agent: "demo-agent",
         cwd: Some("/demo/workspace"),
+        permission_mode: None,
     };
     decide(
         DEMO_RULES,

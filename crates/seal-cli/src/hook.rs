@@ -307,6 +307,8 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
         fallback: flags.default.fallback(),
         destructive_guard: flags.destructive_guard == Toggle::On,
         path_guards: &path_guards,
+        by_permission_mode: flags.default == crate::cli::DefaultDecision::Client,
+        added_dirs: &flags.add_dir,
     };
     decide_input(harness, &rules, mode, bytes)
 }
@@ -328,6 +330,7 @@ pub fn decide_input(
         Harness::Codex => "codex",
     };
     let call = CallInput::from_object(&object, agent, "hook input")?;
+    let mode = mode.for_call(&call);
     if harness == Harness::Codex && call.tool == crate::codex_patch::TOOL {
         // Every path the patch touches is decided as an `Edit` (spec/apply-patch.md).
         return crate::codex_patch::decide_patch(rules, mode, &call);

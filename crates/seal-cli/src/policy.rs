@@ -77,6 +77,8 @@ pub struct CallInput<'a> {
     pub agent: &'a str,
     /// The working directory: absolute paths under it are workspace paths for path rules.
     pub cwd: Option<&'a str>,
+    /// `permission_mode`, the client's permission mode for the call, when given.
+    pub permission_mode: Option<&'a str>,
 }
 
 impl<'a> CallInput<'a> {
@@ -105,6 +107,7 @@ impl<'a> CallInput<'a> {
             call_id: json_in::optional_string(object, "tool_use_id", what)?.unwrap_or("call"),
             agent,
             cwd: json_in::optional_string(object, "cwd", what)?,
+            permission_mode: json_in::optional_string(object, "permission_mode", what)?,
         })
     }
 
@@ -153,6 +156,26 @@ pub struct Mode<'a> {
     /// The self-protection and secret-read guards that run (spec/self-protection.md,
     /// spec/secret-guard.md), reading `~` as `HOME` and the workspace as the call's `cwd`.
     pub path_guards: &'a PathGuards,
+    /// Whether the fallback is the client's own in the call's permission mode
+    /// (`--default client`): [`Mode::for_call`] picks it.
+    pub by_permission_mode: bool,
+    /// Directories counted as inside the workspace besides the call's `cwd` (`--add-dir`).
+    pub added_dirs: &'a [String],
+}
+
+impl Mode<'_> {
+    /// The mode for `call`: with `--default client`, the fallback the client's permission mode
+    /// gives (`crate::cli::client_fallback`).
+    pub fn for_call(self, call: &CallInput<'_>) -> Self {
+        if !self.by_permission_mode {
+            return self;
+        }
+        Mode {
+            fallback: crate::cli::client_fallback(call.agent, call.permission_mode),
+            by_permission_mode: false,
+            ..self
+        }
+    }
 }
 
 impl Mode<'static> {
@@ -162,6 +185,8 @@ impl Mode<'static> {
             fallback,
             destructive_guard: true,
             path_guards: &NO_PATH_GUARDS,
+            by_permission_mode: false,
+            added_dirs: &[],
         }
     }
 }
@@ -175,8 +200,12 @@ pub fn decide(
     call: &CallInput<'_>,
     explain: Explain,
 ) -> Result<Decided, Failure> {
+    let mode = mode.for_call(call);
     let fallback = mode.fallback;
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
+    for dir in mode.added_dirs {
+        builder = builder.added_dir(dir);
+    }
     let home = std::env::var("HOME")
         .ok()
         .filter(|home| home.starts_with('/'));
@@ -370,6 +399,8 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         fallback: args.default.fallback(),
         destructive_guard: args.destructive_guard == Toggle::On,
         path_guards: &path_guards,
+        by_permission_mode: args.default == crate::cli::DefaultDecision::Client,
+        added_dirs: &args.add_dir,
     };
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::foreign_object(&bytes, "tool call")?;

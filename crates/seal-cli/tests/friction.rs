@@ -7,9 +7,10 @@
 //! so the call's `permission_mode` picks the client's mode) asks no more often than Claude
 //! Code did, in each mode; and it never allows a call Claude Code denied.
 //!
-//! Negative control: the same hook with `--default ask` (the hook's fallback before it read
-//! the permission mode) asks more often than Claude Code in accept-edits mode, so the count
-//! can fail.
+//! Each mode's count of calls the hook asks about where Claude Code allowed is printed too.
+//!
+//! Negative control: a hook with no rule and `--default ask` (the hook's fallback before it read
+//! the permission mode) asks more often than Claude Code, so the count can fail.
 
 mod support;
 
@@ -72,12 +73,18 @@ fn hook(rules: &str, row: &Value, extra: &[&str]) -> String {
 }
 
 /// Asks per mode: (Claude Code alone, the hook); and the rows the hook allows that Claude
-/// Code denied.
-fn count(extra: &[&str]) -> (Vec<(String, usize, usize)>, Vec<String>) {
+/// Code denied. `rules` is the rules file's text (`None`: the recommended rules).
+fn count(rules: Option<&str>, extra: &[&str]) -> (Vec<(String, usize, usize)>, Vec<String>) {
     let dir = TempDir::new("friction");
-    let rules = dir.file("rules.json");
-    std::fs::write(&rules, seal(&["policy", "recommended"], b"", &[]).stdout).expect("rules");
+    let path = dir.file("rules.json");
+    let text = match rules {
+        Some(text) => text.to_owned(),
+        None => seal(&["policy", "recommended"], b"", &[]).stdout,
+    };
+    std::fs::write(&path, text).expect("rules");
+    let rules = path;
     let mut modes: Vec<(String, usize, usize)> = Vec::new();
+    let mut extra_prompts: Vec<(String, String)> = Vec::new();
     let mut looser = Vec::new();
     for row in rows() {
         let mode = row["mode"].as_str().expect("mode").to_owned();
@@ -92,24 +99,36 @@ fn count(extra: &[&str]) -> (Vec<(String, usize, usize)>, Vec<String>) {
         if client == "deny" && ours == "allow" {
             looser.push(format!("{mode} {} {}", row["tool"], row["input"]));
         }
+        if client == "allow" && ours == "ask" {
+            extra_prompts.push((mode.clone(), format!("{} {}", row["tool"], row["input"])));
+        }
+    }
+    for (mode, call) in &extra_prompts {
+        println!("{mode}: the hook asks where Claude Code allowed: {call}");
     }
     (modes, looser)
 }
 
 #[test]
 fn the_hook_asks_no_more_often_than_claude_code_alone() {
-    let (modes, looser) = count(&[]);
+    let (modes, looser) = count(None, &[]);
     assert_eq!(modes.len(), 2, "{modes:?}");
     for (mode, client, ours) in &modes {
         println!("{mode}: Claude Code alone asks {client} times, the hook {ours} times");
-        assert!(ours <= client, "{mode}: the hook asks {ours} times, Claude Code {client}");
+        assert!(
+            ours <= client,
+            "{mode}: the hook asks {ours} times, Claude Code {client}"
+        );
     }
-    assert!(looser.is_empty(), "allowed where Claude Code denied: {looser:?}");
+    assert!(
+        looser.is_empty(),
+        "allowed where Claude Code denied: {looser:?}"
+    );
 }
 
 #[test]
 fn negative_control_a_hook_that_asks_by_default_is_caught() {
-    let (modes, _) = count(&["--default", "ask"]);
+    let (modes, _) = count(Some(r#"{"permissions": {}}"#), &["--default", "ask"]);
     assert!(
         modes.iter().any(|(_, client, ours)| ours > client),
         "asking by default was not caught: {modes:?}"

@@ -329,3 +329,46 @@ fn refused_braces_are_refused_with_a_reason() {
         panic!("{error}");
     }
 }
+
+/// Harmless redirections that leave standard output where it is, between words, first in a
+/// segment and (without a descriptor) attached to a word: the shells pass `f` the words the
+/// segmenter keeps.
+#[test]
+fn harmless_redirections_leave_the_words_real_shells_pass() {
+    let shells = shells();
+    for redirection in [
+        "2>/dev/null",
+        "2>>/dev/null",
+        "2> /dev/null",
+        "</dev/null",
+        "< /dev/null",
+        "0</dev/null",
+        "2>&1",
+        "2>& 1",
+    ] {
+        let mut text = format!("f a {redirection} b;{redirection} f e");
+        let mut expected = vec![vec!["a", "b"], vec!["e"]];
+        if redirection.starts_with('<') {
+            text.push_str(&format!("; f c{redirection} d"));
+            expected.push(vec!["c", "d"]);
+        }
+        let ours = segmenter_args(&text);
+        assert_eq!(ours, expected, "{text:?}");
+        for shell in &shells {
+            assert_eq!(
+                run_shell(shell, &text).unwrap(),
+                ours,
+                "{shell} on {text:?}"
+            );
+        }
+    }
+    // Digits attached to a word are part of it, and the operator then redirects standard
+    // output: the shells print nothing for that `f`.
+    assert_eq!(segmenter_args("f c2>/dev/null d"), [vec!["c2", "d"]]);
+    for shell in &shells {
+        assert_eq!(
+            run_shell(shell, "f c2>/dev/null d").unwrap(),
+            Vec::<Vec<String>>::new()
+        );
+    }
+}

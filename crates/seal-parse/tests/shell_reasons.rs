@@ -65,7 +65,7 @@ reasons! {
     process_substitution_out: "tee >(rm)" => "process_substitution", 4;
     redirection_out: "git status > ~/.bashrc" => "redirection", 11;
     redirection_append: "echo x>>f" => "redirection", 6;
-    redirection_fd: "ls 2>&1" => "redirection", 4;
+    redirection_fd: "ls 2>&3" => "redirection", 4;
     redirection_both: "ls &>f" => "redirection", 3;
     redirection_in: "sort <f" => "redirection", 5;
     redirection_clobber: "ls >|f" => "redirection", 3;
@@ -268,5 +268,156 @@ fn near_twins_are_analysable() {
         "sudo -n true",
     ] {
         analysable(command);
+    }
+}
+
+// ---------------------------------------------------------------- harmless redirections
+
+/// The words and span of the one segment of `command`.
+fn one_segment(command: &str) -> (Vec<String>, (usize, usize)) {
+    let segments = match segment(command, &ShellLimits::default()) {
+        Ok(segments) => segments,
+        Err(error) => panic!("`{command}` should be analysable: {error}"),
+    };
+    let [one] = segments.as_slice() else {
+        panic!("`{command}` should be one segment, got {segments:?}");
+    };
+    (one.words().to_vec(), (one.span().start, one.span().end))
+}
+
+/// Every harmless redirection operator with its target (spec/shell-segments.md section 4.2).
+const HARMLESS: &[&str] = &[
+    ">/dev/null",
+    ">>/dev/null",
+    ">|/dev/null",
+    "1>/dev/null",
+    "2>/dev/null",
+    "1>>/dev/null",
+    "2>>/dev/null",
+    "&>/dev/null",
+    "&>>/dev/null",
+    "</dev/null",
+    "0</dev/null",
+    "2>&1",
+    "1>&2",
+    ">&2",
+];
+
+#[test]
+fn harmless_redirections_are_dropped_from_the_words() {
+    for redirection in HARMLESS {
+        // With and without blanks between operator and target.
+        let spaced = redirection.replacen("/dev/null", " /dev/null", 1);
+        let spaced = match spaced.split_once('&') {
+            Some((op, digit)) if digit.len() == 1 => format!("{op}& {digit}"),
+            _ => spaced,
+        };
+        for written in [redirection.to_string(), spaced] {
+            for (command, span) in [
+                (format!("ls -l {written}"), (0, 5)),
+                (format!("ls {written} -l"), (0, 6 + written.len())),
+                (
+                    format!("{written} ls -l"),
+                    (written.len() + 1, written.len() + 6),
+                ),
+                (format!("ls -l {written} {written}"), (0, 5)),
+            ] {
+                let (words, got) = one_segment(&command);
+                assert_eq!(words, ["ls", "-l"], "`{command}`");
+                assert_eq!(got, span, "`{command}`");
+            }
+            // Attached to the word before it (the operator ends that word), except where
+            // the word would be read as the descriptor.
+            if !written.starts_with(|c: char| c.is_ascii_digit()) {
+                let command = format!("ls -l{written}");
+                assert_eq!(one_segment(&command).0, ["ls", "-l"], "`{command}`");
+            }
+        }
+    }
+}
+
+#[test]
+fn harmless_redirections_keep_operators_and_payloads() {
+    let segments = segment(
+        "make 2>&1 | tee log && ls >/dev/null 2>&1; bash -c 'ls 2>/dev/null'",
+        &ShellLimits::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let words: Vec<Vec<String>> = segments.iter().map(|s| s.words().to_vec()).collect();
+    assert_eq!(
+        words,
+        [vec!["make"], vec!["tee", "log"], vec!["ls"], vec!["ls"]]
+    );
+    let operators: Vec<_> = segments.iter().map(|s| s.operator()).collect();
+    use seal_parse::shell::Operator;
+    assert_eq!(
+        operators,
+        [
+            Some(Operator::Pipe),
+            Some(Operator::And),
+            Some(Operator::Semicolon),
+            None
+        ]
+    );
+    // A descriptor word that is not only digits is an ordinary word; `2` before `&>` too.
+    assert_eq!(one_segment("echo a2>/dev/null").0, ["echo", "a2"]);
+    assert_eq!(one_segment("echo '2'>/dev/null").0, ["echo", "2"]);
+    assert_eq!(one_segment("echo 2&>/dev/null").0, ["echo", "2"]);
+    assert_eq!(one_segment("echo 2 >/dev/null").0, ["echo", "2"]);
+}
+
+#[test]
+fn other_redirections_are_refused_at_their_operator() {
+    for (command, offset) in [
+        // Another target.
+        ("ls >x", 3),
+        ("ls > ~/.bashrc", 3),
+        ("ls >/dev/nullx", 3),
+        ("ls >/dev/null/", 3),
+        ("ls >/dev/nul", 3),
+        ("ls >/dev/null\\ ", 3),
+        ("ls > \"/dev/null\"", 3),
+        ("ls >'/dev/null'", 3),
+        ("ls >\\/dev/null", 3),
+        ("ls >/dev//null", 3),
+        ("ls >/dev/null2>&1", 3),
+        ("ls >$x", 3),
+        ("ls &>>x", 3),
+        ("ls 2>x", 4),
+        ("ls <x", 3),
+        ("ls >", 3),
+        ("ls > \n/dev/null", 3),
+        // Another descriptor.
+        ("ls 3>/dev/null", 4),
+        ("ls 12>/dev/null", 5),
+        ("ls 0>/dev/null", 4),
+        ("ls 1</dev/null", 4),
+        ("ls 2</dev/null", 4),
+        ("ls 1>|/dev/null", 4),
+        ("ls 2>|/dev/null", 4),
+        // Other duplications and operators.
+        ("ls 2>&3", 4),
+        ("ls >&-", 3),
+        ("ls 2>&-", 4),
+        ("ls 2>&1-", 4),
+        ("ls >&1", 3),
+        ("ls 2>&2", 4),
+        ("ls 1>&1", 4),
+        ("ls 2>& 12", 4),
+        ("ls >&/dev/null", 3),
+        ("ls <>/dev/null", 3),
+        ("ls <&0", 3),
+        ("ls 0<&-", 4),
+        ("ls 2>>&1", 4),
+        // A segment of a redirection alone.
+        (">/dev/null", 0),
+        ("2>&1", 1),
+        ("ls; >/dev/null", 4),
+        ("ls && 2>/dev/null", 7),
+        (">/dev/null\nls", 0),
+        ("ls\n </dev/null", 4),
+        (">/dev/null; ls", 0),
+    ] {
+        check(command, "redirection", offset);
     }
 }

@@ -56,10 +56,14 @@ fn places() -> Places {
 /// Path words built from pieces that make `..`, `~` and absolute spellings meet.
 fn word() -> impl Strategy<Value = String> {
     let start = prop::sample::select(
-        &["", "", "~", "~/", "/", "//", "./", "../", "/ws/app/", "/ws/", "/home/u/", "~/../"][..],
+        &[
+            "", "", "~", "~/", "/", "//", "./", "../", "/ws/app/", "/ws/", "/home/u/", "~/../",
+        ][..],
     );
     let part = prop::sample::select(
-        &["a", "b", "app", "ws", "u", "home", "..", "..", ".", "", ".ssh", "x.txt"][..],
+        &[
+            "a", "b", "app", "ws", "u", "home", "..", "..", ".", "", ".ssh", "x.txt",
+        ][..],
     );
     (start, prop::collection::vec(part, 1..6)).prop_map(|(start, parts)| {
         let mut word = start.to_owned();
@@ -127,7 +131,10 @@ fn the_resolver_never_places_an_outside_path_inside() {
         })
         .unwrap();
     let (inside, outside) = (inside.get(), outside.get());
-    assert!(inside > 100 && outside > 100, "{inside} inside, {outside} outside");
+    assert!(
+        inside > 100 && outside > 100,
+        "{inside} inside, {outside} outside"
+    );
 }
 
 #[test]
@@ -196,14 +203,21 @@ fn command() -> impl Strategy<Value = (String, String, String, bool)> {
             };
             (command, word, rule, cd)
         })
-        .prop_filter("a word the shell reads as an option or an empty one", |(_, w, _, _)| {
-            !w.starts_with('-')
-        })
+        .prop_filter(
+            "a word the shell reads as an option or an empty one",
+            |(_, w, _, _)| !w.starts_with('-'),
+        )
 }
 
 fn rules(rule: &str, root: &str) -> RuleSet {
     let mut set = RuleSet::default();
-    for allow in [rule, "Bash(ls:*)", "Bash(pwd)", "Bash(echo:*)", "Bash(cd:*)"] {
+    for allow in [
+        rule,
+        "Bash(ls:*)",
+        "Bash(pwd)",
+        "Bash(echo:*)",
+        "Bash(cd:*)",
+    ] {
         set.push(Effect::Allow, allow).unwrap();
     }
     set.with_workspace_root(root).with_home_dir(HOME)
@@ -211,11 +225,17 @@ fn rules(rule: &str, root: &str) -> RuleSet {
 
 /// Where the command's path word lies for the reference, with `cd sub` applied.
 fn outside(word: &str, cd: bool) -> bool {
-    let cwd = if cd { format!("{ROOT}/sub") } else { ROOT.to_owned() };
+    let cwd = if cd {
+        format!("{ROOT}/sub")
+    } else {
+        ROOT.to_owned()
+    };
     reference(word, &cwd) != Some(true)
 }
 
-fn rules_property(root: &'static str) -> impl Fn((String, String, String, bool)) -> Result<(), TestCaseError> {
+fn rules_property(
+    root: &'static str,
+) -> impl Fn((String, String, String, bool)) -> Result<(), TestCaseError> {
     move |(command, word, rule, cd)| {
         let set = rules(&rule, root);
         let evaluation = set.evaluate("Bash", Subject::Command(&command));

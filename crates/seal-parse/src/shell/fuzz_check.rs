@@ -1,8 +1,9 @@
-//! The property behind the `shell_segments` fuzz target, also replayed over its committed
-//! corpus by the ordinary test suite.
+//! The properties behind the `shell_segments` and `shell_readable` fuzz targets, also replayed
+//! over their committed corpora by the ordinary test suite.
 
 use super::{
-    segment, segment_into, segment_with_stats, Segment, SegmentBuffer, Segments, ShellLimits,
+    readable, segment, segment_into, segment_with_stats, Segment, SegmentBuffer, Segments,
+    ShellLimits, MAX_READABLE_DEPTH,
 };
 
 /// Steps allowed per input byte and per payload level (see [`ShellStats`](super::ShellStats)).
@@ -133,4 +134,75 @@ fn requote(one: &Segment) -> Result<(), String> {
         return Err(format!("`{quoted}` segments to {:?}, not {:?}", back, one));
     }
     Ok(())
+}
+
+/// Steps [`readable`] may take per byte of its command and per level of shell payload the
+/// limits allow: at most `READABLE_STEPS_PER_BYTE_PER_LEVEL * (max_payload_depth + 2) * (len + 1)`
+/// (see [`Readable::steps`](super::Readable::steps)). Each text is read once at its depth and
+/// skipped once by each construct around it, its skeleton (a placeholder is at most 6 times the
+/// 2 bytes it replaces) segmented at most twice plus the launchers of its payloads, each at most
+/// [`STEPS_PER_BYTE_PER_LEVEL`] per byte and payload level; a payload or `eval` text is read
+/// again one depth lower, and depths stop at [`MAX_READABLE_DEPTH`]. The hostile inputs of
+/// `tests/shell_readable.rs` stay below a quarter of this bound.
+pub const READABLE_STEPS_PER_BYTE_PER_LEVEL: usize = 64;
+
+/// Reads `data` (as UTF-8, invalid sequences replaced) with [`readable`] and checks: no panic;
+/// work within [`READABLE_STEPS_PER_BYTE_PER_LEVEL`]; every piece segments to exactly its
+/// segments, at a depth within [`MAX_READABLE_DEPTH`]; every offset is within the command;
+/// every redirection reads or writes; reading twice gives the same result; and a command that
+/// segments reads as itself: one piece at depth 0 with the same words in each segment, and
+/// nothing unread.
+///
+/// # Errors
+///
+/// A description of the violated property.
+pub fn shell_readable(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    let limits = ShellLimits::default();
+    let read = readable(&text, &limits);
+    let levels = limits.max_payload_depth + 2;
+    if read.steps() > READABLE_STEPS_PER_BYTE_PER_LEVEL * levels * (text.len() + 1) {
+        return Err(format!("{} steps for {} bytes", read.steps(), text.len()));
+    }
+    for piece in read.pieces() {
+        let again = segment(piece.text(), &limits);
+        if again.as_ref() != Ok(piece.segments()) {
+            return Err(format!("piece `{}` segments to {again:?}", piece.text()));
+        }
+        if piece.offset() > text.len() || piece.depth() > MAX_READABLE_DEPTH {
+            return Err(format!(
+                "piece `{}` at {}/{}",
+                piece.text(),
+                piece.offset(),
+                piece.depth()
+            ));
+        }
+    }
+    for redirect in read.redirects() {
+        if redirect.offset() > text.len() || !(redirect.reads() || redirect.writes()) {
+            return Err(format!("redirection {redirect:?}"));
+        }
+    }
+    if let Some(unread) = read.unread().iter().find(|u| u.offset() > text.len()) {
+        return Err(format!("unread {unread:?} out of bounds"));
+    }
+    if readable(&text, &limits) != read {
+        return Err("two reads differ".into());
+    }
+    let Ok(segments) = segment(&text, &limits) else {
+        return Ok(());
+    };
+    let words = |segments: &Segments| -> Vec<Vec<String>> {
+        segments.iter().map(|s| s.words().to_vec()).collect()
+    };
+    match read.pieces() {
+        [piece]
+            if piece.depth() == 0
+                && words(piece.segments()) == words(&segments)
+                && read.unread().is_empty() =>
+        {
+            Ok(())
+        }
+        _ => Err(format!("analysable command reads as {read:?}")),
+    }
 }

@@ -45,6 +45,7 @@ pub(super) fn lex(
         first_word,
         word: None,
         last_operator: None,
+        redirection: None,
     };
     let result = lexer.run();
     *steps = steps.saturating_add(lexer.steps);
@@ -91,6 +92,8 @@ struct Lexer<'a, 'b> {
     first_word: usize,
     word: Option<Builder>,
     last_operator: Option<(Operator, usize)>,
+    /// Offset of the first redirection accepted (and dropped) in the segment being read.
+    redirection: Option<usize>,
 }
 
 impl Lexer<'_, '_> {
@@ -106,6 +109,7 @@ impl Lexer<'_, '_> {
                 b'\n' => {
                     self.end_word()?;
                     if self.segment_is_empty() {
+                        self.no_lone_redirection()?;
                         self.pos += 1;
                     } else {
                         self.end_segment(Operator::Newline, 1)?;
@@ -114,7 +118,7 @@ impl Lexer<'_, '_> {
                 b';' => self.operator(Operator::Semicolon, 1)?,
                 b'&' => match self.peek(1) {
                     Some(b'&') => self.operator(Operator::And, 2)?,
-                    Some(b'>') => return Err(self.stop(UnanalysableReason::Redirection)),
+                    Some(b'>') => self.redirection()?,
                     _ => self.operator(Operator::Background, 1)?,
                 },
                 b'|' => match self.peek(1) {
@@ -122,21 +126,21 @@ impl Lexer<'_, '_> {
                     Some(b'&') => self.operator(Operator::PipeAll, 2)?,
                     _ => self.operator(Operator::Pipe, 1)?,
                 },
-                b'<' => {
-                    let reason = match (self.peek(1), self.peek(2)) {
-                        (Some(b'('), _) => UnanalysableReason::ProcessSubstitution,
-                        (Some(b'<'), Some(b'<')) => UnanalysableReason::HereString,
-                        (Some(b'<'), _) => UnanalysableReason::Heredoc,
-                        _ => UnanalysableReason::Redirection,
-                    };
-                    return Err(self.stop(reason));
-                }
+                b'<' => match (self.peek(1), self.peek(2)) {
+                    (Some(b'('), _) => {
+                        return Err(self.stop(UnanalysableReason::ProcessSubstitution))
+                    }
+                    (Some(b'<'), Some(b'<')) => {
+                        return Err(self.stop(UnanalysableReason::HereString))
+                    }
+                    (Some(b'<'), _) => return Err(self.stop(UnanalysableReason::Heredoc)),
+                    _ => self.redirection()?,
+                },
                 b'>' => {
-                    let reason = match self.peek(1) {
-                        Some(b'(') => UnanalysableReason::ProcessSubstitution,
-                        _ => UnanalysableReason::Redirection,
-                    };
-                    return Err(self.stop(reason));
+                    if self.peek(1) == Some(b'(') {
+                        return Err(self.stop(UnanalysableReason::ProcessSubstitution));
+                    }
+                    self.redirection()?;
                 }
                 b'(' | b')' => return Err(self.stop(UnanalysableReason::Subshell)),
                 // `{}` standing alone is a literal word in every shell of the family (no
@@ -191,6 +195,7 @@ impl Lexer<'_, '_> {
         if !self.segment_is_empty() {
             return self.push_segment(None);
         }
+        self.no_lone_redirection()?;
         match self.last_operator {
             Some((Operator::And | Operator::Or | Operator::Pipe | Operator::PipeAll, offset)) => {
                 Err(Stop {
@@ -398,6 +403,7 @@ impl Lexer<'_, '_> {
     fn operator(&mut self, operator: Operator, len: usize) -> Result<(), Stop> {
         self.end_word()?;
         if self.segment_is_empty() {
+            self.no_lone_redirection()?;
             return Err(self.stop(UnanalysableReason::EmptySegment));
         }
         self.end_segment(operator, len)
@@ -429,6 +435,71 @@ impl Lexer<'_, '_> {
             operator,
         });
         self.first_word = self.out.words.len();
+        self.redirection = None;
+        Ok(())
+    }
+
+    /// Refuses a segment that has no word but a redirection (`>/dev/null` alone): zsh runs
+    /// `$NULLCMD` (`cat`) for it, other shells nothing.
+    fn no_lone_redirection(&self) -> Result<(), Stop> {
+        match self.redirection {
+            Some(offset) => Err(Stop {
+                reason: UnanalysableReason::Redirection,
+                offset,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// An unquoted `<`, `>` or `&>` at the current position that starts no process
+    /// substitution, here-document or here-string. One of the harmless forms (see
+    /// [`harmless_operator`]) with its target is read and dropped from the words; any other
+    /// redirection is refused at its operator.
+    fn redirection(&mut self) -> Result<(), Stop> {
+        let at = self.pos;
+        let refused = Stop {
+            reason: UnanalysableReason::Redirection,
+            offset: at,
+        };
+        // A word of unquoted digits right before `<` or `>` is the descriptor redirected; before
+        // `&>` it is an ordinary word (`&` ends it).
+        let descriptor = match &self.word {
+            Some(word) if self.peek(0) != Some(b'&') => self
+                .text
+                .get(word.start..at)
+                .filter(|text| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())),
+            _ => None,
+        };
+        let rest = self.bytes.get(at..).unwrap_or_default();
+        let (len, target) = harmless_operator(descriptor, rest).ok_or(refused.clone())?;
+        let mut end = at + len;
+        while matches!(self.bytes.get(end), Some(b' ' | b'\t')) {
+            end += 1;
+        }
+        let target = match target {
+            Target::DevNull => DEV_NULL.as_bytes(),
+            Target::Descriptor(digit) => digit,
+        };
+        let after = end + target.len();
+        if self.bytes.get(end..after) != Some(target) || !ends_word(self.bytes.get(after)) {
+            return Err(refused);
+        }
+        if descriptor.is_some() {
+            // The digits were the descriptor, not a word: forget them.
+            if let Some(Builder {
+                held: Held::Decoded(from),
+                ..
+            }) = self.word.take()
+            {
+                self.out.decoded.truncate(from);
+            }
+        } else {
+            self.end_word()?;
+        }
+        self.redirection.get_or_insert(at);
+        // The loop counted the first byte.
+        self.steps += after - at - 1;
+        self.pos = after;
         Ok(())
     }
 
@@ -538,6 +609,51 @@ impl Lexer<'_, '_> {
             _ => UnanalysableReason::Dollar,
         }
     }
+}
+
+/// The only file a harmless redirection may name, written as this plain word exactly.
+const DEV_NULL: &str = "/dev/null";
+
+/// What a harmless redirection operator must be followed by (after optional blanks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// The word `/dev/null`.
+    DevNull,
+    /// This descriptor digit (`1` or `2`), alone.
+    Descriptor(&'static [u8]),
+}
+
+/// The length and expected target of the operator at the start of `rest`, when it is one of
+/// the harmless redirections: output to `/dev/null` (`>`, `>>`, `>|`, `1>`, `2>`, `1>>`,
+/// `2>>`, `&>`, `&>>`), input from `/dev/null` (`<`, `0<`), or standard output and standard
+/// error merged (`2>&1`, `1>&2`, `>&2`). `descriptor` is the word of digits written right
+/// before the operator, if any. Every other operator (`3>`, `<>`, `<&`, `>&-`, `2>|`...) is
+/// `None`.
+fn harmless_operator(descriptor: Option<&str>, rest: &[u8]) -> Option<(usize, Target)> {
+    let out_fd = matches!(descriptor, None | Some("1" | "2"));
+    match (rest, descriptor) {
+        ([b'&', b'>', b'>', ..], None) => Some((3, Target::DevNull)),
+        ([b'&', b'>', ..], None) => Some((2, Target::DevNull)),
+        ([b'>', b'>', ..], _) if out_fd => Some((2, Target::DevNull)),
+        ([b'>', b'|', ..], None) => Some((2, Target::DevNull)),
+        ([b'>', b'|', ..], _) => None,
+        ([b'>', b'&', ..], None | Some("1")) => Some((2, Target::Descriptor(b"2"))),
+        ([b'>', b'&', ..], Some("2")) => Some((2, Target::Descriptor(b"1"))),
+        ([b'>', b'&', ..], _) => None,
+        ([b'>', ..], _) if out_fd => Some((1, Target::DevNull)),
+        ([b'<', b'&' | b'>', ..], _) => None,
+        ([b'<', ..], None | Some("0")) => Some((1, Target::DevNull)),
+        _ => None,
+    }
+}
+
+/// Whether a word ends before `byte` (the end of the text, a blank, a newline or a
+/// metacharacter).
+fn ends_word(byte: Option<&u8>) -> bool {
+    matches!(
+        byte,
+        None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')')
+    )
 }
 
 /// The assignment-prefix state after one more unquoted byte.

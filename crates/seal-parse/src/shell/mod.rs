@@ -6,11 +6,15 @@
 //! payloads in place, and gives each [`Segment`] its [`NormalizedForms`]: env-assignments
 //! stripped, wrappers (`sudo`, `env`, `timeout`, `nice`, ...) stripped, program basename.
 //!
-//! Whatever it does not fully understand (substitutions, expansions, redirections, subshells,
-//! heredocs, control or invisible characters, unknown wrapper options...) makes the whole
-//! command [`Unanalysable`] with a [`UnanalysableReason`] and a byte offset. A rule engine must never allow
-//! an unanalysable command, must allow a command only if every segment's canonical form is
+//! Whatever it does not fully understand (substitutions, expansions, redirections other than the
+//! harmless ones to `/dev/null` and between standard output and error, subshells, heredocs,
+//! control or invisible characters, unknown wrapper options...) makes the whole command
+//! [`Unanalysable`] with a [`UnanalysableReason`] and a byte offset. A rule engine must never
+//! allow an unanalysable command, must allow a command only if every segment's canonical form is
 //! allowed, and must deny it if any form of any segment is denied (spec/shell-segments.md).
+//!
+//! [`readable`] reads what can be read of an unanalysable command (the texts in it that segment,
+//! the files its redirections name), for deny rules and deny-only guards, never for an allow.
 //!
 //! ```
 //! use seal_parse::shell::{segment, ShellLimits};
@@ -28,6 +32,7 @@
 mod buffer;
 mod chars;
 mod code;
+mod expansion;
 mod forms;
 pub mod fuzz_check;
 mod lexer;
@@ -35,8 +40,12 @@ mod limits;
 mod models;
 mod program;
 mod quote;
+mod readable;
 mod reason;
+mod redirection;
 mod segment;
+mod skeleton;
+mod skip;
 mod wrappers;
 
 pub use crate::frame::Span;
@@ -46,6 +55,9 @@ pub use forms::{Form, NormalizedForms, Words};
 pub use limits::ShellLimits;
 pub use models::{model, model_names, ModelOption, Modelled, MAX_OPERANDS, MAX_OPTIONS};
 pub use quote::quote_word;
+pub use readable::{
+    readable, Piece, Readable, Redirect, Unread, UnreadReason, MAX_READABLE_DEPTH, SUBSTITUTED,
+};
 pub use reason::{Unanalysable, UnanalysableReason};
 pub use segment::{
     segment, segment_into, segment_with_stats, Operator, Segment, Segments, ShellStats,

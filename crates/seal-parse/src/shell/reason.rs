@@ -97,7 +97,10 @@ pub enum UnanalysableReason {
     LocaleQuote,
     /// Process substitution `<(...)` or `>(...)`.
     ProcessSubstitution,
-    /// A redirection: `>`, `>>`, `<`, `2>`, `&>`, `>|`, `>&`, `<&`, `<>`...
+    /// A redirection other than the harmless ones (`>`, `>>`, `>|`, `1>`, `2>`, `1>>`, `2>>`,
+    /// `&>`, `&>>` to `/dev/null`; `<`, `0<` from it; `2>&1`, `1>&2`, `>&2`): another target,
+    /// descriptor or operator (`2>x`, `3>`, `<>`, `<&`, `>&-`...), or a segment of harmless
+    /// redirections and no word.
     Redirection,
     /// A here-document `<<`.
     Heredoc,
