@@ -35,7 +35,7 @@ use std::collections::VecDeque;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seal_parse::json::{parse, JsonLimits};
-use seal_parse::shell::{carried_code_in, model, segment, ShellLimits};
+use seal_parse::shell::{carried_code_in, model, readable, segment, ShellLimits};
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::chain::{
     Chain, Check, Evaluation, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
@@ -826,8 +826,36 @@ fn reference_rules(flaw: Flaw, rules: &[GenRule], command: &str) -> Option<Dec> 
         Some(segments) => segments,
         None => {
             // Unanalysable: rules without a specifier, or matching the command as written,
-            // apply, and nothing allows.
-            if with(Effect::Deny).any(|rule| fires(rule, &written)) {
+            // apply, and so do deny rules on what can be read of it (the parser's pieces, each
+            // read as an analysable command: spec/shell-segments.md section 9); nothing allows.
+            let pieces = readable(command, &ShellLimits::default());
+            let piece_hit = |rule: &BashRule| {
+                pieces.pieces().iter().any(|piece| {
+                    let segments: Vec<RefSegment> = piece
+                        .segments()
+                        .iter()
+                        .map(|seg| RefSegment {
+                            forms: seg.forms().all().map(|form| form.to_words()).collect(),
+                            launchers: seg.launchers().iter().map(|l| l.to_vec()).collect(),
+                        })
+                        .collect();
+                    let written: Vec<String> = piece
+                        .text()
+                        .split(' ')
+                        .filter(|word| !word.is_empty())
+                        .map(|word| word.replace(['"', '\''], ""))
+                        .collect();
+                    fires(rule, &written)
+                        || deny_targets(&segments)
+                            .iter()
+                            .any(|words| fires(rule, words))
+                        || segments
+                            .iter()
+                            .flat_map(|seg| &seg.forms)
+                            .any(|words| fires_modelled(rule, words))
+                })
+            };
+            if with(Effect::Deny).any(|rule| fires(rule, &written) || piece_hit(rule)) {
                 return Some(Dec::Deny);
             }
             return Some(Dec::Ask);

@@ -472,10 +472,21 @@ fn without_a_home_every_home_is_read() {
 }
 
 #[test]
-fn commands_seal_cannot_read_are_left_to_the_rules() {
-    // The rules never allow an unanalysable command; the guard reads nothing of it yet.
-    assert!(guard().check_command("cat $HOME/.ssh/id_rsa").is_none());
-    assert!(guard().check_unanalysable("cat < ~/.ssh/id_rsa").is_none());
+fn commands_seal_cannot_segment_are_read_as_far_as_they_can_be() {
+    // The rules never allow an unanalysable command, but a human may approve one: what can
+    // be read of it (the pieces around and inside substitutions, redirections) is checked.
+    for command in [
+        "cat $HOME/.ssh/id_rsa",
+        "cat < ~/.ssh/id_rsa",
+        "echo $(base64 ~/.aws/credentials)",
+        "x=$(cat .env); echo $x",
+        "diff <(cat ~/.ssh/id_rsa) a.txt",
+        "cat ~/.netrc > out.txt",
+    ] {
+        assert!(guard().check_command(command).is_some(), "`{command}`");
+    }
+    assert!(guard().check_command("cat $HOME/notes.txt").is_none());
+    assert!(guard().check_command("echo $(date) > out.txt").is_none());
 }
 
 /// What a policy with the guard decides for `command`: the plan kind and the stage names.

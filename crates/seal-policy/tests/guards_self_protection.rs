@@ -509,12 +509,21 @@ fn protected_paths_refuse_what_cannot_be_read() {
 }
 
 #[test]
-fn commands_seal_cannot_read_are_left_to_the_rules() {
+fn commands_seal_cannot_segment_are_read_as_far_as_they_can_be() {
+    // Redirections, substitutions and `$HOME`: a human may approve such a command, so what
+    // can be read of it is checked.
+    for command in [
+        "echo '{}' > ~/.claude/settings.json",
+        "echo x >> $HOME/.claude/settings.json",
+        "cp $(ls) ~/.claude/settings.json",
+        "echo $(rm -rf ~/.seal)",
+        "cat a.txt > .claude/settings.local.json",
+    ] {
+        assert!(guard().check_command(command).is_some(), "`{command}`");
+    }
+    assert!(guard().check_command("echo x > notes.txt").is_none());
     assert!(guard()
-        .check_command("echo '{}' > ~/.claude/settings.json")
-        .is_none());
-    assert!(guard()
-        .check_unanalysable("echo x > ~/.claude/settings.json")
+        .check_command("cat ~/.claude/settings.json > copy.json")
         .is_none());
 }
 

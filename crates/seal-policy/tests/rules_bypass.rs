@@ -39,10 +39,10 @@ const SHAPES: &[(&str, &str, Effect, &str)] = &[
     (
         "command_substitution",
         "git log $(rm -rf t)",
-        Effect::Ask,
-        "command_substitution",
+        Effect::Deny,
+        "Bash(rm:*)",
     ),
-    ("backtick", "git log `rm -rf t`", Effect::Ask, "backtick"),
+    ("backtick", "git log `rm -rf t`", Effect::Deny, "Bash(rm:*)"),
     ("newline", "git log\nrm -rf t", Effect::Deny, "Bash(rm:*)"),
     (
         "deny_in_second_position",
@@ -102,7 +102,7 @@ const SHAPES: &[(&str, &str, Effect, &str)] = &[
         Effect::Ask,
         "non_ascii_program",
     ),
-    ("subshell", "(rm -rf t)", Effect::Ask, "subshell"),
+    ("subshell", "(rm -rf t)", Effect::Deny, "Bash(rm:*)"),
     (
         "background",
         "git log & rm -rf t",

@@ -39,6 +39,7 @@ fn read_off(explained: &Explanation, any_allow: bool) -> Option<Effect> {
             .chain(form_matches())
             .chain(launcher_matches())
             .chain(path_matches())
+            .chain(&explained.readable)
     };
     // An allow stops at the workspace: a path that blocks it asks instead.
     let blocked = explained.paths.iter().any(|p| p.blocks_allow.is_some())

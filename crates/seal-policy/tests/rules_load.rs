@@ -108,10 +108,15 @@ fn examples_are_checked_at_load() {
 
     // An ask caused by an unanalysable example is not the rule firing.
     let error = load(
-        r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["echo $(curl x)"]}]}}"#,
+        r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["echo $(wget x)"]}]}}"#,
     )
     .unwrap_err();
     assert!(matches!(error.kind, LoadErrorKind::ExampleFailed { .. }));
+    // The rule firing on what can be read of an unanalysable example is.
+    assert!(load(
+        r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["echo $(curl x)"]}]}}"#,
+    )
+    .is_ok());
 }
 
 /// A rule of exactly the byte limit and a set of exactly the rule limit are accepted; the set

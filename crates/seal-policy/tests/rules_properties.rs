@@ -8,7 +8,7 @@
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, Strategy};
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{TestCaseError, TestRunner};
-use seal_parse::shell::{carried_code_in, segment, Segments, ShellLimits};
+use seal_parse::shell::{carried_code_in, readable, segment, Segments, ShellLimits};
 use seal_policy::rules::{Effect, RuleSet, Subject};
 
 /// One generated rule: effect and the specifier inside `Bash(...)`.
@@ -181,6 +181,17 @@ fn allow_forms(segments: &Segments) -> Vec<Vec<String>> {
 fn reference(rules: &[GenRule], command: &str) -> Option<Effect> {
     let of = |effect: Effect| rules.iter().filter(move |r| r.effect == effect);
     let segments = segment(command, &ShellLimits::default());
+    // What can be read of an unanalysable command (the parser's pieces, spec/shell-segments.md
+    // section 9): each piece's text and forms, as for an analysable command.
+    let pieces = readable(command, &ShellLimits::default());
+    let in_pieces = |spec: &str| {
+        pieces.pieces().iter().any(|piece| {
+            text_fires(spec, piece.text())
+                || all_forms(piece.segments())
+                    .iter()
+                    .any(|f| reference_fires(spec, f))
+        })
+    };
     for effect in [Effect::Deny, Effect::Ask] {
         let hit = of(effect).any(|r| {
             text_fires(&r.spec, command)
@@ -188,7 +199,7 @@ fn reference(rules: &[GenRule], command: &str) -> Option<Effect> {
                     Ok(segments) => all_forms(segments)
                         .iter()
                         .any(|f| reference_fires(&r.spec, f)),
-                    Err(_) => reference_pattern(&r.spec).is_none(),
+                    Err(_) => reference_pattern(&r.spec).is_none() || in_pieces(&r.spec),
                 }
         });
         if hit {

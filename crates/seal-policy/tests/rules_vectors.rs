@@ -688,6 +688,7 @@ fn site(site: &Site) -> Value {
         Site::Path(path) => json!({"kind": "path", "path": path}),
         Site::Host(host) => json!({"kind": "host", "host": host}),
         Site::Command(text) => json!({"kind": "command_as_written", "command": text}),
+        Site::Readable(text) => json!({"kind": "readable_part", "command": text}),
         Site::Name(name) => json!({"kind": "name", "name": name}),
     }
 }

@@ -4,7 +4,7 @@
 //! changed.
 
 use seal_parse::patch::{Patch, PatchLimits};
-use seal_parse::shell::{segment_into, SegmentBuffer, SegmentsRef, ShellLimits};
+use seal_parse::shell::{readable, segment_into, SegmentBuffer, SegmentsRef, ShellLimits};
 
 use super::glob;
 use crate::chain::ToolCall;
@@ -243,6 +243,46 @@ pub(crate) fn command_reached<'a>(
         Ok(segments) => Reached::Paths(command_touches(segments, places)),
         Err(_) => Reached::Unanalysable,
     }
+}
+
+/// The first finding `check` gives on what can be read of a command seal cannot segment
+/// (spec/shell-segments.md section 9): the paths of every piece that segments (the skeleton,
+/// each substitution's body), then every redirection's file, read in the working directory.
+pub(crate) fn readable_first<T>(
+    command: &str,
+    places: &Places,
+    limits: &ShellLimits,
+    check: &mut dyn FnMut(&[Touch<'_>]) -> Option<T>,
+) -> Option<T> {
+    let parts = readable(command, limits);
+    let mut buffer = SegmentBuffer::new();
+    for piece in parts.pieces() {
+        if let Ok(segments) = segment_into(piece.text(), limits, &mut buffer) {
+            let touches = command_touches(segments, places);
+            if let Some(found) = check(&touches) {
+                return Some(found);
+            }
+        }
+    }
+    let touches: Vec<Touch<'_>> = parts
+        .redirects()
+        .iter()
+        .map(|redirect| Touch {
+            by: format!("a redirection to `{}`", redirect.target().escape_debug()),
+            word: redirect.target(),
+            access: match (redirect.reads(), redirect.writes()) {
+                (true, true) => Access::Both,
+                (false, true) => Access::Write,
+                _ => Access::Read,
+            },
+            names_only: false,
+            reads_below: false,
+            changes_below: false,
+            changed_names: None,
+            spots: place(places, redirect.target(), Cwd::Root),
+        })
+        .collect();
+    check(&touches)
 }
 
 /// One path of a command as the walk gives it.

@@ -31,7 +31,7 @@ use std::fmt;
 
 use seal_parse::shell::{SegmentBuffer, ShellLimits};
 
-use super::reach::{command_reached, reached, Reached, Touch};
+use super::reach::{command_reached, reached, readable_first, Reached, Touch};
 use super::shape::{comps, Bases, Shape};
 use super::{check_id, reading_places, Act, PatternError, Shown};
 use crate::chain::{Because, Check, Decision, Guard, Listener, Next, Ruling, StageError, ToolCall};
@@ -440,12 +440,16 @@ impl SelfProtection {
     }
 
     /// What the guard finds in a command seal cannot segment (substitutions, redirections,
-    /// subshells...): nothing yet. The rules never allow such a command, but a human may
-    /// approve one; reading the paths such a command names is to come here.
+    /// subshells...): the rules never allow such a command, but a human may approve one, so
+    /// every part seal can read is checked: each piece that segments (the command around a
+    /// substitution, the substitution's body) and every redirection's file
+    /// (spec/shell-segments.md section 9).
     #[must_use]
     pub fn check_unanalysable(&self, command: &str) -> Option<ProtectionFinding> {
-        let _ = command;
-        None
+        let places = reading_places(&self.places);
+        readable_first(command, &places, &self.limits, &mut |touches| {
+            self.first(touches, &places)
+        })
     }
 
     fn first(&self, touches: &[Touch<'_>], places: &Places) -> Option<ProtectionFinding> {

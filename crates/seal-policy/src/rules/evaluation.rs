@@ -77,6 +77,9 @@ pub enum Site {
     Command(String),
     /// The agent type or skill the call names.
     Name(String),
+    /// What can be read of an unanalysable command (a substitution's body, the command around
+    /// it, a redirection's file; spec/shell-segments.md section 9), given as the command.
+    Readable(String),
 }
 
 impl fmt::Display for Site {
@@ -98,6 +101,11 @@ impl fmt::Display for Site {
             Site::Host(host) => write!(f, "host `{}`", host.escape_debug()),
             Site::Command(text) => write!(f, "the command as written `{}`", text.escape_debug()),
             Site::Name(name) => write!(f, "name `{}`", name.escape_debug()),
+            Site::Readable(text) => write!(
+                f,
+                "a part seal can read of the unanalysable command `{}`",
+                text.escape_debug()
+            ),
         }
     }
 }

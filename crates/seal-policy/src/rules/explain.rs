@@ -36,6 +36,8 @@ pub enum MatchedBy {
     Written,
     /// The path rule matched a path the command reads or writes.
     Path,
+    /// The rule matched a part of an unanalysable command seal can read.
+    Readable,
 }
 
 impl MatchedBy {
@@ -49,6 +51,7 @@ impl MatchedBy {
             MatchedBy::Tool => "tool",
             MatchedBy::Written => "written",
             MatchedBy::Path => "path",
+            MatchedBy::Readable => "readable",
         }
     }
 }
@@ -181,6 +184,9 @@ pub struct Explanation {
     pub launchers: Vec<LauncherExplanation>,
     /// Every path the command names, in order.
     pub paths: Vec<PathExplanation>,
+    /// For an unanalysable command: the deny and ask rules matching what can be read of it
+    /// (its pieces and redirections, spec/shell-segments.md section 9), in the order found.
+    pub readable: Vec<RuleMatch>,
 }
 
 impl RuleSet {
@@ -237,6 +243,7 @@ impl RuleSet {
             segments: Vec::new(),
             launchers: Vec::new(),
             paths: Vec::new(),
+            readable: Vec::new(),
         };
         let (FieldKind::Command, Subject::Command(command)) = (FieldKind::of(tool), subject) else {
             return out;
@@ -255,6 +262,18 @@ impl RuleSet {
                     .filter(|(_, e)| matches_written(e, command, false))
                     .map(|(i, e)| found(*i, e, MatchedBy::Written))
                     .collect();
+                let mut readable = Vec::new();
+                self.readable_matches(
+                    self.applicable(tool),
+                    command,
+                    Input::Submitted,
+                    &mut |index, _| {
+                        if let Some(entry) = self.rules().get(index) {
+                            readable.push(found(index, entry, MatchedBy::Readable));
+                        }
+                    },
+                );
+                out.readable = readable;
                 return out;
             }
         };

@@ -485,7 +485,8 @@ impl RuleSet {
     /// let run = |c| rules.evaluate("Bash", Subject::Command(c)).effect();
     /// assert_eq!(run("git log --oneline"), Some(Effect::Allow));
     /// assert_eq!(run("git log && sudo rm -rf t"), Some(Effect::Deny));
-    /// assert_eq!(run("git log $(rm -rf t)"), Some(Effect::Ask));
+    /// assert_eq!(run("git log $(rm -rf t)"), Some(Effect::Deny));
+    /// assert_eq!(run("git log $(date)"), Some(Effect::Ask));
     /// assert_eq!(run("git log && ls"), None);
     /// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
     /// ```
@@ -583,6 +584,25 @@ impl RuleSet {
         let home = self.home_dir.as_deref();
         let mut carrier = None;
         (scan.deny, scan.ask) = first_hits(rules, field, home, input, &mut carrier);
+        // What can be read of an unanalysable command: deny and ask rules still apply to it.
+        if let (Field::Unanalysed(_, Some(text)), None) = (field, &scan.deny) {
+            let (mut deny, mut ask) = (None, None);
+            self.readable_matches(rules, text, input, &mut |index, effect| match effect {
+                Effect::Deny if deny.is_none() => deny = Some(index),
+                Effect::Ask if ask.is_none() => ask = Some(index),
+                _ => {}
+            });
+            let hit = |index: usize| {
+                self.rules.get(index).map(|entry| Hit {
+                    rule: index,
+                    entry,
+                    site: SiteRef::Readable(text),
+                    input,
+                })
+            };
+            scan.deny = deny.and_then(hit);
+            scan.ask = scan.ask.take().or_else(|| ask.and_then(hit));
+        }
         if let Field::Command(segments, _) = field {
             let (deny, ask) = self.path_rule_hits(*segments, input);
             scan.deny = scan.deny.or(deny);
@@ -709,6 +729,52 @@ impl RuleSet {
             });
         });
         (deny, ask)
+    }
+
+    /// Calls `found` with the index and effect of each deny and ask rule matching what can be
+    /// read of the unanalysable command `text` (spec/shell-segments.md section 9): every form
+    /// of every segment of each piece that segments (the command around a substitution, each
+    /// substitution's body), with the models and payloads as for an analysable command, the
+    /// paths those pieces name, and the file of every redirection (`Read` rules on a file read,
+    /// `Edit` and `Read` rules on a file written). Never an allow: such a command still asks.
+    pub(super) fn readable_matches(
+        &self,
+        rules: Applicable<'_>,
+        text: &str,
+        input: Input,
+        found: &mut dyn FnMut(usize, Effect),
+    ) {
+        let parts = seal_parse::shell::readable(text, &self.limits.shell);
+        let home = self.home_dir.as_deref();
+        let mut buffer = SegmentBuffer::new();
+        for piece in parts.pieces() {
+            let Ok(segments) = segment_into(piece.text(), &self.limits.shell, &mut buffer) else {
+                continue;
+            };
+            let field = Field::Command(segments, piece.text());
+            let mut carrier = None;
+            let (deny, ask) = first_hits(rules, &field, home, input, &mut carrier);
+            let (path_deny, path_ask) = self.path_rule_hits(segments, input);
+            for hit in [deny, path_deny, ask, path_ask].into_iter().flatten() {
+                found(hit.rule, hit.entry.effect);
+            }
+        }
+        for redirect in parts.redirects() {
+            let access = match (redirect.reads(), redirect.writes()) {
+                (true, true) => Access::Both,
+                (false, true) => Access::Write,
+                _ => Access::Read,
+            };
+            let path = CommandPath {
+                segment: 0,
+                program: "redirection",
+                word: redirect.target(),
+                access,
+            };
+            self.path_rule_matches(&path, Reading::In(Cwd::Root), &mut |index, entry| {
+                found(index, entry.effect);
+            });
+        }
     }
 
     /// Calls `found` with each deny and ask path rule matching one path a command names (see
@@ -928,7 +994,7 @@ impl RuleSet {
 }
 
 impl RuleSet {
-    fn applicable<'a>(&'a self, tool: &'a str) -> Applicable<'a> {
+    pub(super) fn applicable<'a>(&'a self, tool: &'a str) -> Applicable<'a> {
         let named = self.index.tool(tool).unwrap_or_else(|| {
             let mut named = 0u64;
             for (index, entry) in self.rules.iter().enumerate().take(MASKED) {
@@ -966,7 +1032,7 @@ const MASKED: usize = 64;
 /// The rules that name the tool, in set order, with their indices: a view, so that selecting
 /// them allocates nothing.
 #[derive(Clone, Copy)]
-struct Applicable<'a> {
+pub(super) struct Applicable<'a> {
     entries: &'a [RuleEntry],
     tool: &'a str,
     /// Bit `i`: rule `i` (for `i` below [`MASKED`]) names the tool.
@@ -1098,6 +1164,7 @@ enum SiteRef<'a> {
     Host(&'a str),
     Command(&'a str),
     Name(&'a str),
+    Readable(&'a str),
 }
 
 impl SiteRef<'_> {
@@ -1116,6 +1183,7 @@ impl SiteRef<'_> {
             SiteRef::Path(path) => Site::Path((*path).to_owned()),
             SiteRef::Host(host) => Site::Host((*host).to_owned()),
             SiteRef::Command(text) => Site::Command((*text).to_owned()),
+            SiteRef::Readable(text) => Site::Readable((*text).to_owned()),
             SiteRef::Name(name) => Site::Name((*name).to_owned()),
         }
     }
@@ -1138,6 +1206,7 @@ impl fmt::Display for SiteRef<'_> {
             SiteRef::Path(text)
             | SiteRef::Host(text)
             | SiteRef::Command(text)
+            | SiteRef::Readable(text)
             | SiteRef::Name(text) => f.write_str(text),
         }
     }
