@@ -150,6 +150,9 @@ pub fn explained_text(explained: &Explained) -> String {
     for m in &rules.written {
         line(2, format!("the command as written: {}", rule_text(m)));
     }
+    for m in &rules.readable {
+        line(2, format!("a part seal can read of it: {}", rule_text(m)));
+    }
     for (at, segment) in rules.segments.iter().enumerate() {
         let depth = if segment.payload_depth > 0 {
             format!(", payload depth {}", segment.payload_depth)
@@ -178,6 +181,28 @@ pub fn explained_text(explained: &Explained) -> String {
         }
         for (suffix, m) in &launcher.matches {
             line(4, format!("rule: {} on `{}`", rule_text(m), inline(suffix)));
+        }
+    }
+    for path in &rules.paths {
+        let placed = path
+            .absolute
+            .as_deref()
+            .map_or_else(|| "not placed".to_owned(), |abs| format!("`{}`", inline(abs)));
+        line(
+            2,
+            format!(
+                "path `{}` ({} {}, segment {}): {placed}",
+                inline(&path.word),
+                inline(&path.program),
+                path.access.as_str(),
+                path.segment
+            ),
+        );
+        if let Some(why) = path.blocks_allow {
+            line(4, format!("an allow stops here: {why}"));
+        }
+        for m in &path.matches {
+            line(4, format!("rule: {}", rule_text(m)));
         }
     }
     line(
@@ -356,8 +381,32 @@ pub fn explained_json(explained: &Explained) -> J {
             "written",
             J::Arr(rules.written.iter().map(rule_json).collect()),
         ),
+        (
+            "readable",
+            J::Arr(rules.readable.iter().map(rule_json).collect()),
+        ),
         ("segments", J::Arr(segments)),
         ("launchers", J::Arr(launchers)),
+        (
+            "paths",
+            J::Arr(
+                rules
+                    .paths
+                    .iter()
+                    .map(|path| {
+                        J::Obj(vec![
+                            ("segment", num(path.segment)),
+                            ("program", J::str(inline(&path.program))),
+                            ("word", J::str(inline(&path.word))),
+                            ("access", J::str(path.access.as_str())),
+                            ("absolute", J::opt(path.absolute.as_deref().map(inline))),
+                            ("blocks_allow", J::opt(path.blocks_allow.map(str::to_owned))),
+                            ("rules", J::Arr(path.matches.iter().map(rule_json).collect())),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
         ("rules_decision", J::str(rules.evaluation.to_string())),
     ])
 }

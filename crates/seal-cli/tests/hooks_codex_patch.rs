@@ -119,7 +119,11 @@ fn absolute_paths_are_decided_as_written() {
 
 #[test]
 fn a_path_no_rule_covers_needs_approval_so_codex_denies() {
-    let reason = denied(&hook(&patch("outside-rules.patch")));
+    // With `--default ask`; by default (`client`) what no rule decides is Codex's to decide.
+    let rules = fixture("codex-patches/rules.json");
+    let input = payload(json!({"command": patch("outside-rules.patch")}));
+    allowed(&hook_with(&rules, &input, &[]));
+    let reason = denied(&hook_with(&rules, &input, &["--default", "ask"]));
     assert!(
         reason.contains("approval needed for `README.md` (update, patch line 2)"),
         "{reason}"

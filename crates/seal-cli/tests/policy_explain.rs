@@ -141,12 +141,17 @@ fn explain_off_guard_unanalysable_and_other_tools() {
     );
     assert_eq!(off.code, 11);
     assert!(!off.stdout.contains("guard:"), "{}", off.stdout);
-    // Unanalysable: the reason, no segments, and the decision asks.
+    // Unanalysable: the reason, no segments, and the deny rule on the part seal can read of
+    // it (the substitution's body) denies.
     let sub = check(&dir, "ls $(rm -rf t)", &["--explain", "--json"]);
-    assert_eq!(sub.code, 12, "{}", sub.snapshot());
+    assert_eq!(sub.code, 11, "{}", sub.snapshot());
     let explain = &sub.json()["explain"];
     assert_eq!(explain["unanalysable"]["code"], "command_substitution");
     assert_eq!(explain["segments"].as_array().unwrap().len(), 0);
+    assert_eq!(explain["readable"][0]["rule"], "Bash(rm -rf:*)");
+    // One that no rule reaches asks.
+    let sub = check(&dir, "ls $(date)", &["--explain", "--json"]);
+    assert_eq!(sub.code, 12, "{}", sub.snapshot());
     // An everyday command: allowed, every form shown with no deny.
     let ls = check(&dir, "ls -la", &["--explain"]);
     assert_eq!(ls.code, 0, "{}", ls.snapshot());
