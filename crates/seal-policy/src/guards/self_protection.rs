@@ -153,6 +153,13 @@ pub const DEFAULT_PROTECTED: &[ProtectedRow] = &[
         what: "Codex's configuration",
     },
     ProtectedRow {
+        id: "claude-state",
+        path: "~/.claude.json",
+        kind: PathKind::File,
+        protection: Protection::Write,
+        what: "Claude Code's state (MCP servers, trusted folders)",
+    },
+    ProtectedRow {
         id: "seal-dir",
         path: "~/.seal",
         kind: PathKind::Directory,
