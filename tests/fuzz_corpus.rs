@@ -25,6 +25,10 @@ const TARGETS: &[(&str, Check)] = &[
         "shell_segments",
         seal_parse::shell::fuzz_check::shell_segments,
     ),
+    (
+        "shell_readable",
+        seal_parse::shell::fuzz_check::shell_readable,
+    ),
     ("manifest_json", seal_record::fuzz::manifest_json),
     ("store_document", seal_verify::fuzz::store_document),
     ("store_envelope", seal_verify::fuzz::store_envelope),

@@ -184,10 +184,10 @@ pub fn explained_text(explained: &Explained) -> String {
         }
     }
     for path in &rules.paths {
-        let placed = path
-            .absolute
-            .as_deref()
-            .map_or_else(|| "not placed".to_owned(), |abs| format!("`{}`", inline(abs)));
+        let placed = path.absolute.as_deref().map_or_else(
+            || "not placed".to_owned(),
+            |abs| format!("`{}`", inline(abs)),
+        );
         line(
             2,
             format!(
@@ -401,7 +401,10 @@ pub fn explained_json(explained: &Explained) -> J {
                             ("access", J::str(path.access.as_str())),
                             ("absolute", J::opt(path.absolute.as_deref().map(inline))),
                             ("blocks_allow", J::opt(path.blocks_allow.map(str::to_owned))),
-                            ("rules", J::Arr(path.matches.iter().map(rule_json).collect())),
+                            (
+                                "rules",
+                                J::Arr(path.matches.iter().map(rule_json).collect()),
+                            ),
                         ])
                     })
                     .collect(),

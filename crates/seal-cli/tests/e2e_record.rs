@@ -89,7 +89,11 @@ fn the_recorded_hook_answers_hold() {
             .as_str()
             .expect("decision")
             .to_owned();
-        assert_eq!(answer, seen["decision"], "{} {}", call["tool"], call["input"]);
+        assert_eq!(
+            answer, seen["decision"],
+            "{} {}",
+            call["tool"], call["input"]
+        );
         // Never looser than the client: what the hook allowed, Claude Code alone did not deny.
         if answer == "allow" {
             assert_ne!(by_itself["decision"], "deny", "{}", call["input"]);
@@ -97,6 +101,9 @@ fn the_recorded_hook_answers_hold() {
         checked += 1;
     }
     assert!(checked >= 15, "{checked} calls checked");
-    let denied = observed.iter().filter(|seen| seen["decision"] == "deny").count();
+    let denied = observed
+        .iter()
+        .filter(|seen| seen["decision"] == "deny")
+        .count();
     assert!(denied >= 12, "{denied} denials recorded");
 }
