@@ -42,7 +42,7 @@ const CALLS: &[(&str, &str)] = &[
     ("Bash", r#"{"command":"git push origin main"}"#),
     ("Bash", r#"{"command":"git status && rm -rf /"}"#),
     ("Bash", r#"{"command":"sudo rm -rf t"}"#),
-    ("Bash", r#"{"command":"echo $(cat .env)"}"#),
+    ("Bash", r#"{"command":"echo $(date)"}"#),
     ("Bash", r#"{"command":"make"}"#),
     ("Read", r#"{"file_path":"/work/project/.env"}"#),
     ("Read", r#"{"file_path":"/work/project/src/lib.rs"}"#),
