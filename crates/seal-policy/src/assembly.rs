@@ -15,6 +15,7 @@ use crate::digest::{policy_digest, PolicyInputs, StageOrder};
 use crate::escalation::EscalationLimits;
 use crate::guards::secrets::SecretGuard;
 use crate::guards::self_protection::SelfProtection;
+use crate::guards::Shared;
 use crate::pipeline::Pipeline;
 use crate::preset::{
     Executor, Knobs, LoadError, PermissionState, PresetConfig, PresetTable, SandboxMode, Settings,
@@ -459,25 +460,26 @@ impl PolicyBuilder {
         // prepended before it, so that it stays the first listener.
         let root = self.workspace_root.as_deref();
         let home = self.home_dir.as_deref();
+        // Each is registered twice, as a listener and as a global guard, sharing the guard.
         let secrets = self.secrets.map(|guard| {
             let guard = match (root, guard.workspace_root()) {
                 (Some(root), None) => guard.with_workspace_root(root),
                 _ => guard,
             };
-            match (home, guard.home_dir()) {
+            Shared::new(match (home, guard.home_dir()) {
                 (Some(home), None) => guard.with_home_dir(home),
                 _ => guard,
-            }
+            })
         });
         let self_protection = self.self_protection.map(|guard| {
             let guard = match (root, guard.workspace_root()) {
                 (Some(root), None) => guard.with_workspace_root(root),
                 _ => guard,
             };
-            match (home, guard.home_dir()) {
+            Shared::new(match (home, guard.home_dir()) {
                 (Some(home), None) => guard.with_home_dir(home),
                 _ => guard,
-            }
+            })
         });
         if let Some(guard) = &secrets {
             chain

@@ -21,6 +21,9 @@ mod reach;
 pub mod secrets;
 pub mod self_protection;
 mod shape;
+mod shared;
+
+pub(crate) use shared::Shared;
 
 use std::fmt;
 

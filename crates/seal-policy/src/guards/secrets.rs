@@ -499,6 +499,18 @@ impl SecretGuard {
     }
 }
 
+impl super::shared::CallCheck for SecretGuard {
+    type Finding = SecretFinding;
+
+    fn check(&self, call: &ToolCall) -> Option<SecretFinding> {
+        self.check_call(call)
+    }
+
+    fn refusal(found: &SecretFinding) -> (String, Because) {
+        SecretGuard::refusal(found)
+    }
+}
+
 /// As a guard: denies a call that reads a secret (only after an allow, as every guard; see
 /// [`Listener`] for the use before the rules).
 impl Guard for SecretGuard {

@@ -543,6 +543,18 @@ impl SelfProtection {
     }
 }
 
+impl super::shared::CallCheck for SelfProtection {
+    type Finding = ProtectionFinding;
+
+    fn check(&self, call: &ToolCall) -> Option<ProtectionFinding> {
+        self.check_call(call)
+    }
+
+    fn refusal(found: &ProtectionFinding) -> (String, Because) {
+        SelfProtection::refusal(found)
+    }
+}
+
 /// As a guard: denies a call that reaches a protected path (only after an allow, as every
 /// guard; see [`Listener`] for the use before the rules).
 impl Guard for SelfProtection {

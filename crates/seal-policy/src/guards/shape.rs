@@ -317,23 +317,37 @@ impl Bases {
 }
 
 /// Whether `comps` is named by `prefix` then `parts` (`hold`: whether it is strictly above
-/// something they name). A table over (component, part): linear in their product.
+/// something they name). A table over (component, part): linear in their product. The leading
+/// pairs of a plain name and a name, glob or any-name part are compared one by one first (the table's
+/// entry for such a pair is the comparison and the entry after both), so a path that leaves a
+/// pattern at its first names costs no table.
 fn walk(comps: &[Comp<'_>], prefix: &[Part], parts: &[Part], hold: bool) -> bool {
-    let n = comps.len();
-    let m = prefix.len() + parts.len();
     let part = |j: usize| -> Option<&Part> {
         match j.checked_sub(prefix.len()) {
             None => prefix.get(j),
             Some(k) => parts.get(k),
         }
     };
+    let mut start = 0;
+    while let (
+        Some(comp @ Comp::Name(_)),
+        Some(next @ (Part::Name(_) | Part::Glob(_) | Part::Any)),
+    ) = (comps.get(start), part(start))
+    {
+        if !meets(*comp, next) {
+            return false;
+        }
+        start += 1;
+    }
+    let n = comps.len().saturating_sub(start);
+    let m = (prefix.len() + parts.len()).saturating_sub(start);
     let width = m + 1;
     let mut table = vec![false; (n + 1) * width];
     let at =
         |table: &[bool], i: usize, j: usize| table.get(i * width + j).copied().unwrap_or(false);
     for i in (0..=n).rev() {
         for j in (0..=m).rev() {
-            let value = match (comps.get(i), part(j)) {
+            let value = match (comps.get(start + i), part(start + j)) {
                 // Every component read: a match when the rest may be empty, a hold when
                 // something is left to be below.
                 (None, _) if hold => j < m,

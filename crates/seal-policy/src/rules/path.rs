@@ -192,32 +192,41 @@ impl PathPattern {
     /// and ask rules (a pattern at any depth matches anywhere; `~/` without a home directory
     /// matches below any directory); allow rules read patterns exactly (`strict == false`).
     pub(super) fn decide(&self, path: &Placed, home: Option<&str>, strict: bool) -> Option<bool> {
-        let absolute = || path.absolute.as_deref().map(split);
+        self.decide_split(path, &SplitPath::of(path), home, strict)
+    }
+
+    /// [`PathPattern::decide`] with the path's components split once (a path matched by many
+    /// patterns is split once, not once a pattern).
+    pub(super) fn decide_split(
+        &self,
+        path: &Placed,
+        parts: &SplitPath<'_>,
+        home: Option<&str>,
+        strict: bool,
+    ) -> Option<bool> {
+        let absolute = || parts.absolute.as_deref();
         match self.anchor {
-            Anchor::Root { up: 0 } => match &path.relative {
-                Some(relative) => Some(self.matches_parts(&split(relative))),
+            Anchor::Root { up: 0 } => match &parts.relative {
+                Some(relative) => Some(self.matches_parts(relative)),
                 None if path.root_known => Some(false),
                 None => None,
             },
             Anchor::AnyDepth => {
                 if let (Some(at_root), false) = (&self.at_root, strict) {
-                    return match &path.relative {
-                        Some(relative) => Some(matches_parts(at_root, &split(relative))),
+                    return match &parts.relative {
+                        Some(relative) => Some(matches_parts(at_root, relative)),
                         None if path.root_known => Some(false),
                         None => None,
                     };
                 }
-                let inside = path
-                    .relative
-                    .as_deref()
-                    .map(|r| self.matches_parts(&split(r)));
+                let inside = parts.relative.as_deref().map(|r| self.matches_parts(r));
                 if inside == Some(true) {
                     return Some(true);
                 }
                 if strict {
                     // Every relative form is a suffix of the absolute one: `**` covers both.
                     if let Some(parts) = absolute() {
-                        return Some(self.matches_parts(&parts));
+                        return Some(self.matches_parts(parts));
                     }
                     return inside;
                 }
@@ -227,7 +236,7 @@ impl PathPattern {
                     None => None,
                 }
             }
-            Anchor::Absolute => absolute().map(|parts| self.matches_parts(&parts)),
+            Anchor::Absolute => absolute().map(|parts| self.matches_parts(parts)),
             Anchor::Root { up } => {
                 if !strict {
                     // Claude Code asked for `/x/f` under an allow `Read(../x/**)`.
@@ -258,7 +267,7 @@ impl PathPattern {
                     }
                     None if strict => {
                         // The home directory could be any directory: match below any of them.
-                        let parts = absolute().or_else(|| path.relative.as_deref().map(split))?;
+                        let parts = absolute().or(parts.relative.as_deref())?;
                         Some((0..parts.len()).any(|start| {
                             self.matches_parts(parts.get(start..).unwrap_or_default())
                         }))
@@ -336,6 +345,21 @@ fn matches_parts(components: &[Component], parts: &[&str]) -> bool {
 
 fn split(path: &str) -> Vec<&str> {
     path.split('/').filter(|p| !p.is_empty()).collect()
+}
+
+/// A placed path's components, split once for matching against many patterns.
+pub(super) struct SplitPath<'p> {
+    relative: Option<Vec<&'p str>>,
+    absolute: Option<Vec<&'p str>>,
+}
+
+impl<'p> SplitPath<'p> {
+    pub(super) fn of(path: &'p Placed) -> SplitPath<'p> {
+        SplitPath {
+            relative: path.relative.as_deref().map(split),
+            absolute: path.absolute.as_deref().map(split),
+        }
+    }
 }
 
 /// The components of one brace-free pattern body, and how many leading `..` it has (only a
@@ -443,6 +467,14 @@ fn class(rest: &[char]) -> Option<(Unit, usize)> {
 }
 
 fn component_matches(units: &[Unit], part: &str) -> bool {
+    // A literal component (most are) compares character by character, with no copy.
+    if units.iter().all(|unit| matches!(unit, Unit::Char(_))) {
+        let mut chars = part.chars();
+        return units
+            .iter()
+            .all(|unit| matches!(unit, Unit::Char(want) if chars.next() == Some(*want)))
+            && chars.next().is_none();
+    }
     let text: Vec<char> = part.chars().collect();
     glob(
         units,

@@ -16,7 +16,7 @@ use crate::paths::{
 use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
 use super::model::{model_of, RuleModel};
-use super::path::{place, Placed};
+use super::path::{place, Placed, SplitPath};
 use super::read_only::{self, ClientDefault};
 use super::rule::{FieldKind, Rule, RuleSyntaxError, Specifier};
 use super::{Effect, RuleLimits};
@@ -112,6 +112,9 @@ pub struct RuleSet {
     /// Whether a deny or ask rule naming `Read` or `Edit` has a path specifier (so that what
     /// commands read and write is checked against it).
     read_guarded: bool,
+    /// The deny and ask rules with a path specifier that name `Read`, and those that name
+    /// `Edit`, by index: what a path a command reads, or writes, is matched against.
+    path_rules: [Vec<usize>; 2],
     /// Members of a rule file's `permissions` that no rule came from (see
     /// [`RuleSet::ignored_members`]).
     ignored: Vec<(String, Location)>,
@@ -280,6 +283,7 @@ impl RuleSet {
             client_default: ClientDefault::Nothing,
             uninterpreted: false,
             read_guarded: false,
+            path_rules: [Vec::new(), Vec::new()],
             ignored: Vec::new(),
             index: RuleIndex::default(),
         }
@@ -412,11 +416,14 @@ impl RuleSet {
         if effect != Effect::Allow && matches!(rule.specifier(), Specifier::Uninterpreted(_)) {
             self.uninterpreted = true;
         }
-        if effect != Effect::Allow
-            && matches!(rule.specifier(), Specifier::Path(_))
-            && (rule.names(effect, "Read") || rule.names(effect, "Edit"))
-        {
-            self.read_guarded = true;
+        if effect != Effect::Allow && matches!(rule.specifier(), Specifier::Path(_)) {
+            let index = self.rules.len();
+            for (slot, tool) in self.path_rules.iter_mut().zip(["Read", "Edit"]) {
+                if rule.names(effect, tool) {
+                    slot.push(index);
+                    self.read_guarded = true;
+                }
+            }
         }
         let model = match (effect, rule.specifier()) {
             (Effect::Deny | Effect::Ask, Specifier::Command(pattern)) => RuleModel::of(pattern),
@@ -803,27 +810,28 @@ impl RuleSet {
             return;
         };
         let home = self.home_dir.as_deref();
+        let parts = SplitPath::of(&placed);
+        let [reads, edits] = &self.path_rules;
         let uses = [
-            ("Read", path.access.reads() || path.access == Access::Use),
-            ("Edit", path.access.writes()),
+            (reads, path.access.reads() || path.access == Access::Use),
+            (edits, path.access.writes()),
         ];
-        let mut seen = 0u64;
-        for (tool, used) in uses {
+        let mut seen: Vec<usize> = Vec::new();
+        for (indices, used) in uses {
             if !used {
                 continue;
             }
-            for (index, entry) in self.applicable(tool).iter() {
-                if entry.effect == Effect::Allow {
+            for &index in indices {
+                let Some(entry) = self.rules.get(index) else {
                     continue;
-                }
-                let bit = if index < 64 { 1u64 << index } else { 0 };
-                if seen & bit != 0 {
+                };
+                if seen.contains(&index) {
                     continue;
                 }
                 if matches!(entry.rule.specifier(), Specifier::Path(p)
-                    if p.decide(&placed, home, true) == Some(true))
+                    if p.decide_split(&placed, &parts, home, true) == Some(true))
                 {
-                    seen |= bit;
+                    seen.push(index);
                     found(index, entry);
                 }
             }
