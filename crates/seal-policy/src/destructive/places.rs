@@ -1,5 +1,9 @@
 //! Where a path operand points, read lexically against the workspace, the home directory and
 //! the temporary directories (no file system is consulted: symbolic links are not followed).
+//! The path is placed by the one resolver the rules and the path guards use
+//! ([`crate::paths::Places`]); this module only classifies where it lands.
+
+use crate::paths::{Cwd, Places, Unplaced};
 
 /// The directories a [`super::DestructiveGuard`] reads paths against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,32 +122,32 @@ impl Context {
         {
             return unknown("a pattern that can match `..`");
         }
-        let absolute = if word == "~" || word.starts_with("~/") {
-            match &self.home {
-                Some(home) => normalize(&format!("{home}/{}", &word[1..])),
-                None => return unknown("the home directory"),
+        let mut places = Places::new();
+        if let Some(root) = &self.workspace {
+            places = places.with_root(root);
+        }
+        if let Some(home) = &self.home {
+            places = places.with_home(home);
+        }
+        let absolute = match places.absolute(word, Cwd::Root) {
+            Ok(absolute) => absolute,
+            Err(Unplaced::HomeUnknown) => return unknown("the home directory"),
+            Err(Unplaced::OtherHome) => return unknown("another user's home directory"),
+            Err(Unplaced::GlobMayClimb) => return unknown("a pattern that can match `..`"),
+            Err(Unplaced::NoWorkingDirectory) => {
+                // Without a workspace, a relative path stays where it is unless it leaves.
+                let inside = normalize(&format!("/w/{word}"));
+                return if below(&inside, "/w") {
+                    Place::Inside
+                } else {
+                    Place::Protected {
+                        path: word.to_owned(),
+                        what: "a path outside the working directory",
+                        system: false,
+                    }
+                };
             }
-        } else if word.starts_with('~') {
-            return unknown("another user's home directory");
-        } else if word.starts_with('/') {
-            normalize(word)
-        } else {
-            match &self.workspace {
-                Some(root) => normalize(&format!("{root}/{word}")),
-                None => {
-                    // Without a workspace, a relative path stays where it is unless it leaves.
-                    let inside = normalize(&format!("/w/{word}"));
-                    return if below(&inside, "/w") {
-                        Place::Inside
-                    } else {
-                        Place::Protected {
-                            path: word.to_owned(),
-                            what: "a path outside the working directory",
-                            system: false,
-                        }
-                    };
-                }
-            }
+            Err(_) => return unknown("a path seal cannot place"),
         };
         self.classify(absolute)
     }
