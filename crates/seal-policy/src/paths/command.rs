@@ -73,24 +73,39 @@ pub fn command_paths<'a>(
     for (index, segment) in segments.iter().enumerate() {
         let form = segment.forms().normalized();
         let program = form.program();
+        let path = |word: &'a str, access: Access| CommandPath {
+            segment: index,
+            program,
+            word,
+            access,
+        };
+        // A wrapper that changes the working directory (`env -C DIR`, `env --chdir=DIR`,
+        // `sudo -D DIR`): its directory is read as a `cd` target is, and the program's
+        // paths are read there.
+        let canonical = segment.forms().canonical();
+        let wrapped = canonical
+            .len()
+            .saturating_sub(form.len())
+            .saturating_sub(segment.assignments());
+        let mut wrapper_words = canonical.words().skip(segment.assignments()).take(wrapped);
+        while let Some(word) = wrapper_words.next() {
+            let dir = match word {
+                "-C" | "-D" | "--chdir" => wrapper_words.next(),
+                _ if word.starts_with("--") => word.strip_prefix("--chdir="),
+                _ => word
+                    .strip_prefix("-C")
+                    .or_else(|| word.strip_prefix("-D"))
+                    .filter(|dir| !dir.is_empty()),
+            };
+            if let Some(dir) = dir {
+                let cds_now = cds.get(..cd_count).unwrap_or_default();
+                found(&path(dir, Access::Read), reading(dir, cds_now, lost));
+                change_directory(dir, &mut cds, &mut cd_count, &mut lost);
+            }
+        }
         let mut report = |word: &'a str, access: Access| {
-            let path = CommandPath {
-                segment: index,
-                program,
-                word,
-                access,
-            };
-            let relative = !(word.starts_with('/') || word.starts_with('~'));
-            let cds = cds.get(..cd_count).unwrap_or_default();
-            let reading = match lost {
-                Some(why) if relative => Reading::Unplaced(why),
-                _ if relative && !cds.is_empty() && word.split('/').any(|p| p == "..") => {
-                    Reading::Unplaced(Unplaced::ClimbAfterCd)
-                }
-                _ if relative && !cds.is_empty() => Reading::In(Cwd::After(cds)),
-                _ => Reading::In(Cwd::Root),
-            };
-            found(&path, reading);
+            let cds_now = cds.get(..cd_count).unwrap_or_default();
+            found(&path(word, access), reading(word, cds_now, lost));
         };
         // Values of leading assignments (`KUBECONFIG=~/.kube/config kubectl ...`).
         for assignment in segment.words().take(segment.assignments()) {
@@ -110,18 +125,41 @@ pub fn command_paths<'a>(
                     target => {
                         let target = target.unwrap_or("~");
                         report(target, Access::Read);
-                        match cds.get_mut(cd_count) {
-                            Some(slot) => {
-                                *slot = target;
-                                cd_count += 1;
-                            }
-                            None => lost = Some(Unplaced::NoWorkingDirectory),
-                        }
+                        change_directory(target, &mut cds, &mut cd_count, &mut lost);
                     }
                 }
             }
             "popd" => lost = Some(Unplaced::NoWorkingDirectory),
             _ => form_paths(form.words(), &mut report),
         }
+    }
+}
+
+/// Where a path word is read after the `cd`s `cds` (see [`command_paths`]).
+fn reading<'c>(word: &str, cds: &'c [&'c str], lost: Option<Unplaced>) -> Reading<'c> {
+    let relative = !(word.starts_with('/') || word.starts_with('~'));
+    match lost {
+        Some(why) if relative => Reading::Unplaced(why),
+        _ if relative && !cds.is_empty() && word.split('/').any(|p| p == "..") => {
+            Reading::Unplaced(Unplaced::ClimbAfterCd)
+        }
+        _ if relative && !cds.is_empty() => Reading::In(Cwd::After(cds)),
+        _ => Reading::In(Cwd::Root),
+    }
+}
+
+/// Records a `cd` to `dir`; past [`MAX_CDS`], the working directory is lost.
+fn change_directory<'a>(
+    dir: &'a str,
+    cds: &mut [&'a str; MAX_CDS],
+    count: &mut usize,
+    lost: &mut Option<Unplaced>,
+) {
+    match cds.get_mut(*count) {
+        Some(slot) => {
+            *slot = dir;
+            *count += 1;
+        }
+        None => *lost = Some(Unplaced::NoWorkingDirectory),
     }
 }
