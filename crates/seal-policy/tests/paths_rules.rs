@@ -11,7 +11,11 @@ const HOME: &str = "/home/dev";
 
 fn set(allow: &[&str], ask: &[&str], deny: &[&str]) -> RuleSet {
     let mut rules = RuleSet::default();
-    for (effect, list) in [(Effect::Allow, allow), (Effect::Ask, ask), (Effect::Deny, deny)] {
+    for (effect, list) in [
+        (Effect::Allow, allow),
+        (Effect::Ask, ask),
+        (Effect::Deny, deny),
+    ] {
         for rule in list {
             rules.push(effect, rule).unwrap();
         }
@@ -36,7 +40,11 @@ const DENY: Option<Effect> = Some(Effect::Deny);
 
 #[test]
 fn an_allow_stops_at_the_workspace() {
-    let rules = set(&["Bash(cat:*)", "Bash(cp:*)", "Bash(env:*)", "Bash(cd:*)"], &[], &[]);
+    let rules = set(
+        &["Bash(cat:*)", "Bash(cp:*)", "Bash(env:*)", "Bash(cd:*)"],
+        &[],
+        &[],
+    );
     cases(
         &rules,
         &[
@@ -71,6 +79,12 @@ fn an_allow_stops_at_the_workspace() {
             ("sudo -D /etc cat passwd", ASK),
             ("frob --config=~/.frob", ASK),
             ("frob --config=conf/frob", ALLOW),
+            ("KUBECONFIG=/etc/kube kubectl get pods", ASK),
+            ("KUBECONFIG=kube/config kubectl get pods", ALLOW),
+            ("cd sub; cat ../a.txt", ASK),
+            ("cd sub; cat a.txt", ALLOW),
+            ("cd -; cat /home/dev/app/a.txt", ALLOW),
+            ("cd -; cat a.txt", ASK),
         ],
     );
 }
@@ -78,7 +92,12 @@ fn an_allow_stops_at_the_workspace() {
 #[test]
 fn path_rules_cover_what_an_allow_reaches() {
     let rules = set(
-        &["Bash(cat:*)", "Bash(cp:*)", "Read(~/shared/**)", "Edit(~/out/**)"],
+        &[
+            "Bash(cat:*)",
+            "Bash(cp:*)",
+            "Read(~/shared/**)",
+            "Edit(~/out/**)",
+        ],
         &[],
         &[],
     );
@@ -162,7 +181,11 @@ fn the_client_modes() {
 
 #[test]
 fn environment_prefixes_and_quoted_rules_as_claude_code_reads_them() {
-    let rules = set(&["Bash(npm test:*)", "Bash(git commit -m \"msg\")"], &[], &[]);
+    let rules = set(
+        &["Bash(npm test:*)", "Bash(git commit -m \"msg\")"],
+        &[],
+        &[],
+    );
     cases(
         &rules,
         &[

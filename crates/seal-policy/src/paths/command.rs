@@ -148,6 +148,80 @@ fn reading<'c>(word: &str, cds: &'c [&'c str], lost: Option<Unplaced>) -> Readin
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use seal_parse::shell::{segment_into, SegmentBuffer, ShellLimits};
+
+    use super::*;
+
+    /// Every path of `command` as `word access reading` lines.
+    fn walk(command: &str) -> Vec<String> {
+        let mut buffer = SegmentBuffer::new();
+        let segments = segment_into(command, &ShellLimits::default(), &mut buffer).unwrap();
+        let mut out = Vec::new();
+        command_paths(segments, &mut |path, reading| {
+            let reading = match reading {
+                Reading::In(Cwd::Root) => "root".to_owned(),
+                Reading::In(Cwd::After(cds)) => format!("after {}", cds.join(",")),
+                Reading::Unplaced(why) => format!("unplaced {why:?}"),
+            };
+            out.push(format!(
+                "{} {} {}",
+                path.word,
+                path.access.as_str(),
+                reading
+            ));
+        });
+        out
+    }
+
+    #[test]
+    fn readings_follow_cd() {
+        assert_eq!(walk("cat a"), ["a read root"]);
+        assert_eq!(
+            walk("cd sub; cat a ../b /x ~/y"),
+            [
+                "sub read root",
+                "a read after sub",
+                "../b read unplaced ClimbAfterCd",
+                "/x read root",
+                "~/y read root",
+            ]
+        );
+        assert_eq!(
+            walk("cd - && cat a /x"),
+            ["a read unplaced NoWorkingDirectory", "/x read root"]
+        );
+        assert_eq!(
+            walk("pushd sub; popd; cat a"),
+            ["sub read root", "a read unplaced NoWorkingDirectory"]
+        );
+        assert_eq!(walk("cd && cat a"), ["~ read root", "a read after ~"]);
+        assert_eq!(
+            walk("K=/etc/kube E= kubectl get"),
+            ["/etc/kube read-write root", "get read-write root"]
+        );
+        assert_eq!(
+            walk("env -C sub cat a"),
+            ["sub read root", "a read after sub"]
+        );
+        assert_eq!(
+            walk("env --chdir=/srv sudo -D/x cat a"),
+            [
+                "/srv read root",
+                "/x read after /srv",
+                "a read after /srv,/x"
+            ]
+        );
+        let many = "cd a; ".repeat(MAX_CDS + 1);
+        let seen = walk(&format!("{many}cat x"));
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("x read unplaced NoWorkingDirectory")
+        );
+    }
+}
+
 /// Records a `cd` to `dir`; past [`MAX_CDS`], the working directory is lost.
 fn change_directory<'a>(
     dir: &'a str,

@@ -428,6 +428,38 @@ mod tests {
     }
 
     #[test]
+    fn added_directories_are_absolute_and_bounded() {
+        assert!(Places::new().with_added("rel/dir").added().is_empty());
+        let mut many = Places::new();
+        for index in 0..=MAX_ADDED_DIRS {
+            many = many.with_added(&format!("/srv/d{index}"));
+        }
+        assert_eq!(many.added().len(), MAX_ADDED_DIRS);
+        assert_eq!(many.added().first().map(String::as_str), Some("/srv/d0"));
+        assert_eq!(places().added(), ["/srv/shared".to_owned()]);
+        assert_eq!(Places::new().with_root("rel").root(), None);
+        assert_eq!(Places::new().with_home("rel").home(), None);
+    }
+
+    #[test]
+    fn unplaced_reasons_are_named() {
+        let all = [
+            (Unplaced::OtherHome, "another user's home directory"),
+            (Unplaced::HomeUnknown, "the home directory is not known"),
+            (Unplaced::NoWorkingDirectory, "no working directory"),
+            (Unplaced::TooDeep, "too many path components"),
+            (Unplaced::Nul, "a NUL character"),
+            (Unplaced::GlobMayClimb, "a glob that may expand to `..`"),
+            (Unplaced::ClimbAfterCd, "after a `cd`"),
+            (Unplaced::ClimbThroughDirectory, "after a directory name"),
+        ];
+        for (why, text) in all {
+            assert!(why.as_str().contains(text), "{why:?}: {}", why.as_str());
+            assert_eq!(why.to_string(), why.as_str());
+        }
+    }
+
+    #[test]
     fn without_root_or_home() {
         let p = Places::new();
         assert_eq!(p.whereabouts("a/b", Cwd::Root), Whereabouts::Inside);
