@@ -464,6 +464,18 @@ mod tests {
         let p = Places::new();
         assert_eq!(p.whereabouts("a/b", Cwd::Root), Whereabouts::Inside);
         assert_eq!(p.whereabouts("../x", Cwd::Root), Whereabouts::Outside);
+        assert_eq!(p.whereabouts("./../x", Cwd::Root), Whereabouts::Outside);
+        assert_eq!(p.whereabouts(".//./../x", Cwd::Root), Whereabouts::Outside);
+        assert_eq!(p.whereabouts("./a/./b", Cwd::Root), Whereabouts::Inside);
+        // After `cd sub` (no root known), `../x` is back in the working directory.
+        assert_eq!(
+            p.whereabouts("../x", Cwd::After(&["sub"])),
+            Whereabouts::Inside
+        );
+        assert_eq!(
+            p.whereabouts("../../x", Cwd::After(&["sub"])),
+            Whereabouts::Outside
+        );
         assert_eq!(p.whereabouts("/etc/x", Cwd::Root), Whereabouts::Outside);
         assert_eq!(
             p.whereabouts("~/x", Cwd::Root),
