@@ -148,6 +148,22 @@ fn reading<'c>(word: &str, cds: &'c [&'c str], lost: Option<Unplaced>) -> Readin
     }
 }
 
+/// Records a `cd` to `dir`; past [`MAX_CDS`], the working directory is lost.
+fn change_directory<'a>(
+    dir: &'a str,
+    cds: &mut [&'a str; MAX_CDS],
+    count: &mut usize,
+    lost: &mut Option<Unplaced>,
+) {
+    match cds.get_mut(*count) {
+        Some(slot) => {
+            *slot = dir;
+            *count += 1;
+        }
+        None => *lost = Some(Unplaced::NoWorkingDirectory),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use seal_parse::shell::{segment_into, SegmentBuffer, ShellLimits};
@@ -215,21 +231,5 @@ mod tests {
             seen.last().map(String::as_str),
             Some("x read unplaced NoWorkingDirectory")
         );
-    }
-}
-
-/// Records a `cd` to `dir`; past [`MAX_CDS`], the working directory is lost.
-fn change_directory<'a>(
-    dir: &'a str,
-    cds: &mut [&'a str; MAX_CDS],
-    count: &mut usize,
-    lost: &mut Option<Unplaced>,
-) {
-    match cds.get_mut(*count) {
-        Some(slot) => {
-            *slot = dir;
-            *count += 1;
-        }
-        None => *lost = Some(Unplaced::NoWorkingDirectory),
     }
 }
