@@ -713,3 +713,46 @@ fn the_spec_lists_every_default_pattern_as_the_table_holds_it() {
         "spec/secret-guard.md section 1 differs from DEFAULT_SECRETS (SEAL_REGENERATE=1 rewrites it)"
     );
 }
+
+/// A policy decides call after call with one guard registered as a listener and a global
+/// guard, which share the last call read: each call gets its own answer, whatever came before
+/// (the same tool with other arguments, another tool with the same path).
+#[test]
+fn call_after_call_each_gets_its_own_answer() {
+    let policy = seal_policy::assembly::PolicyBuilder::new()
+        .rules_json(r#"{"permissions": {"allow": ["Bash", "Read"]}}"#)
+        .workspace_root("/home/dev/project")
+        .home_dir("/home/dev")
+        .secret_guard(SecretGuard::new())
+        .build()
+        .unwrap();
+    let session = seal_policy::preset::Session::fresh(&policy.settings);
+    let decide = |tool: &str, arguments: serde_json::Value| {
+        let sealed = seal_record::SealedCall::from_foreign_json_arguments(
+            "call",
+            tool,
+            arguments.to_string().as_bytes(),
+            &seal_parse::json::JsonLimits::default(),
+        )
+        .unwrap();
+        let call = ToolCall::new("s", Some("agent"), sealed).unwrap();
+        let plan = policy.pipeline.decide(
+            &session,
+            &call,
+            &seal_policy::escalation::EscalationFields::default(),
+        );
+        matches!(plan, seal_policy::pipeline::Plan::Deny(_))
+    };
+    let bash = |command: &str| serde_json::json!({"command": command});
+    let read = |path: &str| serde_json::json!({"file_path": path});
+    assert!(!decide("Bash", bash("ls")));
+    assert!(decide("Bash", bash("cat ~/.ssh/id_rsa")));
+    assert!(!decide("Bash", bash("ls")));
+    assert!(decide("Bash", bash("cat ~/.ssh/id_rsa")));
+    assert!(decide("Read", read("/home/dev/.ssh/id_rsa")));
+    assert!(!decide("Read", read("/home/dev/project/a.txt")));
+    assert!(decide("Read", read("/home/dev/.ssh/id_rsa")));
+    // The same arguments under another tool name: read afresh.
+    assert!(!decide("Bash", read("/home/dev/.ssh/id_rsa")));
+    assert!(decide("Read", read("/home/dev/.ssh/id_rsa")));
+}

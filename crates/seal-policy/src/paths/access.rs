@@ -1144,5 +1144,8 @@ mod tests {
         assert_eq!(paths("tool @~/k"), p(&[("@~/k", Both), ("~/k", Both)]));
         assert_eq!(paths("tool k=~/v"), p(&[("k=~/v", Both), ("~/v", Both)]));
         assert_eq!(paths("tool -- -x"), p(&[("-x", Both)]));
+        // Standard input (`-`) and empty words name no file.
+        assert_eq!(paths("tool - x"), p(&[("x", Both)]));
+        assert_eq!(paths("tool  x"), p(&[("x", Both)]));
     }
 }
