@@ -1147,5 +1147,7 @@ mod tests {
         // Standard input (`-`) and empty words name no file.
         assert_eq!(paths("tool - x"), p(&[("x", Both)]));
         assert_eq!(paths("tool  x"), p(&[("x", Both)]));
+        assert_eq!(paths("tool --out= --in=-"), p(&[]));
+        assert_eq!(paths("curl -o - https://h"), p(&[]));
     }
 }
