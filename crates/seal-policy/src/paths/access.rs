@@ -764,18 +764,16 @@ where
     let mut options = true;
     let mut words = words.take(MAX_PATH_WORDS);
     while let Some(word) = words.next() {
-        if word.is_empty() {
+        // Standard input (`-`) and empty words name no file.
+        if word.is_empty() || word == "-" {
             continue;
         }
         if options && word == "--" {
             options = false;
             continue;
         }
-        if options && word.len() > 1 && word.starts_with('-') {
+        if options && word.starts_with('-') {
             read_option(model, word, &mut words, &mut state, found);
-            continue;
-        }
-        if word == "-" {
             continue;
         }
         // Operands are given as they are met, except the ones whose use depends on what comes
