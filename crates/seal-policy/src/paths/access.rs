@@ -1119,6 +1119,11 @@ mod tests {
             p(&[("~", Read), ("../r", Read), ("/tmp/o", Write)])
         );
         assert_eq!(paths("find -name x"), p(&[(".", Read)]));
+        assert_eq!(paths("find -O3 ~/x -name k"), p(&[("~/x", Read)]));
+        assert_eq!(paths("find -L -D tree ~/x"), p(&[("~/x", Read)]));
+        assert_eq!(paths("find ( -name a -o -name b )"), p(&[(".", Read)]));
+        assert_eq!(paths("find ! -name a"), p(&[(".", Read)]));
+        assert_eq!(paths("find ) -name a"), p(&[(".", Read)]));
         assert_eq!(paths("find ~/.x -delete"), p(&[("~/.x", Both)]));
         assert_eq!(paths("ls -la ~"), p(&[("~", Read)]));
         assert_eq!(paths("xxd ~/k out"), p(&[("~/k", Read), ("out", Write)]));
