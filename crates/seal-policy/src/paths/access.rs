@@ -883,7 +883,7 @@ fn lookup(model: &Model, name: &str) -> Option<Value> {
     // GNU programs accept a unique prefix of a long option's name (`--out` for `--output`):
     // a prefix of any listed name is read as the first such option.
     let prefix = || {
-        (name.len() > 3)
+        (name.len() > 2)
             .then(|| {
                 model
                     .options
@@ -1124,6 +1124,19 @@ mod tests {
         assert_eq!(paths("find ( -name a -o -name b )"), p(&[(".", Read)]));
         assert_eq!(paths("find ! -name a"), p(&[(".", Read)]));
         assert_eq!(paths("find ) -name a"), p(&[(".", Read)]));
+        assert_eq!(
+            paths("find . -fprintf ~/o %p"),
+            p(&[(".", Read), ("~/o", Write)])
+        );
+        // A predicate's value is not read as a predicate.
+        assert_eq!(paths("find . -name -newer ~/r"), p(&[(".", Read)]));
+        assert_eq!(
+            paths("find . -newerma ~/r"),
+            p(&[(".", Read), ("~/r", Read)])
+        );
+        assert_eq!(paths("find . -newermat ~/r"), p(&[(".", Read)]));
+        // GNU's unique prefixes of long options, down to one letter.
+        assert_eq!(paths("sort --o ~/x a"), p(&[("~/x", Write), ("a", Read)]));
         assert_eq!(paths("find ~/.x -delete"), p(&[("~/.x", Both)]));
         assert_eq!(paths("ls -la ~"), p(&[("~", Read)]));
         assert_eq!(paths("xxd ~/k out"), p(&[("~/k", Read), ("out", Write)]));
