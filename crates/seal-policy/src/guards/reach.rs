@@ -245,6 +245,37 @@ pub(crate) fn command_reached<'a>(
     }
 }
 
+/// What a path guard finds in `call`: `first` on every path the call reaches, or, for a
+/// command seal cannot segment, on what can be read of it ([`readable_first`]).
+pub(crate) fn call_finding<T>(
+    call: &ToolCall,
+    places: &Places,
+    limits: &ShellLimits,
+    first: &dyn Fn(&[Touch<'_>]) -> Option<T>,
+) -> Option<T> {
+    let mut buffer = SegmentBuffer::new();
+    match reached(call, places, limits, &mut buffer) {
+        Reached::Paths(touches) => first(&touches),
+        Reached::Unanalysable => call
+            .command()
+            .and_then(|command| readable_first(command, places, limits, &mut |t| first(t))),
+    }
+}
+
+/// [`call_finding`] for a shell command given alone.
+pub(crate) fn command_finding<T>(
+    command: &str,
+    places: &Places,
+    limits: &ShellLimits,
+    first: &dyn Fn(&[Touch<'_>]) -> Option<T>,
+) -> Option<T> {
+    let mut buffer = SegmentBuffer::new();
+    match command_reached(command, places, limits, &mut buffer) {
+        Reached::Paths(touches) => first(&touches),
+        Reached::Unanalysable => readable_first(command, places, limits, &mut |t| first(t)),
+    }
+}
+
 /// The first finding `check` gives on what can be read of a command seal cannot segment
 /// (spec/shell-segments.md section 9): the paths of every piece that segments (the skeleton,
 /// each substitution's body), then every redirection's file, read in the working directory.

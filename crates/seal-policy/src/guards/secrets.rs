@@ -27,9 +27,9 @@
 
 use std::fmt;
 
-use seal_parse::shell::{SegmentBuffer, ShellLimits};
+use seal_parse::shell::ShellLimits;
 
-use super::reach::{command_reached, reached, readable_first, Reached, Touch};
+use super::reach::{call_finding, command_finding, readable_first, Touch};
 use super::shape::{comps, excepted, Bases, Shape};
 use super::{check_id, reading_places, Act, PatternError, Shown};
 use crate::chain::{Because, Check, Decision, Guard, Listener, Next, Ruling, StageError, ToolCall};
@@ -406,24 +406,18 @@ impl SecretGuard {
     #[must_use]
     pub fn check_call(&self, call: &ToolCall) -> Option<SecretFinding> {
         let places = reading_places(&self.places);
-        let mut buffer = SegmentBuffer::new();
-        match reached(call, &places, &self.limits, &mut buffer) {
-            Reached::Paths(touches) => self.first(&touches, &places),
-            Reached::Unanalysable => call
-                .command()
-                .and_then(|command| self.check_unanalysable(command)),
-        }
+        call_finding(call, &places, &self.limits, &|touches| {
+            self.first(touches, &places)
+        })
     }
 
     /// The first secret the shell command `command` reads, if any.
     #[must_use]
     pub fn check_command(&self, command: &str) -> Option<SecretFinding> {
         let places = reading_places(&self.places);
-        let mut buffer = SegmentBuffer::new();
-        match command_reached(command, &places, &self.limits, &mut buffer) {
-            Reached::Paths(touches) => self.first(&touches, &places),
-            Reached::Unanalysable => self.check_unanalysable(command),
-        }
+        command_finding(command, &places, &self.limits, &|touches| {
+            self.first(touches, &places)
+        })
     }
 
     /// What the guard finds in a command seal cannot segment (substitutions, redirections,
