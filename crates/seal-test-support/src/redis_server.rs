@@ -10,7 +10,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How to give the tests a server.
-pub const HOW_TO: &str = "the Redis tests need a redis-server: start one with \
+pub const HOW_TO: &str = "the Redis tests need a redis-server: run the tests with \
+    `bash scripts/test` (it installs, starts and stops one), or start one with \
     `redis-server --bind 127.0.0.1 --port 6390 --save '' --appendonly no` and set \
     SEAL_TEST_REDIS=redis://127.0.0.1:6390/0";
 
