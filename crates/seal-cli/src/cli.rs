@@ -61,8 +61,77 @@ pub enum Command {
     /// Agent hooks: Claude Code and Codex.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Write seal's hooks into Claude Code's or Codex's settings (keeping everything else).
+    Install(InstallArgs),
+    /// Remove seal's hooks from Claude Code's or Codex's settings (keeping everything else).
+    Uninstall(UninstallArgs),
     /// Print a shell completion script for `seal` on stdout.
     Completions(CompletionsArgs),
+}
+
+/// `seal install`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Writes seal's hook entries for every event seal answers into the client's \
+                  settings file (user scope by default: ~/.claude/settings.json, \
+                  ~/.codex/hooks.json), keeping every other setting and hook byte for byte. \
+                  The previous file is kept as FILE.seal-backup; a file that is not JSON is \
+                  refused and left as it is (spec/install.md)."
+)]
+pub struct InstallArgs {
+    /// The client.
+    #[arg(value_enum)]
+    pub client: crate::install::settings::Client,
+    /// A project's settings instead of the user's (DIR/.claude/settings.json,
+    /// DIR/.codex/hooks.json).
+    #[arg(long, value_name = "DIR", conflicts_with = "settings")]
+    pub project: Option<String>,
+    /// This settings file instead of the client's own.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<String>,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The seal the hooks run (default: `seal`, as the client's PATH finds it).
+    #[arg(long, value_name = "PATH")]
+    pub binary: Option<String>,
+    /// Rules file for the tool hooks (written into their commands as an absolute path).
+    #[arg(long, value_name = "PATH")]
+    pub rules: Option<String>,
+    /// Trust store (the prompt hook is written only with one).
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<String>,
+    /// Secret key file.
+    #[arg(long, value_name = "PATH")]
+    pub keys: Option<String>,
+    /// Replay state, a file or redis://host:port/db (no password: set SEAL_STATE for that).
+    #[arg(long, value_name = "PATH|URL")]
+    pub state: Option<String>,
+    /// The hook timeout written, in seconds (more than the hooks' 30-second deadline).
+    #[arg(long, value_name = "SECONDS",
+          default_value_t = crate::install::DEFAULT_TIMEOUT_SECONDS)]
+    pub timeout: u64,
+}
+
+/// `seal uninstall`.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Removes every seal hook from the client's settings file, keeping every other \
+                  setting and hook byte for byte (spec/install.md)."
+)]
+pub struct UninstallArgs {
+    /// The client.
+    #[arg(value_enum)]
+    pub client: crate::install::settings::Client,
+    /// A project's settings instead of the user's.
+    #[arg(long, value_name = "DIR", conflicts_with = "settings")]
+    pub project: Option<String>,
+    /// This settings file instead of the client's own.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<String>,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `seal keygen`.
@@ -613,6 +682,9 @@ pub enum HookEvent {
     UserPromptSubmit(PromptHookArgs),
     /// Decide tool_name / tool_input with the rules. Any failure answers deny.
     PreToolUse(ToolHookArgs),
+    /// Decide a skill's shell line (Claude Code's PreSkillShellCommand) as a Bash call with
+    /// that command. Any failure answers deny.
+    PreSkillShellCommand(ToolHookArgs),
 }
 
 /// `seal hook .. user-prompt-submit`.

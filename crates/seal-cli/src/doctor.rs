@@ -316,6 +316,8 @@ pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
         Some(path) => store_checks(path, flags, now, soon, &mut checks),
     }
 
+    wiring_checks(&mut checks);
+
     if let Some(path) = flags.rules.as_deref() {
         match lint_file(path) {
             Err(failure) => checks.push((Level::Error, failure.message)),
@@ -369,6 +371,20 @@ pub fn run(flags: &DoctorArgs) -> Result<u8, Failure> {
         Exit::Ok
     }
     .code())
+}
+
+/// The hooks the clients run (spec/install.md section 5): per client, each event wired to seal,
+/// and what would keep a hook from answering.
+fn wiring_checks(checks: &mut Vec<(Level, String)>) {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    for (severity, message) in crate::install::wiring::findings(&cwd) {
+        let level = match severity {
+            crate::install::wiring::Severity::Ok => Level::Ok,
+            crate::install::wiring::Severity::Warn => Level::Warn,
+            crate::install::wiring::Severity::Error => Level::Error,
+        };
+        checks.push((level, message));
+    }
 }
 
 fn store_checks(

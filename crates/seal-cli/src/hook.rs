@@ -39,6 +39,27 @@ pub const MAX_DEADLINE_SECONDS: u64 = 3600;
 /// 2 as blocking the call (with stderr as the reason).
 pub const TOOL_REFUSAL_EXIT: u8 = 2;
 
+/// The tool-call events: what the hook input names in `hook_event_name` and the answer in
+/// `hookEventName`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolEvent {
+    /// A tool call (`PreToolUse`).
+    PreToolUse,
+    /// A skill's `` !`command` `` line, decided as a `Bash` call with that command
+    /// (`PreSkillShellCommand`, Claude Code).
+    PreSkillShellCommand,
+}
+
+impl ToolEvent {
+    /// The client's name for the event.
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolEvent::PreToolUse => "PreToolUse",
+            ToolEvent::PreSkillShellCommand => "PreSkillShellCommand",
+        }
+    }
+}
+
 /// Which agent's hook protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Harness {
@@ -51,14 +72,13 @@ pub enum Harness {
 /// The tool-hook lane (`seal hook <harness> pre-tool-use ...`): parses the command line, then
 /// decides; any failure, a panic anywhere below, or the deadline answers deny. Exit 0 with the
 /// answer, or [`TOOL_REFUSAL_EXIT`] when stdout cannot be written.
-pub fn tool_lane(harness: Harness, args: &[OsString]) -> u8 {
+pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
     let decided = lane::catch(|| {
         fault::point("args");
-        let flags = match hook_command(args)? {
-            HookEvent::PreToolUse(flags) => flags,
-            HookEvent::UserPromptSubmit(_) => {
-                return Err(Failure::usage("expected the `pre-tool-use` hook"))
-            }
+        let flags = match (hook_command(args)?, event) {
+            (HookEvent::PreToolUse(flags), ToolEvent::PreToolUse)
+            | (HookEvent::PreSkillShellCommand(flags), ToolEvent::PreSkillShellCommand) => flags,
+            _ => return Err(Failure::usage("expected a tool hook")),
         };
         start_deadline(flags.deadline.seconds, move || {
             let failure = Failure::new(
@@ -68,23 +88,23 @@ pub fn tool_lane(harness: Harness, args: &[OsString]) -> u8 {
                     flags.deadline.seconds
                 ),
             );
-            (answer_text(&answer_for(harness, Err(failure))), true)
+            (answer_text(&answer_for(harness, event, Err(failure))), true)
         });
-        tool_decision(harness, &flags)
+        tool_decision(harness, event, &flags)
     })
     .and_then(|decided| decided);
     if let Err(failure) = &decided {
         crate::io::warn(&format!("seal: {failure}"));
     }
     let answer = lane::catch(|| {
-        let answer = answer_for(harness, decided);
+        let answer = answer_for(harness, event, decided);
         fault::point("answer");
         Ok(answer_text(&answer))
     })
     .and_then(|answer| answer)
     .unwrap_or_else(|failure| {
         crate::io::warn(&format!("seal: {failure}"));
-        answer_text(&answer_for(harness, Err(failure)))
+        answer_text(&answer_for(harness, event, Err(failure)))
     });
     match write_answer(&answer) {
         Some(Ok(())) | None => Exit::Ok.code(),
@@ -104,7 +124,7 @@ pub fn prompt_lane(args: &[OsString]) -> u8 {
         fault::point("args");
         let flags = match hook_command(args)? {
             HookEvent::UserPromptSubmit(flags) => flags,
-            HookEvent::PreToolUse(_) => {
+            HookEvent::PreToolUse(_) | HookEvent::PreSkillShellCommand(_) => {
                 return Err(Failure::usage("expected the `user-prompt-submit` hook"))
             }
         };
@@ -217,7 +237,11 @@ fn answer_text(answer: &J) -> String {
 }
 
 /// The hook answer for a decision or a failure: every failure is a deny.
-pub fn answer_for(harness: Harness, decided: Result<(Answer, String), Failure>) -> J {
+pub fn answer_for(
+    harness: Harness,
+    event: ToolEvent,
+    decided: Result<(Answer, String), Failure>,
+) -> J {
     let (answer, reason) = match decided {
         Ok(pair) => pair,
         Err(failure) => (
@@ -228,11 +252,11 @@ pub fn answer_for(harness: Harness, decided: Result<(Answer, String), Failure>) 
             ),
         ),
     };
-    tool_answer(harness, answer, &reason)
+    tool_answer(harness, event, answer, &reason)
 }
 
 /// The hook answer for a decision.
-pub fn tool_answer(harness: Harness, answer: Answer, reason: &str) -> J {
+pub fn tool_answer(harness: Harness, event: ToolEvent, answer: Answer, reason: &str) -> J {
     let (decision, reason) = match (harness, answer) {
         (Harness::Codex, Answer::Allow) => return J::Obj(vec![]),
         (Harness::Codex, Answer::Ask) => (
@@ -244,7 +268,7 @@ pub fn tool_answer(harness: Harness, answer: Answer, reason: &str) -> J {
     J::Obj(vec![(
         "hookSpecificOutput",
         J::Obj(vec![
-            ("hookEventName", J::str("PreToolUse")),
+            ("hookEventName", J::str(event.name())),
             ("permissionDecision", J::str(decision)),
             ("permissionDecisionReason", J::str(reason)),
         ]),
@@ -287,7 +311,11 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }
 
-fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, String), Failure> {
+fn tool_decision(
+    harness: Harness,
+    event: ToolEvent,
+    flags: &ToolHookArgs,
+) -> Result<(Answer, String), Failure> {
     let rules_path = flags
         .rules
         .as_deref()
@@ -310,7 +338,39 @@ fn tool_decision(harness: Harness, flags: &ToolHookArgs) -> Result<(Answer, Stri
         by_permission_mode: flags.default == crate::cli::DefaultDecision::Client,
         added_dirs: &flags.add_dir,
     };
-    decide_input(harness, &rules, mode, bytes)
+    match event {
+        ToolEvent::PreToolUse => decide_input(harness, &rules, mode, bytes),
+        ToolEvent::PreSkillShellCommand => decide_skill_line(harness, &rules, mode, bytes),
+    }
+}
+
+/// Decides a `PreSkillShellCommand` hook input: the skill line `tool_input.command` as a `Bash`
+/// call with that command, in the call's `cwd` and permission mode, exactly as a `PreToolUse`
+/// for `Bash` (a `tool_name` other than `Bash` is refused, and so denied).
+pub fn decide_skill_line(
+    harness: Harness,
+    rules: &str,
+    mode: Mode<'_>,
+    bytes: Vec<u8>,
+) -> Result<(Answer, String), Failure> {
+    let text = utf8(bytes, "hook input")?;
+    let object = json_in::foreign_object(text.as_bytes(), "hook input")?;
+    check_event(&object, ToolEvent::PreSkillShellCommand.name())?;
+    match json_in::optional_string(&object, "tool_name", "hook input")? {
+        None | Some("Bash") => {}
+        Some(other) => {
+            return Err(Failure::input(format!(
+                "hook input: a skill shell line with `tool_name` `{}`, not `Bash`",
+                escape(other, Context::Inline)
+            )))
+        }
+    }
+    let agent = match harness {
+        Harness::ClaudeCode => "claude-code",
+        Harness::Codex => "codex",
+    };
+    let call = CallInput::skill_line(&object, agent, "hook input")?;
+    decided_reason(rules, mode.for_call(&call), &call)
 }
 
 /// Decides a `PreToolUse` hook input (`bytes`) with the rules text `rules`. The payload is read
@@ -335,7 +395,16 @@ pub fn decide_input(
         // Every path the patch touches is decided as an `Edit` (spec/apply-patch.md).
         return crate::codex_patch::decide_patch(rules, mode, &call);
     }
-    let decided = decide(rules, mode, &call, Explain::WhenNoRuleDecided)?;
+    decided_reason(rules, mode, &call)
+}
+
+/// The decision of `call` and the reason the hook gives for it.
+fn decided_reason(
+    rules: &str,
+    mode: Mode<'_>,
+    call: &CallInput<'_>,
+) -> Result<(Answer, String), Failure> {
+    let decided = decide(rules, mode, call, Explain::WhenNoRuleDecided)?;
     let matched = decided
         .matched
         .as_deref()
@@ -371,7 +440,7 @@ mod tests {
 
     /// The answer a hook writes for `input`, through `answer` (the real mapping or a broken one).
     fn answer_text(
-        answer: fn(Harness, Result<(Answer, String), Failure>) -> J,
+        answer: fn(Harness, ToolEvent, Result<(Answer, String), Failure>) -> J,
         input: &[u8],
     ) -> String {
         let decided = decide_input(
@@ -380,7 +449,7 @@ mod tests {
             Mode::guarded(seal::Fallback::Ask),
             input.to_vec(),
         );
-        answer(Harness::ClaudeCode, decided).to_text()
+        answer(Harness::ClaudeCode, ToolEvent::PreToolUse, decided).to_text()
     }
 
     /// Whether `input` is a well-formed call: a strict JSON object with a string `tool_name`
@@ -478,10 +547,14 @@ mod tests {
     }
 
     /// A broken mapping that lets a failure through as allow: the property must catch it.
-    fn failure_allows(harness: Harness, decided: Result<(Answer, String), Failure>) -> J {
+    fn failure_allows(
+        harness: Harness,
+        event: ToolEvent,
+        decided: Result<(Answer, String), Failure>,
+    ) -> J {
         match decided {
-            Ok((answer, reason)) => tool_answer(harness, answer, &reason),
-            Err(_) => tool_answer(harness, Answer::Allow, "seal: failed open"),
+            Ok((answer, reason)) => tool_answer(harness, event, answer, &reason),
+            Err(_) => tool_answer(harness, event, Answer::Allow, "seal: failed open"),
         }
     }
 

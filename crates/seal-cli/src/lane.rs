@@ -8,18 +8,21 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, PoisonError};
 
 use crate::failure::{Exit, Failure};
-use crate::hook::Harness;
+use crate::hook::{Harness, ToolEvent};
 
 /// The events of the hook lanes, as written on the command line.
 pub const TOOL_EVENT: &str = "pre-tool-use";
 /// The prompt event.
 pub const PROMPT_EVENT: &str = "user-prompt-submit";
+/// The skill shell line event (a tool hook).
+pub const SKILL_EVENT: &str = "pre-skill-shell-command";
 
 /// How a run answers its failures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lane {
-    /// `seal hook <harness> pre-tool-use ...`: every failure is the client's deny.
-    ToolHook(Harness),
+    /// `seal hook <harness> pre-tool-use ...` and `... pre-skill-shell-command ...`: every
+    /// failure is the client's deny.
+    ToolHook(Harness, ToolEvent),
     /// `seal hook <harness> user-prompt-submit ...`: every failure is a `verification_failed`
     /// alarm with exit 0 (a prompt is never blocked).
     PromptHook,
@@ -42,7 +45,8 @@ impl Lane {
             _ => Harness::ClaudeCode,
         };
         match word(3) {
-            Some(TOOL_EVENT) => Lane::ToolHook(harness),
+            Some(TOOL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreToolUse),
+            Some(SKILL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreSkillShellCommand),
             Some(PROMPT_EVENT) => Lane::PromptHook,
             _ => Lane::Command,
         }
@@ -152,15 +156,19 @@ mod tests {
     fn lanes_come_from_the_raw_words() {
         assert_eq!(
             lane(&["hook", "claude-code", "pre-tool-use", "--rules", "r"]),
-            Lane::ToolHook(Harness::ClaudeCode)
+            Lane::ToolHook(Harness::ClaudeCode, ToolEvent::PreToolUse)
         );
         assert_eq!(
             lane(&["hook", "codex", "pre-tool-use"]),
-            Lane::ToolHook(Harness::Codex)
+            Lane::ToolHook(Harness::Codex, ToolEvent::PreToolUse)
         );
         assert_eq!(
             lane(&["hook", "cursor", "pre-tool-use"]),
-            Lane::ToolHook(Harness::ClaudeCode)
+            Lane::ToolHook(Harness::ClaudeCode, ToolEvent::PreToolUse)
+        );
+        assert_eq!(
+            lane(&["hook", "claude-code", "pre-skill-shell-command"]),
+            Lane::ToolHook(Harness::ClaudeCode, ToolEvent::PreSkillShellCommand)
         );
         assert_eq!(
             lane(&["hook", "codex", "user-prompt-submit"]),

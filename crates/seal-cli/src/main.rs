@@ -25,6 +25,7 @@ mod explain;
 mod failure;
 mod fault;
 mod hook;
+mod install;
 mod io;
 mod json_in;
 mod json_out;
@@ -55,7 +56,7 @@ fn main() -> ExitCode {
     lane::install_panic_report();
     let args: Vec<OsString> = std::env::args_os().collect();
     let code = match Lane::of(&args) {
-        Lane::ToolHook(harness) => hook::tool_lane(harness, &args),
+        Lane::ToolHook(harness, event) => hook::tool_lane(harness, event, &args),
         Lane::PromptHook => hook::prompt_lane(&args),
         Lane::Command => command_lane(&args),
     };
@@ -97,6 +98,8 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Store(StoreCommand::Rotate(args)) => store::run_rotate(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Demo => demo::run(),
+        Command::Install(args) => install::run_install(&args),
+        Command::Uninstall(args) => install::run_uninstall(&args),
         Command::Completions(args) => {
             let mut text = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "seal", &mut text);
@@ -112,6 +115,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
                 match event {
                     HookEvent::UserPromptSubmit(_) => "user-prompt-submit",
                     HookEvent::PreToolUse(_) => "pre-tool-use",
+                    HookEvent::PreSkillShellCommand(_) => "pre-skill-shell-command",
                 }
             )))
         }

@@ -92,6 +92,34 @@ impl<'a> CallInput<'a> {
         what: &str,
     ) -> Result<CallInput<'a>, Failure> {
         let tool = json_in::string(object, "tool_name", what)?;
+        CallInput::with_tool(object, tool, agent, what)
+    }
+
+    /// Reads a skill shell line (`PreSkillShellCommand`) as a `Bash` call: the members of
+    /// [`CallInput::from_object`], with the tool `Bash` whatever `tool_name` says (the hook
+    /// refuses one that says otherwise) and `tool_input.command` required to be a string.
+    pub fn skill_line(
+        object: &'a Object<'a>,
+        agent: &'a str,
+        what: &str,
+    ) -> Result<CallInput<'a>, Failure> {
+        let call = CallInput::with_tool(object, "Bash", agent, what)?;
+        match call.input {
+            Value::Object(input) if matches!(input.get("command"), Some(Value::String(_))) => {
+                Ok(call)
+            }
+            _ => Err(Failure::input(format!(
+                "{what}: `tool_input.command` is not a string"
+            ))),
+        }
+    }
+
+    fn with_tool(
+        object: &'a Object<'a>,
+        tool: &'a str,
+        agent: &'a str,
+        what: &str,
+    ) -> Result<CallInput<'a>, Failure> {
         let input = object
             .get("tool_input")
             .ok_or_else(|| Failure::input(format!("{what}: `tool_input` is missing")))?;

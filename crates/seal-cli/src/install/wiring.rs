@@ -1,0 +1,300 @@
+//! What `seal doctor` reports about the hooks the clients run: per client, which events are
+//! wired to which seal command, in which file; a hook entry that runs a `seal` other than the
+//! one running, a missing event, a timeout that is not above seal's deadline, and for Codex
+//! whether Codex will run each hook at all (spec/install.md).
+
+use std::path::{Path, PathBuf};
+
+use super::json_text::parse;
+use super::settings::{find, Client, Found};
+use super::{codex_trust, events, settings_path};
+use crate::failure::quoted;
+
+/// How much a finding matters (doctor's levels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// As it should be.
+    Ok,
+    /// Works, but not as well as it could.
+    Warn,
+    /// A hook that fails open, does not run, or answers the wrong client.
+    Error,
+}
+
+/// The settings files of `client` that seal's hooks may be in, with the scope each is: the
+/// user's, and the project's of the current directory.
+pub fn files(client: Client, cwd: &Path) -> Vec<(PathBuf, &'static str)> {
+    let mut files = Vec::new();
+    if let Ok(path) = settings_path(client, None) {
+        files.push((path, "user"));
+    }
+    match client {
+        Client::ClaudeCode => {
+            files.push((cwd.join(".claude").join("settings.json"), "project"));
+            files.push((cwd.join(".claude").join("settings.local.json"), "local"));
+        }
+        Client::Codex => files.push((cwd.join(".codex").join("hooks.json"), "project")),
+    }
+    files
+}
+
+/// A path for a message: under the home directory as `~/...`.
+pub fn shown(path: &Path) -> String {
+    if let Some(home) = super::home() {
+        if let Ok(rest) = path.strip_prefix(&home) {
+            return format!("~/{}", rest.display());
+        }
+    }
+    path.display().to_string()
+}
+
+/// The seal that `program` names: a path as it is, a bare name as `PATH` finds it.
+fn resolve(program: &str) -> Option<PathBuf> {
+    let path = Path::new(program);
+    if program.contains('/') {
+        let expanded = match program.strip_prefix("~/") {
+            Some(rest) => super::home()?.join(rest),
+            None => path.to_path_buf(),
+        };
+        return std::fs::canonicalize(expanded).ok();
+    }
+    let search = std::env::var_os("PATH")?;
+    std::env::split_paths(&search)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+        .and_then(|found| std::fs::canonicalize(found).ok())
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// The deadline the hook's command gives itself: its `--deadline`, else `SEAL_DEADLINE` as
+/// doctor sees it, else the default.
+fn deadline(found: &Found) -> u64 {
+    found
+        .seal
+        .flag("--deadline")
+        .map(str::to_owned)
+        .or_else(|| std::env::var("SEAL_DEADLINE").ok())
+        .and_then(|text| text.parse::<u64>().ok())
+        .unwrap_or(crate::hook::DEFAULT_DEADLINE_SECONDS)
+}
+
+/// The findings about one seal hook.
+fn hook_findings(
+    client: Client,
+    path: &Path,
+    text: &str,
+    found: &Found,
+    running: Option<&Path>,
+    out: &mut Vec<(Severity, String)>,
+) {
+    let place = format!("{} {} in {}", client.name(), found.event, shown(path));
+    let command = quoted(&found.command);
+    let Some(event) = events(client).iter().find(|event| event.name == found.event) else {
+        out.push((
+            Severity::Warn,
+            format!("{place}: {command} is under an event seal does not answer (`seal uninstall {}` removes it)", client.word()),
+        ));
+        return;
+    };
+    if found.seal.client != client.word() {
+        out.push((
+            Severity::Error,
+            format!(
+                "{place}: {command} answers in {}'s protocol, not {}'s (`seal install {}` rewrites it)",
+                if found.seal.client == "codex" { "Codex" } else { "Claude Code" },
+                client.name(),
+                client.word()
+            ),
+        ));
+        return;
+    }
+    if found.seal.hook != event.hook {
+        out.push((
+            Severity::Error,
+            format!(
+                "{place}: {command} is not the `{}` hook this event needs: every {} would get a failure answer",
+                event.hook, found.event
+            ),
+        ));
+        return;
+    }
+    let mut problems = 0;
+    match resolve(&found.seal.program) {
+        None => {
+            problems += 1;
+            out.push((
+                Severity::Error,
+                format!(
+                    "{place}: {} is not found{}: the client cannot run the hook",
+                    quoted(&found.seal.program),
+                    if found.seal.program.contains('/') { "" } else { " on the PATH" }
+                ),
+            ));
+        }
+        Some(resolved) if running.is_some_and(|running| running != resolved) => {
+            problems += 1;
+            out.push((
+                Severity::Warn,
+                format!(
+                    "{place}: {} is {}, not this seal ({})",
+                    quoted(&found.seal.program),
+                    resolved.display(),
+                    running.map(|r| r.display().to_string()).unwrap_or_default()
+                ),
+            ));
+        }
+        Some(_) => {}
+    }
+    let deadline = deadline(found);
+    if let Some(timeout) = &found.timeout {
+        match timeout.parse::<f64>() {
+            Ok(seconds) if seconds > deadline as f64 => {}
+            _ => {
+                problems += 1;
+                out.push((
+                    Severity::Error,
+                    format!(
+                        "{place}: timeout {timeout} s is not above the hook's {deadline} s deadline: the client may kill seal before it answers, and then {}",
+                        if event.frames {
+                            "the prompt goes on unverified"
+                        } else {
+                            "the call goes on under the client's own rules"
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    if let (Some(wanted), Some(matcher)) = (event.matcher, found.matcher.as_deref()) {
+        if matcher != wanted && !matcher.is_empty() {
+            problems += 1;
+            out.push((
+                Severity::Warn,
+                format!(
+                    "{place}: matcher {} lets calls it does not match go unchecked by seal (`seal install {}` writes {})",
+                    quoted(matcher),
+                    client.word(),
+                    quoted(wanted)
+                ),
+            ));
+        }
+    }
+    if client == Client::Codex {
+        let (severity, message) = codex_trust::finding(path, text, found);
+        if severity != Severity::Ok {
+            problems += 1;
+        }
+        out.push((severity, format!("{place}: {message}")));
+    }
+    if problems == 0 {
+        out.push((
+            Severity::Ok,
+            format!(
+                "{place}: {command}{}",
+                found
+                    .timeout
+                    .as_ref()
+                    .map(|t| format!(" (timeout {t} s)"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+}
+
+/// Every finding about the hooks of both clients, with `cwd` as the project directory.
+pub fn findings(cwd: &Path) -> Vec<(Severity, String)> {
+    let running = std::env::current_exe()
+        .ok()
+        .and_then(|exe| std::fs::canonicalize(exe).ok());
+    let mut out = Vec::new();
+    for client in [Client::ClaudeCode, Client::Codex] {
+        let mut wired: Vec<String> = Vec::new();
+        let mut any_file = false;
+        for (path, _scope) in files(client, cwd) {
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(error) => {
+                    out.push((
+                        Severity::Error,
+                        format!("{}: {}: cannot read it: {error}", client.name(), shown(&path)),
+                    ));
+                    continue;
+                }
+            };
+            any_file = true;
+            let found = match parse(&text)
+                .map_err(|error| error.to_string())
+                .and_then(|root| find(&text, &root))
+            {
+                Ok(found) => found,
+                Err(problem) => {
+                    out.push((
+                        Severity::Error,
+                        format!(
+                            "{}: {}: {problem}: the client may not read its hooks either",
+                            client.name(),
+                            shown(&path)
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            for hook in &found {
+                hook_findings(client, &path, &text, hook, running.as_deref(), &mut out);
+                wired.push(hook.event.clone());
+            }
+        }
+        if wired.is_empty() {
+            if any_file || client_dir_exists(client) {
+                out.push((
+                    Severity::Warn,
+                    format!(
+                        "{}: no seal hook is installed (`seal install {} --rules FILE`)",
+                        client.name(),
+                        client.word()
+                    ),
+                ));
+            }
+            continue;
+        }
+        for event in events(client) {
+            if !wired.iter().any(|name| name == event.name) {
+                let what = if event.frames {
+                    "frames in prompts are not verified"
+                } else if event.name == "PreSkillShellCommand" {
+                    "skills' shell lines run unchecked"
+                } else {
+                    "tool calls are not checked"
+                };
+                out.push((
+                    Severity::Warn,
+                    format!(
+                        "{} {}: not wired, {what} (`seal install {}`)",
+                        client.name(),
+                        event.name,
+                        client.word()
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn client_dir_exists(client: Client) -> bool {
+    settings_path(client, None)
+        .ok()
+        .and_then(|path| path.parent().map(Path::is_dir))
+        .unwrap_or(false)
+}
