@@ -1,0 +1,341 @@
+#![allow(clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+//! `seal install` and `seal uninstall` on real and unusual settings files (spec/install.md):
+//! every byte that is not seal's stays, a second install changes nothing, an uninstall gives the
+//! original bytes back, and a file that is not JSON is refused and left untouched.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use support::{fixture, seal, Run, TempDir};
+
+const RULES: &str = "/home/op/.seal/rules.json";
+const STORE: &str = "/home/op/.seal/store.json";
+const KEYS: &str = "/home/op/.seal/keys.json";
+
+/// The 48 real `.claude/settings*.json` files the rule conformance tests keep, and this test's
+/// own files with other tools' hooks and unusual layouts.
+fn claude_files() -> Vec<PathBuf> {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../seal-policy/tests/conformance/real-settings");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&real)
+        .expect("real settings")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 48, "the real settings files");
+    for name in [
+        "claude-other-hooks.json",
+        "claude-tabs-crlf.json",
+        "claude-minified.json",
+        "claude-bom-spaced.json",
+    ] {
+        files.push(PathBuf::from(fixture(&format!("install/{name}"))));
+    }
+    files
+}
+
+fn install(client: &str, settings: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "install", client, "--settings", settings, "--rules", RULES, "--store", STORE, "--keys",
+        KEYS,
+    ];
+    args.extend_from_slice(extra);
+    seal(&args, b"", &[])
+}
+
+fn uninstall(client: &str, settings: &str) -> Run {
+    seal(&["uninstall", client, "--settings", settings], b"", &[])
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).expect("read")
+}
+
+/// Whether `after` is `before` with text inserted and nothing taken out or changed.
+fn only_insertions(before: &str, after: &str) -> bool {
+    similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .diff_chars(before, after)
+        .ops()
+        .iter()
+        .all(|op| matches!(op.tag(), similar::DiffTag::Equal | similar::DiffTag::Insert))
+}
+
+#[test]
+fn the_insertion_check_sees_a_change() {
+    assert!(only_insertions("{\"a\": 1}", "{\"a\": 1, \"b\": 2}"));
+    assert!(!only_insertions("{\"a\": 1}", "{\"a\": 2}"));
+    assert!(!only_insertions("{\"a\": 1}\n", "{\"a\": 1}"));
+}
+
+fn round_trip(client: &str, original_path: &Path, dir: &TempDir) -> (String, String) {
+    let original = std::fs::read(original_path).expect("original");
+    let settings = dir.file("settings.json");
+    std::fs::write(&settings, &original).expect("copy");
+    let name = original_path.display();
+
+    let run = install(client, &settings, &[]);
+    assert_eq!(run.code, 0, "{name}: {}", run.snapshot());
+    let installed = String::from_utf8(read(&settings)).expect("utf-8");
+    let before = String::from_utf8(original.clone()).expect("utf-8");
+    assert!(
+        only_insertions(&before, &installed),
+        "{name}: the install changed bytes that are not seal's:\n{installed}"
+    );
+    assert!(installed.contains("seal hook"), "{name}");
+    assert_eq!(read(&format!("{settings}.seal-backup")), original, "{name}: backup");
+    serde_json::from_str::<serde_json::Value>(installed.trim_start_matches('\u{feff}'))
+        .expect("the installed file is JSON");
+
+    let again = install(client, &settings, &[]);
+    assert_eq!(again.code, 0, "{name}: {}", again.snapshot());
+    assert!(again.stdout.contains(": no change"), "{name}: {}", again.stdout);
+    assert_eq!(read(&settings), installed.as_bytes(), "{name}: a second install");
+
+    let removed = uninstall(client, &settings);
+    assert_eq!(removed.code, 0, "{name}: {}", removed.snapshot());
+    assert_eq!(
+        read(&settings),
+        original,
+        "{name}: the uninstall did not give the original bytes back"
+    );
+    (installed, removed.stdout)
+}
+
+#[test]
+fn claude_code_settings_keep_every_byte_that_is_not_seals() {
+    let dir = TempDir::new("install-claude");
+    for path in claude_files() {
+        let (installed, _) = round_trip("claude-code", &path, &dir);
+        let value: serde_json::Value =
+            serde_json::from_str(installed.trim_start_matches('\u{feff}')).expect("json");
+        for (event, hook) in [
+            ("UserPromptSubmit", "user-prompt-submit"),
+            ("PreToolUse", "pre-tool-use"),
+            ("PreSkillShellCommand", "pre-skill-shell-command"),
+        ] {
+            let groups = value["hooks"][event].as_array().expect("event");
+            let ours = groups.last().expect("seal's group");
+            let command = ours["hooks"][0]["command"].as_str().expect("command");
+            assert!(
+                command.starts_with(&format!("seal hook claude-code {hook} ")),
+                "{}: {command}",
+                path.display()
+            );
+            assert_eq!(ours["hooks"][0]["timeout"], 60);
+            assert_eq!(ours["hooks"].as_array().map(Vec::len), Some(1));
+            if event == "PreToolUse" {
+                assert_eq!(ours["matcher"], "*");
+            }
+        }
+    }
+}
+
+#[test]
+fn codex_hooks_keep_every_byte_that_is_not_seals() {
+    let dir = TempDir::new("install-codex");
+    for name in ["codex-other-hooks.json", "codex-minified.json"] {
+        let path = PathBuf::from(fixture(&format!("install/{name}")));
+        let (installed, _) = round_trip("codex", &path, &dir);
+        let value: serde_json::Value = serde_json::from_str(&installed).expect("json");
+        let ours = value["hooks"]["PreToolUse"]
+            .as_array()
+            .and_then(|groups| groups.last())
+            .expect("seal's group");
+        // Codex reads no matcher as every tool; a group with none hashes without one.
+        assert!(ours.get("matcher").is_none());
+        assert_eq!(
+            ours["hooks"][0]["command"],
+            format!("seal hook codex pre-tool-use --rules {RULES} --keys {KEYS} --store {STORE}")
+        );
+        assert_eq!(
+            value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
+            format!("seal hook codex user-prompt-submit --store {STORE} --keys {KEYS}")
+        );
+    }
+}
+
+#[test]
+fn a_missing_file_is_created_and_the_exact_text_is_known() {
+    let dir = TempDir::new("install-new");
+    let settings = dir.file("sub/settings.json");
+    let run = seal(
+        &["install", "claude-code", "--settings", &settings, "--rules", RULES],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    insta::assert_snapshot!(
+        "install_new_claude_code",
+        String::from_utf8(read(&settings)).expect("utf-8")
+    );
+    insta::assert_snapshot!("install_new_claude_code_stdout", run.stdout.replace(&settings, "[settings]"));
+    assert!(!Path::new(&format!("{settings}.seal-backup")).exists());
+    let removed = uninstall("claude-code", &settings);
+    assert_eq!(removed.code, 0);
+    assert_eq!(read(&settings), b"{}\n");
+}
+
+#[test]
+fn seals_old_hooks_are_updated_in_place_and_duplicates_removed() {
+    let dir = TempDir::new("install-update");
+    let settings = dir.file("settings.json");
+    let original = std::fs::read_to_string(fixture("install/claude-seal-old.json")).expect("fixture");
+    std::fs::write(&settings, &original).expect("copy");
+    let run = install("claude-code", &settings, &[]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let text = String::from_utf8(read(&settings)).expect("utf-8");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let groups = value["hooks"]["PreToolUse"].as_array().expect("groups");
+    // The first seal hook's group now is seal's group as written today; the second seal hook,
+    // which shared a group with another tool's hook, is gone and that hook stays.
+    assert_eq!(groups.len(), 2);
+    assert_eq!(groups[0]["matcher"], "*");
+    assert_eq!(
+        groups[0]["hooks"][0]["command"],
+        format!("seal hook claude-code pre-tool-use --rules {RULES} --keys {KEYS} --store {STORE}")
+    );
+    assert_eq!(groups[1]["matcher"], "Read");
+    assert_eq!(
+        groups[1]["hooks"],
+        serde_json::json!([{"type": "command", "command": "audit-read"}])
+    );
+    assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["command"], "notify-send done");
+    assert!(run.stdout.contains("PreToolUse             updated"), "{}", run.stdout);
+
+    let removed = uninstall("claude-code", &settings);
+    assert_eq!(removed.code, 0);
+    let left: serde_json::Value =
+        serde_json::from_str(&String::from_utf8(read(&settings)).expect("utf-8")).expect("json");
+    assert_eq!(
+        left,
+        serde_json::json!({"hooks": {
+            "PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "audit-read"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+        }})
+    );
+}
+
+#[test]
+fn a_file_that_is_not_json_is_refused_and_left_as_it_is() {
+    let dir = TempDir::new("install-malformed");
+    let cases: [(&str, &[u8], &str); 9] = [
+        ("trailing comma", b"{\n  \"a\": 1,\n}\n", "line 3 column 1"),
+        ("comment", b"{\n  // mine\n  \"a\": 1\n}\n", "line 2 column 3"),
+        ("truncated", b"{\n  \"hooks\": {\n", "line 3 column 1"),
+        ("duplicate key", b"{\"hooks\": {}, \"hooks\": {}}", "line 1 column 15"),
+        ("not an object", b"[1, 2]\n", "line 1 column 1"),
+        ("hooks not an object", b"{\"hooks\": []}", "line 1 column 11"),
+        ("event not a list", b"{\"hooks\": {\"PreToolUse\": {}}}", "line 1 column 26"),
+        ("not UTF-8", b"{\"a\": \"\xff\"}", "line 1 column 8"),
+        ("empty", b"", "line 1 column 1"),
+    ];
+    for (what, bytes, place) in cases {
+        let settings = dir.file("settings.json");
+        std::fs::write(&settings, bytes).expect("write");
+        for run in [
+            install("claude-code", &settings, &[]),
+            uninstall("claude-code", &settings),
+            install("codex", &settings, &["--dry-run"]),
+        ] {
+            assert_eq!(run.code, 3, "{what}: {}", run.snapshot());
+            assert!(run.stderr.contains(place), "{what}: {}", run.stderr);
+            assert!(run.stderr.contains("left as it is"), "{what}: {}", run.stderr);
+            assert_eq!(read(&settings), bytes, "{what}");
+            assert!(!Path::new(&format!("{settings}.seal-backup")).exists(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn a_dry_run_prints_the_diff_and_writes_nothing() {
+    let dir = TempDir::new("install-dry");
+    let settings = dir.file("settings.json");
+    let original = read(&fixture("install/codex-minified.json"));
+    std::fs::write(&settings, &original).expect("copy");
+    let run = install("codex", &settings, &["--dry-run"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(read(&settings), original);
+    assert!(run.stdout.contains(&format!("--- {settings}\n+++ {settings}\n")), "{}", run.stdout);
+    assert!(run.stdout.contains("+{\"hooks\":{\"Stop\""), "{}", run.stdout);
+    assert!(run.stdout.contains("not written (--dry-run)"));
+    assert!(!run.stdout.contains("[hooks.state."), "no review note for a dry run");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_is_written_through_and_permissions_stay() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("install-link");
+    let real = dir.file("dotfiles-settings.json");
+    std::fs::write(&real, b"{\"model\": \"opus\"}\n").expect("write");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("mode");
+    let link = dir.file("settings.json");
+    std::os::unix::fs::symlink(&real, &link).expect("link");
+    let run = install("claude-code", &link, &[]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
+    assert!(String::from_utf8(read(&real)).expect("utf-8").contains("seal hook"));
+    let mode = std::fs::metadata(&real).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+}
+
+#[test]
+fn commands_name_seal_on_the_path_and_quote_what_the_shell_would_split() {
+    let dir = TempDir::new("install-quote");
+    let settings = dir.file("settings.json");
+    let run = seal(
+        &[
+            "install", "claude-code", "--settings", &settings, "--rules",
+            "/home/o p/it's rules.json", "--state", "redis://10.0.0.5:6379/2",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let value: serde_json::Value =
+        serde_json::from_str(&String::from_utf8(read(&settings)).expect("utf-8")).expect("json");
+    let command = value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .expect("command");
+    assert_eq!(
+        command,
+        r#"seal hook claude-code pre-tool-use --rules '/home/o p/it'\''s rules.json' --state redis://10.0.0.5:6379/2"#
+    );
+    assert_eq!(
+        shlex::split(command).expect("words"),
+        [
+            "seal", "hook", "claude-code", "pre-tool-use", "--rules",
+            "/home/o p/it's rules.json", "--state", "redis://10.0.0.5:6379/2"
+        ]
+    );
+}
+
+#[test]
+fn what_install_refuses_it_says() {
+    let dir = TempDir::new("install-refuse");
+    let settings = dir.file("settings.json");
+    let cases: [(&[&str], &str); 3] = [
+        (&["install", "claude-code", "--settings", &settings], "--rules is missing"),
+        (
+            &["install", "codex", "--settings", &settings, "--rules", RULES, "--timeout", "30"],
+            "--timeout 30",
+        ),
+        (
+            &[
+                "install", "codex", "--settings", &settings, "--rules", RULES, "--state",
+                "redis://:hunter2@10.0.0.5:6379/2",
+            ],
+            "carries a password",
+        ),
+    ];
+    for (args, problem) in cases {
+        let run = seal(args, b"", &[]);
+        assert_eq!(run.code, 2, "{}", run.snapshot());
+        assert!(run.stderr.contains(problem), "{}", run.stderr);
+        assert!(!run.stderr.contains("hunter2"));
+        assert!(!Path::new(&settings).exists());
+    }
+}
