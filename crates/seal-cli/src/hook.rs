@@ -438,9 +438,12 @@ mod tests {
 
     const RULES: &str = r#"{"permissions": {"allow": ["Bash(git log:*)", "Read"], "ask": ["Bash(git push:*)"], "deny": ["Bash(rm:*)"]}}"#;
 
+    /// A mapping from a decision (or failure) to the hook's answer.
+    type Mapping = fn(Harness, ToolEvent, Result<(Answer, String), Failure>) -> J;
+
     /// The answer a hook writes for `input`, through `answer` (the real mapping or a broken one).
     fn answer_text(
-        answer: fn(Harness, ToolEvent, Result<(Answer, String), Failure>) -> J,
+        answer: Mapping,
         input: &[u8],
     ) -> String {
         let decided = decide_input(

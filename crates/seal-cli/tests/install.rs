@@ -38,7 +38,15 @@ fn claude_files() -> Vec<PathBuf> {
 
 fn install(client: &str, settings: &str, extra: &[&str]) -> Run {
     let mut args = vec![
-        "install", client, "--settings", settings, "--rules", RULES, "--store", STORE, "--keys",
+        "install",
+        client,
+        "--settings",
+        settings,
+        "--rules",
+        RULES,
+        "--store",
+        STORE,
+        "--keys",
         KEYS,
     ];
     args.extend_from_slice(extra);
@@ -85,14 +93,26 @@ fn round_trip(client: &str, original_path: &Path, dir: &TempDir) -> (String, Str
         "{name}: the install changed bytes that are not seal's:\n{installed}"
     );
     assert!(installed.contains("seal hook"), "{name}");
-    assert_eq!(read(&format!("{settings}.seal-backup")), original, "{name}: backup");
+    assert_eq!(
+        read(&format!("{settings}.seal-backup")),
+        original,
+        "{name}: backup"
+    );
     serde_json::from_str::<serde_json::Value>(installed.trim_start_matches('\u{feff}'))
         .expect("the installed file is JSON");
 
     let again = install(client, &settings, &[]);
     assert_eq!(again.code, 0, "{name}: {}", again.snapshot());
-    assert!(again.stdout.contains(": no change"), "{name}: {}", again.stdout);
-    assert_eq!(read(&settings), installed.as_bytes(), "{name}: a second install");
+    assert!(
+        again.stdout.contains(": no change"),
+        "{name}: {}",
+        again.stdout
+    );
+    assert_eq!(
+        read(&settings),
+        installed.as_bytes(),
+        "{name}: a second install"
+    );
 
     let removed = uninstall(client, &settings);
     assert_eq!(removed.code, 0, "{name}: {}", removed.snapshot());
@@ -162,7 +182,14 @@ fn a_missing_file_is_created_and_the_exact_text_is_known() {
     let dir = TempDir::new("install-new");
     let settings = dir.file("sub/settings.json");
     let run = seal(
-        &["install", "claude-code", "--settings", &settings, "--rules", RULES],
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            &settings,
+            "--rules",
+            RULES,
+        ],
         b"",
         &[],
     );
@@ -171,7 +198,10 @@ fn a_missing_file_is_created_and_the_exact_text_is_known() {
         "install_new_claude_code",
         String::from_utf8(read(&settings)).expect("utf-8")
     );
-    insta::assert_snapshot!("install_new_claude_code_stdout", run.stdout.replace(&settings, "[settings]"));
+    insta::assert_snapshot!(
+        "install_new_claude_code_stdout",
+        run.stdout.replace(&settings, "[settings]")
+    );
     assert!(!Path::new(&format!("{settings}.seal-backup")).exists());
     let removed = uninstall("claude-code", &settings);
     assert_eq!(removed.code, 0);
@@ -182,7 +212,8 @@ fn a_missing_file_is_created_and_the_exact_text_is_known() {
 fn seals_old_hooks_are_updated_in_place_and_duplicates_removed() {
     let dir = TempDir::new("install-update");
     let settings = dir.file("settings.json");
-    let original = std::fs::read_to_string(fixture("install/claude-seal-old.json")).expect("fixture");
+    let original =
+        std::fs::read_to_string(fixture("install/claude-seal-old.json")).expect("fixture");
     std::fs::write(&settings, &original).expect("copy");
     let run = install("claude-code", &settings, &[]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -202,8 +233,15 @@ fn seals_old_hooks_are_updated_in_place_and_duplicates_removed() {
         groups[1]["hooks"],
         serde_json::json!([{"type": "command", "command": "audit-read"}])
     );
-    assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["command"], "notify-send done");
-    assert!(run.stdout.contains("PreToolUse             updated"), "{}", run.stdout);
+    assert_eq!(
+        value["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "notify-send done"
+    );
+    assert!(
+        run.stdout.contains("PreToolUse             updated"),
+        "{}",
+        run.stdout
+    );
 
     let removed = uninstall("claude-code", &settings);
     assert_eq!(removed.code, 0);
@@ -223,12 +261,28 @@ fn a_file_that_is_not_json_is_refused_and_left_as_it_is() {
     let dir = TempDir::new("install-malformed");
     let cases: [(&str, &[u8], &str); 9] = [
         ("trailing comma", b"{\n  \"a\": 1,\n}\n", "line 3 column 1"),
-        ("comment", b"{\n  // mine\n  \"a\": 1\n}\n", "line 2 column 3"),
+        (
+            "comment",
+            b"{\n  // mine\n  \"a\": 1\n}\n",
+            "line 2 column 3",
+        ),
         ("truncated", b"{\n  \"hooks\": {\n", "line 3 column 1"),
-        ("duplicate key", b"{\"hooks\": {}, \"hooks\": {}}", "line 1 column 15"),
+        (
+            "duplicate key",
+            b"{\"hooks\": {}, \"hooks\": {}}",
+            "line 1 column 15",
+        ),
         ("not an object", b"[1, 2]\n", "line 1 column 1"),
-        ("hooks not an object", b"{\"hooks\": []}", "line 1 column 11"),
-        ("event not a list", b"{\"hooks\": {\"PreToolUse\": {}}}", "line 1 column 26"),
+        (
+            "hooks not an object",
+            b"{\"hooks\": []}",
+            "line 1 column 11",
+        ),
+        (
+            "event not a list",
+            b"{\"hooks\": {\"PreToolUse\": {}}}",
+            "line 1 column 26",
+        ),
         ("not UTF-8", b"{\"a\": \"\xff\"}", "line 1 column 8"),
         ("empty", b"", "line 1 column 1"),
     ];
@@ -242,9 +296,16 @@ fn a_file_that_is_not_json_is_refused_and_left_as_it_is() {
         ] {
             assert_eq!(run.code, 3, "{what}: {}", run.snapshot());
             assert!(run.stderr.contains(place), "{what}: {}", run.stderr);
-            assert!(run.stderr.contains("left as it is"), "{what}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("left as it is"),
+                "{what}: {}",
+                run.stderr
+            );
             assert_eq!(read(&settings), bytes, "{what}");
-            assert!(!Path::new(&format!("{settings}.seal-backup")).exists(), "{what}");
+            assert!(
+                !Path::new(&format!("{settings}.seal-backup")).exists(),
+                "{what}"
+            );
         }
     }
 }
@@ -258,10 +319,22 @@ fn a_dry_run_prints_the_diff_and_writes_nothing() {
     let run = install("codex", &settings, &["--dry-run"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(read(&settings), original);
-    assert!(run.stdout.contains(&format!("--- {settings}\n+++ {settings}\n")), "{}", run.stdout);
-    assert!(run.stdout.contains("+{\"hooks\":{\"Stop\""), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains(&format!("--- {settings}\n+++ {settings}\n")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("+{\"hooks\":{\"Stop\""),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("not written (--dry-run)"));
-    assert!(!run.stdout.contains("[hooks.state."), "no review note for a dry run");
+    assert!(
+        !run.stdout.contains("[hooks.state."),
+        "no review note for a dry run"
+    );
 }
 
 #[cfg(unix)]
@@ -276,8 +349,13 @@ fn a_symbolic_link_is_written_through_and_permissions_stay() {
     std::os::unix::fs::symlink(&real, &link).expect("link");
     let run = install("claude-code", &link, &[]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
-    assert!(String::from_utf8(read(&real)).expect("utf-8").contains("seal hook"));
+    assert!(std::fs::symlink_metadata(&link)
+        .expect("meta")
+        .file_type()
+        .is_symlink());
+    assert!(String::from_utf8(read(&real))
+        .expect("utf-8")
+        .contains("seal hook"));
     let mode = std::fs::metadata(&real).expect("meta").permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
 }
@@ -288,8 +366,14 @@ fn commands_name_seal_on_the_path_and_quote_what_the_shell_would_split() {
     let settings = dir.file("settings.json");
     let run = seal(
         &[
-            "install", "claude-code", "--settings", &settings, "--rules",
-            "/home/o p/it's rules.json", "--state", "redis://10.0.0.5:6379/2",
+            "install",
+            "claude-code",
+            "--settings",
+            &settings,
+            "--rules",
+            "/home/o p/it's rules.json",
+            "--state",
+            "redis://10.0.0.5:6379/2",
         ],
         b"",
         &[],
@@ -307,8 +391,14 @@ fn commands_name_seal_on_the_path_and_quote_what_the_shell_would_split() {
     assert_eq!(
         shlex::split(command).expect("words"),
         [
-            "seal", "hook", "claude-code", "pre-tool-use", "--rules",
-            "/home/o p/it's rules.json", "--state", "redis://10.0.0.5:6379/2"
+            "seal",
+            "hook",
+            "claude-code",
+            "pre-tool-use",
+            "--rules",
+            "/home/o p/it's rules.json",
+            "--state",
+            "redis://10.0.0.5:6379/2"
         ]
     );
 }
@@ -318,14 +408,32 @@ fn what_install_refuses_it_says() {
     let dir = TempDir::new("install-refuse");
     let settings = dir.file("settings.json");
     let cases: [(&[&str], &str); 3] = [
-        (&["install", "claude-code", "--settings", &settings], "--rules is missing"),
         (
-            &["install", "codex", "--settings", &settings, "--rules", RULES, "--timeout", "30"],
+            &["install", "claude-code", "--settings", &settings],
+            "--rules is missing",
+        ),
+        (
+            &[
+                "install",
+                "codex",
+                "--settings",
+                &settings,
+                "--rules",
+                RULES,
+                "--timeout",
+                "30",
+            ],
             "--timeout 30",
         ),
         (
             &[
-                "install", "codex", "--settings", &settings, "--rules", RULES, "--state",
+                "install",
+                "codex",
+                "--settings",
+                &settings,
+                "--rules",
+                RULES,
+                "--state",
                 "redis://:hunter2@10.0.0.5:6379/2",
             ],
             "carries a password",
@@ -338,4 +446,247 @@ fn what_install_refuses_it_says() {
         assert!(!run.stderr.contains("hunter2"));
         assert!(!Path::new(&settings).exists());
     }
+}
+
+/// A home and a project directory for `seal doctor`, with `seal` on the PATH being this build
+/// (a link in `bin/`).
+struct Machine {
+    dir: TempDir,
+    home: String,
+    project: String,
+    path: String,
+}
+
+impl Machine {
+    fn new(label: &str) -> Machine {
+        let dir = TempDir::new(label);
+        let home = dir.file("home");
+        let project = dir.file("project");
+        let bin = dir.file("bin");
+        for made in [&home, &project, &bin] {
+            std::fs::create_dir_all(made).expect("dir");
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_seal"), format!("{bin}/seal"))
+            .expect("link");
+        let path = format!("{bin}:/usr/bin:/bin");
+        Machine {
+            dir,
+            home,
+            project,
+            path,
+        }
+    }
+
+    fn seal(&self, args: &[&str], path: &str) -> Run {
+        support::seal_in(
+            Some(Path::new(&self.project)),
+            args,
+            b"",
+            &[("HOME", &self.home), ("PATH", path)],
+        )
+    }
+
+    fn doctor(&self) -> Vec<String> {
+        let run = self.seal(&["doctor"], &self.path);
+        run.stdout
+            .lines()
+            .filter(|line| {
+                (line.contains("Claude Code") || line.contains("Codex"))
+                    && !line.contains("self-protection")
+            })
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+fn has(lines: &[String], level: &str, parts: &[&str]) -> bool {
+    lines
+        .iter()
+        .any(|line| line.starts_with(level) && parts.iter().all(|part| line.contains(part)))
+}
+
+/// The hash Codex 0.171.0 itself gave this definition (tests/fixtures/codex-0.171).
+const RECORDED_PRE_TOOL_USE: &str =
+    "sha256:8b63f572d302c273d771bcc523efc39685efc2cac5d4f00355f060126ce2fc4f";
+
+#[cfg(unix)]
+#[test]
+fn doctor_reports_what_each_client_runs_and_whether_codex_will() {
+    let machine = Machine::new("doctor-wiring");
+    // Nothing installed, no client directories: nothing to say.
+    assert!(machine.doctor().is_empty(), "{:?}", machine.doctor());
+
+    for client in ["claude-code", "codex"] {
+        let run = machine.seal(&["install", client, "--rules", RULES], &machine.path);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "ok",
+            &[
+                "Claude Code PreToolUse in ~/.claude/settings.json",
+                "`seal hook claude-code pre-tool-use --rules /home/op/.seal/rules.json`",
+                "(timeout 60 s)"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has(&lines, "ok", &["Claude Code PreSkillShellCommand"]),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "warn",
+            &["Claude Code UserPromptSubmit: not wired, frames in prompts are not verified"]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has(&lines, "warn", &["Codex UserPromptSubmit: not wired"]),
+        "{lines:#?}"
+    );
+    // The command is exactly the one Codex 0.171.0 hashed: never reviewed yet.
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Codex PreToolUse in ~/.codex/hooks.json: never reviewed in Codex",
+                RECORDED_PRE_TOOL_USE
+            ]
+        ),
+        "{lines:#?}"
+    );
+
+    // Reviewed: Codex's record of the review, with the hash Codex gave.
+    let key = format!("{}/.codex/hooks.json:pre_tool_use:0:0", machine.home);
+    let config = format!("{}/.codex/config.toml", machine.home);
+    std::fs::write(
+        &config,
+        format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\n"),
+    )
+    .expect("config");
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "ok",
+            &["Codex PreToolUse", "reviewed and trusted in Codex"]
+        ),
+        "{lines:#?}"
+    );
+
+    // Disabled after review.
+    std::fs::write(&config, format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\nenabled = false\n")).expect("config");
+    assert!(has(
+        &machine.doctor(),
+        "error",
+        &["Codex PreToolUse", "disabled in Codex"]
+    ));
+    std::fs::write(
+        &config,
+        format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\n"),
+    )
+    .expect("config");
+
+    // A changed definition (another timeout) is not the one reviewed.
+    let run = machine.seal(
+        &["install", "codex", "--rules", RULES, "--timeout", "90"],
+        &machine.path,
+    );
+    assert!(run.stdout.contains("updated"), "{}", run.stdout);
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Codex PreToolUse",
+                "changed since it was reviewed",
+                RECORDED_PRE_TOOL_USE
+            ]
+        ),
+        "{lines:#?}"
+    );
+
+    // A seal the PATH does not find, and another seal than this one.
+    let lines = {
+        let run = machine.seal(&["doctor"], "/usr/bin:/bin");
+        run.stdout.lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert!(
+        has(
+            &lines,
+            "error",
+            &["Claude Code PreToolUse", "`seal` is not found on the PATH"]
+        ),
+        "{lines:#?}"
+    );
+    let other = machine.dir.file("other");
+    std::fs::create_dir_all(&other).expect("dir");
+    std::fs::copy(env!("CARGO_BIN_EXE_seal"), format!("{other}/seal")).expect("copy");
+    let lines = {
+        let run = machine.seal(&["doctor"], &format!("{other}:/usr/bin:/bin"));
+        run.stdout.lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert!(
+        has(&lines, "warn", &["Claude Code PreToolUse", "not this seal"]),
+        "{lines:#?}"
+    );
+
+    // Hand edits: a timeout under the deadline, a hook for the other client, a matcher that
+    // lets tools through, a Codex file Codex refuses whole.
+    let claude = format!("{}/.claude/settings.json", machine.home);
+    let text = std::fs::read_to_string(&claude).expect("settings");
+    let edited = text
+        .replacen("\"timeout\": 60", "\"timeout\": 20", 1)
+        .replacen("\"matcher\": \"*\"", "\"matcher\": \"Bash\"", 1)
+        .replace(
+            "seal hook claude-code pre-skill-shell-command",
+            "seal hook codex pre-skill-shell-command",
+        );
+    std::fs::write(&claude, edited).expect("edit");
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Claude Code PreToolUse",
+                "timeout 20 s is not above the hook's 30 s deadline"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "warn",
+            &[
+                "Claude Code PreToolUse",
+                "matcher `Bash` lets calls it does not match go unchecked"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Claude Code PreSkillShellCommand",
+                "answers in Codex's protocol"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    let codex = format!("{}/.codex/hooks.json", machine.home);
+    let text = std::fs::read_to_string(&codex).expect("hooks");
+    std::fs::write(&codex, text.replacen('{', "{\"version\": 1,", 1)).expect("edit");
+    assert!(has(&machine.doctor(), "error", &["Codex: ~/.codex/hooks.json: the top-level member `version` makes Codex refuse the whole file"]));
 }

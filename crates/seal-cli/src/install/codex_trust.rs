@@ -203,15 +203,47 @@ pub enum Review {
     },
 }
 
+/// Why Codex would refuse a whole hooks file that is JSON, if it would: a top-level member other
+/// than `description` and `hooks`, or a timeout that is not a whole number.
+pub fn file_problem(text: &str, root: &super::json_text::Node) -> Option<String> {
+    if let Some(member) = root
+        .members()?
+        .iter()
+        .find(|member| member.key != "hooks" && member.key != "description")
+    {
+        return Some(format!(
+            "the top-level member {} makes Codex refuse the whole file (only `description` and `hooks` are read), so it runs none of its hooks",
+            crate::failure::quoted(&member.key)
+        ));
+    }
+    let all = super::settings::collect(text, root, |command| {
+        Some(super::settings::SealCommand {
+            program: command.to_owned(),
+            client: String::new(),
+            hook: String::new(),
+            args: Vec::new(),
+        })
+    })
+    .ok()?;
+    all.iter().find_map(|handler| {
+        definition(handler).err().map(|problem| {
+            format!(
+                "{} (a hook of {}), so it runs none of its hooks",
+                problem, handler.event
+            )
+        })
+    })
+}
+
 /// The review recorded for `key` in the text of a `config.toml`.
 ///
 /// # Errors
 ///
 /// When the text is not TOML.
 pub fn review(config: &str, key: &str) -> Result<Review, String> {
-    let table: toml::Table = config.parse().map_err(|error: toml::de::Error| {
-        error.message().to_owned()
-    })?;
+    let table: toml::Table = config
+        .parse()
+        .map_err(|error: toml::de::Error| error.message().to_owned())?;
     let entry = table
         .get("hooks")
         .and_then(|hooks| hooks.get("state"))
@@ -310,4 +342,167 @@ pub fn review_note(path: &Path, text: &str) -> Vec<String> {
         lines.push(format!("  trusted_hash = {}", string(&hash(&definition))));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::install::settings::{collect, SealCommand};
+
+    const RECORDED: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/codex-0.171/recorded-hashes.json"
+    ));
+
+    fn any_command(command: &str) -> Option<SealCommand> {
+        Some(SealCommand {
+            program: command.to_owned(),
+            client: String::new(),
+            hook: String::new(),
+            args: Vec::new(),
+        })
+    }
+
+    /// Every command hook Codex 0.171.0 listed (its key and `currentHash`, from `codex
+    /// app-server`'s `hooks/list`) is the key and hash recomputed from the hooks file's bytes.
+    #[test]
+    fn keys_and_hashes_are_codexs() {
+        let recorded: serde_json::Value = serde_json::from_str(RECORDED).expect("fixture");
+        let mut checked = 0;
+        for case in recorded["cases"].as_array().expect("cases") {
+            let text = case["hooks_json_bytes"].as_str().expect("bytes");
+            let file = Path::new(case["hooks_json_path"].as_str().expect("path"));
+            let Ok(root) = parse(text) else {
+                continue;
+            };
+            let handlers = collect(text, &root, any_command).expect("handlers");
+            for hook in case["hooks"].as_array().expect("hooks") {
+                if hook["handlerType"] != "command" {
+                    continue;
+                }
+                let key_text = hook["key"].as_str().expect("key");
+                let ours = handlers
+                    .iter()
+                    .find(|found| key(file, &found.event, found.group, found.handler) == key_text)
+                    .unwrap_or_else(|| {
+                        panic!("{}: no handler has the key {key_text}", case["case"])
+                    });
+                let definition = definition(ours).expect("definition");
+                assert_eq!(
+                    hash(&definition),
+                    hook["currentHash"].as_str().expect("hash"),
+                    "{}: {}",
+                    case["case"],
+                    identity(&definition)
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 60, "{checked} hooks checked");
+    }
+
+    /// Negative twins: each part of the definition Codex hashes changes the hash, and what it
+    /// ignores does not.
+    #[test]
+    fn every_hashed_part_counts() {
+        let base = Definition {
+            event: "PreToolUse",
+            matcher: None,
+            command: "seal hook codex pre-tool-use --rules /home/op/.seal/rules.json",
+            timeout: Some(60),
+            is_async: None,
+            status_message: None,
+            additional_context_limit: None,
+        };
+        let recorded = "sha256:8b63f572d302c273d771bcc523efc39685efc2cac5d4f00355f060126ce2fc4f";
+        assert_eq!(hash(&base), recorded);
+        let spaced = "seal hook codex pre-tool-use  --rules /home/op/.seal/rules.json";
+        let changed = [
+            Definition {
+                command: spaced,
+                ..base.clone()
+            },
+            Definition {
+                timeout: Some(30),
+                ..base.clone()
+            },
+            Definition {
+                timeout: None,
+                ..base.clone()
+            },
+            Definition {
+                matcher: Some("*"),
+                ..base.clone()
+            },
+            Definition {
+                is_async: Some(true),
+                ..base.clone()
+            },
+            Definition {
+                status_message: Some("checking"),
+                ..base.clone()
+            },
+            Definition {
+                event: "PostToolUse",
+                ..base.clone()
+            },
+        ];
+        for definition in &changed {
+            assert_ne!(hash(definition), recorded, "{definition:?}");
+        }
+        let same = [
+            Definition {
+                is_async: Some(false),
+                ..base.clone()
+            },
+            Definition {
+                event: "UserPromptSubmit",
+                matcher: Some("Bash"),
+                ..base.clone()
+            },
+        ];
+        assert_eq!(hash(&same[0]), recorded);
+        assert_eq!(
+            hash(&same[1]),
+            hash(&Definition {
+                event: "UserPromptSubmit",
+                ..base.clone()
+            })
+        );
+        assert_eq!(
+            hash(&Definition {
+                timeout: None,
+                ..base.clone()
+            }),
+            hash(&Definition {
+                timeout: Some(600),
+                ..base
+            })
+        );
+    }
+
+    #[test]
+    fn the_review_state_is_read_from_config_toml() {
+        let key = "/home/op/.codex/hooks.json:pre_tool_use:0:0";
+        let config =
+            format!("model = \"o3\"\n[hooks.state.\"{key}\"]\ntrusted_hash = \"sha256:ab\"\n");
+        assert_eq!(
+            review(&config, key),
+            Ok(Review::Recorded {
+                hash: "sha256:ab".into(),
+                enabled: true
+            })
+        );
+        assert_eq!(review(&config, "other:pre_tool_use:0:0"), Ok(Review::Never));
+        assert_eq!(review("", key), Ok(Review::Never));
+        let disabled = format!("{config}enabled = false\n");
+        assert_eq!(
+            review(&disabled, key),
+            Ok(Review::Recorded {
+                hash: "sha256:ab".into(),
+                enabled: false
+            })
+        );
+        assert!(review("[hooks", key).is_err());
+    }
 }

@@ -108,7 +108,10 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = text.get(..offset).unwrap_or(text);
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |at| at + 1);
-    let column = before.get(line_start..).map_or(0, |rest| rest.chars().count()) + 1;
+    let column = before
+        .get(line_start..)
+        .map_or(0, |rest| rest.chars().count())
+        + 1;
     (line, column)
 }
 
@@ -161,7 +164,11 @@ impl Reader<'_> {
     }
 
     fn unexpected(&self, wanted: &str) -> SyntaxError {
-        match self.text.get(self.at..).and_then(|rest| rest.chars().next()) {
+        match self
+            .text
+            .get(self.at..)
+            .and_then(|rest| rest.chars().next())
+        {
             None => self.error_at(self.at, format!("the text ends where {wanted} should be")),
             Some(found) => self.error_at(
                 self.at,
@@ -220,7 +227,7 @@ impl Reader<'_> {
                     start,
                     format!(
                         "the key {} is written twice in this object",
-                        serde_json::Value::String(key).to_string()
+                        serde_json::Value::String(key)
                     ),
                 ));
             }
@@ -367,17 +374,20 @@ impl Reader<'_> {
                             out.push(self.surrogate_pair(unit)?);
                             continue;
                         }
-                        _ => return Err(self.unexpected("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)")),
+                        _ => {
+                            return Err(self
+                                .unexpected("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)"))
+                        }
                     };
                     self.at += 1;
                     out.push(escaped);
                 }
-                0..=0x1f => {
-                    return Err(self.error_at(
-                        self.at,
-                        format!("control character U+{byte:04X} inside a string (write it as an escape)"),
-                    ))
-                }
+                0..=0x1f => return Err(self.error_at(
+                    self.at,
+                    format!(
+                        "control character U+{byte:04X} inside a string (write it as an escape)"
+                    ),
+                )),
                 _ => {
                     let rest = self.text.get(self.at..).unwrap_or_default();
                     let Some(ch) = rest.chars().next() else {
@@ -575,7 +585,9 @@ pub fn append(
     layout: &Layout,
 ) -> Edit {
     let last_start_end = match &container.kind {
-        Kind::Object(members) => members.last().map(|member| (member.start, member.value.end)),
+        Kind::Object(members) => members
+            .last()
+            .map(|member| (member.start, member.value.end)),
         Kind::Array(elements) => elements.last().map(|element| (element.start, element.end)),
         _ => None,
     };
@@ -744,7 +756,12 @@ mod tests {
     fn errors_name_the_line_and_column() {
         let cases = [
             ("{\n  \"a\": 1,\n}", 3, 1, "`}` where a key"),
-            ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "`\"` where `,` or `}`"),
+            (
+                "{\n  \"a\": 1\n  \"b\": 2\n}",
+                3,
+                3,
+                "`\"` where `,` or `}`",
+            ),
             ("{\"a\": 1, \"a\": 2}", 1, 10, "written twice"),
             ("{\"a\": 01}", 1, 7, "leading zero"),
             ("{\"a\": \"x", 1, 7, "never closed"),
@@ -755,7 +772,11 @@ mod tests {
         ];
         for (text, line, column, problem) in cases {
             let error = parse(text).unwrap_err();
-            assert_eq!((error.line, error.column), (line, column), "{text:?}: {error}");
+            assert_eq!(
+                (error.line, error.column),
+                (line, column),
+                "{text:?}: {error}"
+            );
             assert!(error.problem.contains(problem), "{text:?}: {error}");
         }
         let deep = "[".repeat(MAX_DEPTH + 1);

@@ -130,12 +130,12 @@ fn absolute(path: &str, flag: &str) -> Result<String, Failure> {
         },
         None => PathBuf::from(path),
     };
-    let absolute = std::path::absolute(&expanded).map_err(|error| {
-        Failure::usage(format!("{flag} {}: {error}", quoted(path)))
-    })?;
-    absolute.into_os_string().into_string().map_err(|_| {
-        Failure::usage(format!("{flag} {}: the path is not UTF-8", quoted(path)))
-    })
+    let absolute = std::path::absolute(&expanded)
+        .map_err(|error| Failure::usage(format!("{flag} {}: {error}", quoted(path))))?;
+    absolute
+        .into_os_string()
+        .into_string()
+        .map_err(|_| Failure::usage(format!("{flag} {}: the path is not UTF-8", quoted(path))))
 }
 
 /// The files written into the commands, made absolute.
@@ -154,9 +154,21 @@ fn files(args: &InstallArgs) -> Result<settings::Files, Failure> {
         Some(path) => Some(absolute(path, "--state")?),
     };
     Ok(settings::Files {
-        rules: args.rules.as_deref().map(|p| absolute(p, "--rules")).transpose()?,
-        store: args.store.as_deref().map(|p| absolute(p, "--store")).transpose()?,
-        keys: args.keys.as_deref().map(|p| absolute(p, "--keys")).transpose()?,
+        rules: args
+            .rules
+            .as_deref()
+            .map(|p| absolute(p, "--rules"))
+            .transpose()?,
+        store: args
+            .store
+            .as_deref()
+            .map(|p| absolute(p, "--store"))
+            .transpose()?,
+        keys: args
+            .keys
+            .as_deref()
+            .map(|p| absolute(p, "--keys"))
+            .transpose()?,
         state,
     })
 }
@@ -179,7 +191,11 @@ fn binary(given: Option<&str>) -> Result<String, Failure> {
     }
 }
 
-fn target(settings: Option<&str>, client: Client, project: Option<&str>) -> Result<PathBuf, Failure> {
+fn target(
+    settings: Option<&str>,
+    client: Client,
+    project: Option<&str>,
+) -> Result<PathBuf, Failure> {
     match settings {
         Some(path) => Ok(PathBuf::from(path)),
         None => settings_path(client, project.map(Path::new)),
@@ -217,7 +233,8 @@ pub fn run_install(args: &InstallArgs) -> Result<u8, Failure> {
         timeout: args.timeout,
     };
     let before = read(&path)?;
-    let plan = settings::install(before.as_deref(), &wanted).map_err(|problem| named(&path, problem))?;
+    let plan =
+        settings::install(before.as_deref(), &wanted).map_err(|problem| named(&path, problem))?;
     finish(&path, before.as_deref(), &plan, args.dry_run)?;
     if !args.dry_run && client == Client::Codex {
         for line in codex_trust::review_note(&path, &plan.text) {
@@ -233,7 +250,11 @@ pub fn run_install(args: &InstallArgs) -> Result<u8, Failure> {
 ///
 /// As [`run_install`].
 pub fn run_uninstall(args: &UninstallArgs) -> Result<u8, Failure> {
-    let path = target(args.settings.as_deref(), args.client, args.project.as_deref())?;
+    let path = target(
+        args.settings.as_deref(),
+        args.client,
+        args.project.as_deref(),
+    )?;
     let before = read(&path)?;
     let Some(text) = before.as_deref() else {
         outln!("{}: no such file, nothing to remove", path.display());
@@ -258,14 +279,11 @@ fn read(path: &Path) -> Result<Option<String>, Failure> {
             let (line, column) = {
                 let valid = error.utf8_error().valid_up_to();
                 let bytes = error.as_bytes();
-                let text = std::str::from_utf8(bytes.get(..valid).unwrap_or_default())
-                    .unwrap_or_default();
+                let text =
+                    std::str::from_utf8(bytes.get(..valid).unwrap_or_default()).unwrap_or_default();
                 json_text::line_column(text, valid)
             };
-            named(
-                path,
-                format!("line {line} column {column}: not UTF-8"),
-            )
+            named(path, format!("line {line} column {column}: not UTF-8"))
         }),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(Failure::input(format!(
@@ -287,7 +305,11 @@ fn finish(path: &Path, before: Option<&str>, plan: &Plan, dry_run: bool) -> Resu
     if dry_run {
         let old = before.unwrap_or_default();
         let diff = similar::TextDiff::from_lines(old, plan.text.as_str());
-        let header_old = if before.is_some() { shown.clone() } else { "/dev/null".into() };
+        let header_old = if before.is_some() {
+            shown.clone()
+        } else {
+            "/dev/null".into()
+        };
         out!(
             "{}",
             diff.unified_diff()

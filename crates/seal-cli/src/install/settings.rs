@@ -265,6 +265,19 @@ pub fn hooks_object<'a>(text: &str, root: &'a Node) -> Result<Option<&'a Node>, 
 /// As [`hooks_object`], and when an event's value is not a list (a hook settings shape the
 /// client would not read either).
 pub fn find(text: &str, root: &Node) -> Result<Vec<Found>, String> {
+    collect(text, root, seal_command)
+}
+
+/// Every command handler of the document that `read` takes, in document order.
+///
+/// # Errors
+///
+/// As [`find`].
+pub fn collect(
+    text: &str,
+    root: &Node,
+    read: impl Fn(&str) -> Option<SealCommand>,
+) -> Result<Vec<Found>, String> {
     let mut found = Vec::new();
     let Some(hooks) = hooks_object(text, root)? else {
         return Ok(found);
@@ -289,7 +302,7 @@ pub fn find(text: &str, root: &Node) -> Result<Vec<Found>, String> {
                 let Some(command) = handler.get("command").and_then(|m| m.value.as_str()) else {
                     continue;
                 };
-                let Some(seal) = seal_command(command) else {
+                let Some(seal) = read(command) else {
                     continue;
                 };
                 let timeout = handler.get("timeout").and_then(|m| match &m.value.kind {
@@ -371,12 +384,24 @@ fn install_step(
     let Some(hooks) = hooks_object(text, root)? else {
         *change = Change::Added;
         let value = Out::Object(vec![(event.name.into(), Out::Array(vec![group_out]))]);
-        return Ok(Step::Edit(append(text, root, Some("hooks"), &value, layout)));
+        return Ok(Step::Edit(append(
+            text,
+            root,
+            Some("hooks"),
+            &value,
+            layout,
+        )));
     };
     let Some(list) = hooks.get(event.name) else {
         *change = Change::Added;
         let value = Out::Array(vec![group_out]);
-        return Ok(Step::Edit(append(text, hooks, Some(event.name), &value, layout)));
+        return Ok(Step::Edit(append(
+            text,
+            hooks,
+            Some(event.name),
+            &value,
+            layout,
+        )));
     };
     if list.value.elements().is_none() {
         return Err(format!(
@@ -391,7 +416,13 @@ fn install_step(
         .collect();
     let Some(first) = ours.first() else {
         *change = Change::Added;
-        return Ok(Step::Edit(append(text, &list.value, None, &group_out, layout)));
+        return Ok(Step::Edit(append(
+            text,
+            &list.value,
+            None,
+            &group_out,
+            layout,
+        )));
     };
     let Some((_, group_node)) = group_nodes(hooks, event.name, first.group) else {
         return Err("internal: a found hook's group is gone".into());
@@ -415,7 +446,12 @@ fn install_step(
         if *change == Change::Unchanged {
             *change = Change::Updated;
         }
-        return Ok(Step::Edit(replace(text, handler_node, &handler_out, layout)));
+        return Ok(Step::Edit(replace(
+            text,
+            handler_node,
+            &handler_out,
+            layout,
+        )));
     }
     // The first is as wanted: a second seal hook under the same event would run twice.
     match ours.get(1) {
@@ -567,7 +603,11 @@ fn value(node: &Node, text: &str) -> Value {
                 .collect(),
         ),
         Kind::Array(items) => Value::Array(items.iter().map(|item| value(item, text)).collect()),
-        _ => Value::Scalar(text.get(node.start..node.end).unwrap_or_default().to_owned()),
+        _ => Value::Scalar(
+            text.get(node.start..node.end)
+                .unwrap_or_default()
+                .to_owned(),
+        ),
     }
 }
 

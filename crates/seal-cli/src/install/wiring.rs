@@ -68,7 +68,8 @@ fn resolve(program: &str) -> Option<PathBuf> {
 #[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(not(unix))]
@@ -99,7 +100,10 @@ fn hook_findings(
 ) {
     let place = format!("{} {} in {}", client.name(), found.event, shown(path));
     let command = quoted(&found.command);
-    let Some(event) = events(client).iter().find(|event| event.name == found.event) else {
+    let Some(event) = events(client)
+        .iter()
+        .find(|event| event.name == found.event)
+    else {
         out.push((
             Severity::Warn,
             format!("{place}: {command} is under an event seal does not answer (`seal uninstall {}` removes it)", client.word()),
@@ -137,7 +141,11 @@ fn hook_findings(
                 format!(
                     "{place}: {} is not found{}: the client cannot run the hook",
                     quoted(&found.seal.program),
-                    if found.seal.program.contains('/') { "" } else { " on the PATH" }
+                    if found.seal.program.contains('/') {
+                        ""
+                    } else {
+                        " on the PATH"
+                    }
                 ),
             ));
         }
@@ -227,12 +235,28 @@ pub fn findings(cwd: &Path) -> Vec<(Severity, String)> {
                 Err(error) => {
                     out.push((
                         Severity::Error,
-                        format!("{}: {}: cannot read it: {error}", client.name(), shown(&path)),
+                        format!(
+                            "{}: {}: cannot read it: {error}",
+                            client.name(),
+                            shown(&path)
+                        ),
                     ));
                     continue;
                 }
             };
             any_file = true;
+            if client == Client::Codex {
+                if let Some(problem) = parse(&text)
+                    .ok()
+                    .and_then(|root| codex_trust::file_problem(&text, &root))
+                {
+                    out.push((
+                        Severity::Error,
+                        format!("Codex: {}: {problem}", shown(&path)),
+                    ));
+                    continue;
+                }
+            }
             let found = match parse(&text)
                 .map_err(|error| error.to_string())
                 .and_then(|root| find(&text, &root))

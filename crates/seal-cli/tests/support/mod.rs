@@ -44,7 +44,8 @@ pub const NOW: &str = "1780272000";
 
 /// Runs `seal args` with `stdin`, with no SEAL_* variable (nor `CODEX_HOME`, `CLAUDE_CONFIG_DIR`)
 /// from the environment except `env`, and a replay state of its own (`SEAL_STATE`;
-/// `("SEAL_STATE", "")` in `env` leaves it unset).
+/// `("SEAL_STATE", "")` in `env` leaves it unset); `doctor` with a HOME that does not exist
+/// unless `env` gives one.
 pub fn seal(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
     seal_in(None, args, stdin, env)
 }
@@ -93,6 +94,11 @@ pub fn seal_with(
     command
         .env_remove("CODEX_HOME")
         .env_remove("CLAUDE_CONFIG_DIR");
+    // `doctor` reports the hooks installed in the user's client settings: a run gets a HOME
+    // with none (unless `env` gives one), so the machine's own settings never show in it.
+    if args.first().is_some_and(|arg| arg == "doctor") {
+        command.env("HOME", "/nonexistent-seal-home");
+    }
     // A replay state of its own for every run, so runs never see each other's claims unless a
     // test gives one state (`--state`, or `SEAL_STATE` in `env`) to several runs on purpose.
     let state = own_state();
