@@ -442,10 +442,7 @@ mod tests {
     type Mapping = fn(Harness, ToolEvent, Result<(Answer, String), Failure>) -> J;
 
     /// The answer a hook writes for `input`, through `answer` (the real mapping or a broken one).
-    fn answer_text(
-        answer: Mapping,
-        input: &[u8],
-    ) -> String {
+    fn answer_text(answer: Mapping, input: &[u8]) -> String {
         let decided = decide_input(
             Harness::ClaudeCode,
             RULES,

@@ -34,8 +34,14 @@ fn skill_answer(run: &support::Run) -> (String, String) {
     assert_eq!(output["hookEventName"], "PreSkillShellCommand", "{answer}");
     assert_eq!(answer.as_object().map(|o| o.len()), Some(1), "{answer}");
     (
-        output["permissionDecision"].as_str().expect("decision").to_owned(),
-        output["permissionDecisionReason"].as_str().expect("reason").to_owned(),
+        output["permissionDecision"]
+            .as_str()
+            .expect("decision")
+            .to_owned(),
+        output["permissionDecisionReason"]
+            .as_str()
+            .expect("reason")
+            .to_owned(),
     )
 }
 
@@ -43,7 +49,11 @@ fn bash_answer(command: &str) -> (String, String) {
     let mut input: Value =
         serde_json::from_slice(&tool_input("Bash", json!({"command": command}))).expect("input");
     input["cwd"] = json!("/home/user/project");
-    let run = hook("pre-tool-use", &serde_json::to_vec(&input).expect("json"), &[]);
+    let run = hook(
+        "pre-tool-use",
+        &serde_json::to_vec(&input).expect("json"),
+        &[],
+    );
     let answer = run.json();
     (
         answer["hookSpecificOutput"]["permissionDecision"]
@@ -90,9 +100,16 @@ fn what_is_not_a_bash_line_is_denied() {
     let mut number = payload("git status");
     number["tool_input"]["command"] = json!(7);
     let mut no_tool_name = payload("git status");
-    no_tool_name.as_object_mut().expect("object").remove("tool_name");
+    no_tool_name
+        .as_object_mut()
+        .expect("object")
+        .remove("tool_name");
     for (what, input, reason) in [
-        ("another tool", serde_json::to_vec(&read).expect("json"), "not `Bash`"),
+        (
+            "another tool",
+            serde_json::to_vec(&read).expect("json"),
+            "not `Bash`",
+        ),
         (
             "another event",
             serde_json::to_vec(&pre_tool_use).expect("json"),

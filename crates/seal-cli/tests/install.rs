@@ -685,6 +685,17 @@ fn doctor_reports_what_each_client_runs_and_whether_codex_will() {
         ),
         "{lines:#?}"
     );
+    let text = std::fs::read_to_string(&claude).expect("settings");
+    std::fs::write(
+        &claude,
+        text.replacen('{', "{\"disableAllHooks\": true,", 1),
+    )
+    .expect("edit");
+    assert!(has(
+        &machine.doctor(),
+        "error",
+        &["Claude Code: ~/.claude/settings.json: `disableAllHooks` is true"]
+    ));
     let codex = format!("{}/.codex/hooks.json", machine.home);
     let text = std::fs::read_to_string(&codex).expect("hooks");
     std::fs::write(&codex, text.replacen('{', "{\"version\": 1,", 1)).expect("edit");

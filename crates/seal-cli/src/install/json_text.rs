@@ -382,12 +382,14 @@ impl Reader<'_> {
                     self.at += 1;
                     out.push(escaped);
                 }
-                0..=0x1f => return Err(self.error_at(
-                    self.at,
-                    format!(
+                0..=0x1f => {
+                    return Err(self.error_at(
+                        self.at,
+                        format!(
                         "control character U+{byte:04X} inside a string (write it as an escape)"
                     ),
-                )),
+                    ))
+                }
                 _ => {
                     let rest = self.text.get(self.at..).unwrap_or_default();
                     let Some(ch) = rest.chars().next() else {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::json_text::parse;
+use super::json_text::{parse, Kind};
 use super::settings::{find, Client, Found};
 use super::{codex_trust, events, settings_path};
 use crate::failure::quoted;
@@ -245,6 +245,21 @@ pub fn findings(cwd: &Path) -> Vec<(Severity, String)> {
                 }
             };
             any_file = true;
+            if client == Client::ClaudeCode {
+                let disabled = parse(&text).ok().is_some_and(|root| {
+                    root.get("disableAllHooks")
+                        .is_some_and(|m| matches!(m.value.kind, Kind::Literal("true")))
+                });
+                if disabled {
+                    out.push((
+                        Severity::Error,
+                        format!(
+                            "Claude Code: {}: `disableAllHooks` is true, so Claude Code runs no hook, seal's included",
+                            shown(&path)
+                        ),
+                    ));
+                }
+            }
             if client == Client::Codex {
                 if let Some(problem) = parse(&text)
                     .ok()
