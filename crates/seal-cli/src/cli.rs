@@ -61,9 +61,9 @@ pub enum Command {
     /// Agent hooks: Claude Code and Codex.
     #[command(subcommand)]
     Hook(HookCommand),
-    /// Write seal's hooks into Claude Code's or Codex's settings (keeping everything else).
+    /// Write seal's hooks into Claude Code's or Codex's settings.
     Install(InstallArgs),
-    /// Remove seal's hooks from Claude Code's or Codex's settings (keeping everything else).
+    /// Remove seal's hooks from Claude Code's or Codex's settings.
     Uninstall(UninstallArgs),
     /// Print a shell completion script for `seal` on stdout.
     Completions(CompletionsArgs),

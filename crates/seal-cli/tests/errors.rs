@@ -286,6 +286,9 @@ fn every_command_has_help() {
         &["hook", "claude-code", "--help"],
         &["hook", "codex", "--help"],
         &["help", "hook", "claude-code", "pre-tool-use"],
+        &["help", "hook", "claude-code", "pre-skill-shell-command"],
+        &["install", "--help"],
+        &["uninstall", "--help"],
     ] {
         let run = seal(args, b"", &[]);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());

@@ -442,7 +442,7 @@ fn install_step(
             }
             return Ok(Step::Edit(replace(text, group_node, &group_out, layout)));
         }
-    } else if !same(&handler_node.clone(), &handler_out) {
+    } else if !same(handler_node, &handler_out) {
         if *change == Change::Unchanged {
             *change = Change::Updated;
         }
