@@ -119,7 +119,7 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
 /// alarms as `additionalContext`; any failure, a panic or the deadline answers the
 /// `verification_failed` alarm. A stdout that cannot be written still exits 0: a prompt hook
 /// never blocks the prompt.
-pub fn prompt_lane(args: &[OsString]) -> u8 {
+pub fn prompt_lane(harness: Harness, args: &[OsString]) -> u8 {
     let context = lane::catch(|| {
         fault::point("args");
         let flags = match hook_command(args)? {
@@ -128,8 +128,8 @@ pub fn prompt_lane(args: &[OsString]) -> u8 {
                 return Err(Failure::usage("expected the `user-prompt-submit` hook"))
             }
         };
-        start_deadline(flags.deadline.seconds, || {
-            (answer_text(&prompt_answer(failure_alarm())), false)
+        start_deadline(flags.deadline.seconds, move || {
+            (answer_text(&prompt_answer(harness, failure_alarm())), false)
         });
         prompt_context(&flags)
     })
@@ -139,14 +139,14 @@ pub fn prompt_lane(args: &[OsString]) -> u8 {
         failure_alarm()
     });
     let answer = lane::catch(|| {
-        let answer = prompt_answer(context);
+        let answer = prompt_answer(harness, context);
         fault::point("answer");
         Ok(answer_text(&answer))
     })
     .and_then(|answer| answer)
     .unwrap_or_else(|failure| {
         crate::io::warn(&format!("seal: {failure}"));
-        answer_text(&prompt_answer(failure_alarm()))
+        answer_text(&prompt_answer(harness, failure_alarm()))
     });
     if let Some(Err(failure)) = write_answer(&answer) {
         crate::io::warn(&format!("seal: {failure}"));
@@ -220,7 +220,13 @@ fn start_deadline(seconds: u64, answer: impl FnOnce() -> (String, bool) + Send +
     }
 }
 
-fn prompt_answer(context: String) -> J {
+/// The prompt hook's answer: the alarms as `additionalContext`. For Codex, no alarm is `{}`:
+/// Codex 0.171 adds every `additionalContext`, an empty one too, to each request of the turn as
+/// a developer message of its own.
+fn prompt_answer(harness: Harness, context: String) -> J {
+    if harness == Harness::Codex && context.is_empty() {
+        return J::Obj(vec![]);
+    }
     J::Obj(vec![(
         "hookSpecificOutput",
         J::Obj(vec![

@@ -25,7 +25,7 @@ pub enum Lane {
     ToolHook(Harness, ToolEvent),
     /// `seal hook <harness> user-prompt-submit ...`: every failure is a `verification_failed`
     /// alarm with exit 0 (a prompt is never blocked).
-    PromptHook,
+    PromptHook(Harness),
     /// Anything else: one line on stderr and the failure's exit code.
     Command,
 }
@@ -47,7 +47,7 @@ impl Lane {
         match word(3) {
             Some(TOOL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreToolUse),
             Some(SKILL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreSkillShellCommand),
-            Some(PROMPT_EVENT) => Lane::PromptHook,
+            Some(PROMPT_EVENT) => Lane::PromptHook(harness),
             _ => Lane::Command,
         }
     }
@@ -172,7 +172,7 @@ mod tests {
         );
         assert_eq!(
             lane(&["hook", "codex", "user-prompt-submit"]),
-            Lane::PromptHook
+            Lane::PromptHook(Harness::Codex)
         );
         assert_eq!(lane(&["hook", "codex", "stop"]), Lane::Command);
         assert_eq!(lane(&["scan", "pre-tool-use"]), Lane::Command);

@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let code = match Lane::of(&args) {
         Lane::ToolHook(harness, event) => hook::tool_lane(harness, event, &args),
-        Lane::PromptHook => hook::prompt_lane(&args),
+        Lane::PromptHook(harness) => hook::prompt_lane(harness, &args),
         Lane::Command => command_lane(&args),
     };
     ExitCode::from(code)

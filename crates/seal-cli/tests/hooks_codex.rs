@@ -89,3 +89,48 @@ fn user_prompt_submit() {
         .unwrap()
         .contains("unsigned_frame"));
 }
+
+/// A prompt with nothing to report is answered `{}` for Codex (Codex 0.171 adds even an empty
+/// `additionalContext` to every request of the turn as a developer message), and with the
+/// context for Claude Code; a failure still alarms for both.
+#[test]
+fn a_clean_prompt_adds_no_context_for_codex() {
+    let input = serde_json::to_vec(&json!({
+        "session_id": "thread-1",
+        "transcript_path": null,
+        "cwd": "/home/user/project",
+        "hook_event_name": "UserPromptSubmit",
+        "model": "gpt-5-codex",
+        "turn_id": "turn-1",
+        "permission_mode": "bypassPermissions",
+        "prompt": "refactor the parser",
+    }))
+    .unwrap();
+    let store = fixture("store.json");
+    let args = |client: &'static str| {
+        [
+            "hook",
+            client,
+            "user-prompt-submit",
+            "--store",
+            &store,
+            "--now",
+            NOW,
+        ]
+        .map(str::to_owned)
+    };
+    let codex = args("codex");
+    let codex: Vec<&str> = codex.iter().map(String::as_str).collect();
+    let run = seal(&codex, &input, &[]);
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, "{}\n");
+    let claude = args("claude-code");
+    let claude: Vec<&str> = claude.iter().map(String::as_str).collect();
+    let run = seal(&claude, &input, &[]);
+    assert_eq!(run.json()["hookSpecificOutput"]["additionalContext"], "");
+    let broken = seal(&codex, b"{", &[]);
+    assert!(broken.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .contains("verification_failed"));
+}
