@@ -772,3 +772,67 @@ fn the_spec_examples_hold() {
         assert_eq!(got.as_deref(), want, "{command}");
     }
 }
+
+/// seal's own installer writes the clients' hook settings without naming them: an agent that
+/// runs it (to take seal's hooks out, or to point them at other rules) is refused; seal's other
+/// commands are not.
+#[test]
+fn seals_installer_is_refused_and_its_other_commands_are_not() {
+    let refused = [
+        ("seal uninstall claude-code", "claude-user-settings"),
+        ("seal uninstall codex", "codex-hooks"),
+        (
+            "seal install claude-code --rules /tmp/allow-all.json",
+            "claude-user-settings",
+        ),
+        (
+            "/usr/local/bin/seal install codex --rules /tmp/r.json --timeout 90",
+            "codex-hooks",
+        ),
+        (
+            "/home/dev/.cargo/bin/seal uninstall --dry-run claude-code",
+            "claude-user-settings",
+        ),
+        ("seal install", "claude-user-settings"),
+        (
+            "seal uninstall claude-code --project .",
+            "claude-project-settings",
+        ),
+        (
+            "seal uninstall claude-code --project=/home/dev/project",
+            "claude-project-settings",
+        ),
+        (
+            "cd .. && seal uninstall claude-code --project project",
+            "claude-project-settings",
+        ),
+        ("seal uninstall", "claude-user-settings"),
+        ("sudo seal uninstall codex", "codex-hooks"),
+        (
+            "env SEAL_X=1 seal uninstall claude-code",
+            "claude-user-settings",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (command, want) in refused {
+        let got = finding(command);
+        if got != want {
+            wrong.push(format!("{command}: got {got}, want {want}"));
+        }
+    }
+    for command in [
+        "seal doctor",
+        "seal policy check --rules r.json",
+        "seal hook claude-code pre-tool-use",
+        "seal scan",
+        "echo seal uninstall claude-code",
+        "grep -r 'seal uninstall' docs",
+        "seal uninstall claude-code --project /tmp/other",
+    ] {
+        let got = finding(command);
+        if got != "pass" {
+            wrong.push(format!("{command}: got {got}, want pass"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
