@@ -218,3 +218,101 @@ fn the_recorded_prompt_alarm_holds() {
         format!("<system-reminder>\nUserPromptSubmit hook additional context: {context}\n</system-reminder>")
     );
 }
+
+/// The Codex record (`fixtures/e2e/install-codex.codex-0.171.json`): Codex 0.171.0 ran the hooks
+/// `seal install codex` wrote, after another tool's hook, once reviewed, and skipped them before
+/// the review and after the definition changed. The installer still writes that file, and the
+/// hook as built now answers each input Codex gave it what Codex acted on then.
+#[test]
+fn the_recorded_codex_run_holds() {
+    let record: Value =
+        serde_json::from_str(&fixture("install-codex.codex-0.171.json")).expect("record");
+    let dir = TempDir::new("e2e-install-codex");
+    let home = dir.file("home");
+    let workspace = dir.file("workspace");
+    std::fs::create_dir_all(format!("{home}/.seal")).expect("home");
+    std::fs::create_dir_all(&workspace).expect("workspace");
+    let rules = format!("{home}/.seal/rules.json");
+    std::fs::write(&rules, record["rules"].to_string()).expect("rules");
+    let placed = |value: &Value| -> String {
+        value
+            .to_string()
+            .replace("${HOME}", &home)
+            .replace("${WORKSPACE}", &workspace)
+            .replace("${CODEX_HOME}", &format!("{home}/.codex"))
+    };
+
+    // The installer writes the recorded file from the recorded one before it.
+    let hooks = dir.file("hooks.json");
+    std::fs::write(&hooks, placed(&record["hooks_before"])).expect("before");
+    let run = seal(
+        &[
+            "install",
+            "codex",
+            "--settings",
+            &hooks,
+            "--rules",
+            &rules,
+            "--store",
+            &format!("{home}/.seal/store.json"),
+            "--keys",
+            &format!("{home}/.seal/keys.json"),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks).expect("hooks")).expect("json");
+    let recorded: Value = serde_json::from_str(&placed(&record["hooks_installed"])).expect("json");
+    assert_eq!(written, recorded);
+
+    // Each input Codex gave the reviewed hook, answered as Codex acted on it.
+    let command = recorded["hooks"]["PreToolUse"][1]["hooks"][0]["command"]
+        .as_str()
+        .expect("command");
+    let words = shlex::split(command).expect("words");
+    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let calls = record["calls"].as_array().expect("calls");
+    let mut blocked = 0;
+    for input in record["pre_tool_use_inputs_reviewed"]
+        .as_array()
+        .expect("inputs")
+    {
+        let text = placed(input);
+        let cmd = input["tool_input"]["command"].as_str().expect("cmd");
+        let seen = calls
+            .iter()
+            .find(|call| call["phase"] == "4-reviewed" && call["cmd"] == cmd)
+            .expect("the call's record");
+        let run = seal(&args, text.as_bytes(), &[("HOME", &home)]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        if seen["blocked_by_hook"] == true {
+            let answer = run.json();
+            assert_eq!(
+                answer["hookSpecificOutput"]["permissionDecision"], "deny",
+                "{cmd}"
+            );
+            let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+                .as_str()
+                .expect("reason");
+            assert_eq!(
+                seen["tool_output_seen_by_model"],
+                format!("Command blocked by PreToolUse hook: {reason}. Command: {cmd}")
+            );
+            blocked += 1;
+        } else {
+            assert_eq!(seen["ran"], true);
+            assert_eq!(run.stdout, "{}\n", "{cmd}");
+        }
+        // Unreviewed, and changed since review, Codex ran every call: seal never ran.
+        for phase in ["2-unreviewed", "5-changed"] {
+            let skipped = calls
+                .iter()
+                .find(|call| call["phase"] == phase && call["cmd"] == cmd)
+                .expect("the call's record");
+            assert_eq!(skipped["ran"], true, "{phase} {cmd}");
+        }
+    }
+    assert_eq!(blocked, 3);
+}
