@@ -834,5 +834,46 @@ fn seals_installer_is_refused_and_its_other_commands_are_not() {
             wrong.push(format!("{command}: got {got}, want pass"));
         }
     }
+    // The client named is the settings written: with only Codex's hooks protected, an
+    // uninstall for Claude Code passes and one for Codex does not.
+    let codex_only = SelfProtection::empty()
+        .with_workspace_root(ROOT)
+        .with_home_dir(HOME)
+        .with_protected(
+            ProtectedPath::file(
+                "codex-hooks",
+                "~/.codex/hooks.json",
+                Protection::Write,
+                "Codex's hooks",
+            )
+            .unwrap(),
+        );
+    assert!(codex_only
+        .check_command("seal uninstall claude-code")
+        .is_none());
+    assert_eq!(
+        codex_only
+            .check_command("seal uninstall codex")
+            .map(|found| found.id),
+        Some("codex-hooks".to_owned())
+    );
+    assert!(codex_only.check_command("seal uninstall").is_some());
+    let claude_only = SelfProtection::empty()
+        .with_workspace_root(ROOT)
+        .with_home_dir(HOME)
+        .with_protected(
+            ProtectedPath::file(
+                "claude-user-settings",
+                "~/.claude/settings.json",
+                Protection::Write,
+                "Claude Code's user settings",
+            )
+            .unwrap(),
+        );
+    assert!(claude_only.check_command("seal uninstall codex").is_none());
+    assert!(claude_only
+        .check_command("seal uninstall claude-code")
+        .is_some());
+    assert!(claude_only.check_command("seal uninstall").is_some());
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
