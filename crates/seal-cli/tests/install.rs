@@ -701,3 +701,77 @@ fn doctor_reports_what_each_client_runs_and_whether_codex_will() {
     std::fs::write(&codex, text.replacen('{', "{\"version\": 1,", 1)).expect("edit");
     assert!(has(&machine.doctor(), "error", &["Codex: ~/.codex/hooks.json: the top-level member `version` makes Codex refuse the whole file"]));
 }
+
+/// With `CODEX_HOME` set, Codex keys its review by that directory with its symbolic links
+/// resolved, and reads `config.toml` there; the installer prints the entries a review records.
+#[cfg(unix)]
+#[test]
+fn codex_home_is_keyed_by_its_real_path_and_the_review_entries_are_printed() {
+    let machine = Machine::new("doctor-codex-home");
+    let real = machine.dir.file("real-codex");
+    std::fs::create_dir_all(&real).expect("dir");
+    let link = machine.dir.file("codex-link");
+    std::os::unix::fs::symlink(&real, &link).expect("link");
+    let codex = |args: &[&str]| {
+        support::seal_in(
+            Some(Path::new(&machine.project)),
+            args,
+            b"",
+            &[
+                ("HOME", &machine.home),
+                ("PATH", &machine.path),
+                ("CODEX_HOME", &link),
+            ],
+        )
+    };
+    let run = codex(&["install", "codex", "--rules", RULES]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(Path::new(&format!("{real}/hooks.json")).exists());
+    let key = format!("{real}/hooks.json:pre_tool_use:0:0");
+    assert!(
+        run.stdout.contains(&format!(
+            "  [hooks.state.\"{key}\"]\n  trusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\n"
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("review seal's hooks") || run.stdout.contains("Review seal's hooks"),
+        "{}",
+        run.stdout
+    );
+
+    let lines = |run: Run| -> Vec<String> {
+        run.stdout
+            .lines()
+            .filter(|l| l.contains("Codex PreToolUse"))
+            .map(str::to_owned)
+            .collect()
+    };
+    // Reviewed under the link's path: not the key Codex uses.
+    std::fs::write(
+        format!("{real}/config.toml"),
+        format!("[hooks.state.\"{link}/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\n"),
+    )
+    .expect("config");
+    let found = lines(codex(&["doctor"]));
+    assert!(has(&found, "error", &["never reviewed"]), "{found:#?}");
+    // Under the real path: trusted. A config.toml in ~/.codex is not the one read.
+    std::fs::write(
+        format!("{real}/config.toml"),
+        format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\n"),
+    )
+    .expect("config");
+    std::fs::create_dir_all(format!("{}/.codex", machine.home)).expect("dir");
+    std::fs::write(format!("{}/.codex/config.toml", machine.home), "[hooks\n").expect("config");
+    let found = lines(codex(&["doctor"]));
+    assert!(has(&found, "ok", &["reviewed and trusted"]), "{found:#?}");
+    // A config.toml that cannot be read, or is not TOML, is a problem.
+    std::fs::write(format!("{real}/config.toml"), "[hooks\n").expect("config");
+    let found = lines(codex(&["doctor"]));
+    assert!(has(&found, "error", &["is not TOML"]), "{found:#?}");
+    std::fs::remove_file(format!("{real}/config.toml")).expect("rm");
+    std::fs::create_dir_all(format!("{real}/config.toml")).expect("dir");
+    let found = lines(codex(&["doctor"]));
+    assert!(has(&found, "error", &["cannot read"]), "{found:#?}");
+}

@@ -177,8 +177,8 @@ pub fn definition(found: &Found) -> Result<Definition<'_>, String> {
                     "the timeout is not a number, so Codex refuses the whole file".to_owned(),
                 )
             }
+            // `false` is what Codex hashes when none is written.
             ("async", Kind::Literal("true")) => definition.is_async = Some(true),
-            ("async", Kind::Literal("false")) => definition.is_async = Some(false),
             ("statusMessage", Kind::String(text)) => definition.status_message = Some(text),
             ("additionalContextLimit", Kind::Number(text)) => {
                 definition.additional_context_limit = text.parse().ok();
@@ -347,7 +347,7 @@ pub fn review_note(path: &Path, text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::install::settings::{collect, SealCommand};
+    use crate::install::settings::{collect, Found, SealCommand};
 
     const RECORDED: &str = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -478,6 +478,51 @@ mod tests {
                 timeout: Some(600),
                 ..base
             })
+        );
+    }
+
+    fn found(handler: &str) -> Result<Definition<'static>, String> {
+        let text = format!("{{\"hooks\": {{\"PreToolUse\": [{{\"hooks\": [{handler}]}}]}}}}");
+        let root = parse(&text).expect("json");
+        let handlers = collect(&text, &root, any_command).expect("handlers");
+        let found: &'static Found = Box::leak(Box::new(handlers[0].clone()));
+        definition(found)
+    }
+
+    #[test]
+    fn what_a_handler_writes_is_read_as_codex_reads_it() {
+        let base = r#"{"type": "command", "command": "seal hook codex pre-tool-use""#;
+        let absent = found(&format!("{base}}}")).expect("definition");
+        assert_eq!(absent.timeout, None);
+        assert_eq!(
+            found(&format!("{base}, \"timeout\": null}}")),
+            Ok(absent.clone())
+        );
+        assert_eq!(
+            found(&format!("{base}, \"async\": false}}")).map(|d| hash(&d)),
+            Ok(hash(&absent))
+        );
+        assert_eq!(
+            found(&format!("{base}, \"async\": true}}")).map(|d| d.is_async),
+            Ok(Some(true))
+        );
+        assert_eq!(
+            found(&format!("{base}, \"timeout\": 45}}")).map(|d| d.timeout),
+            Ok(Some(45))
+        );
+        for bad in ["\"60\"", "60.0", "-1", "true"] {
+            assert!(
+                found(&format!("{base}, \"timeout\": {bad}}}")).is_err(),
+                "{bad}"
+            );
+        }
+        let limited = found(&format!(
+            "{base}, \"additionalContextLimit\": 9, \"statusMessage\": \"s\"}}"
+        ))
+        .expect("definition");
+        assert_eq!(
+            (limited.additional_context_limit, limited.status_message),
+            (Some(9), Some("s"))
         );
     }
 
