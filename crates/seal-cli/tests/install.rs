@@ -775,3 +775,118 @@ fn codex_home_is_keyed_by_its_real_path_and_the_review_entries_are_printed() {
     let found = lines(codex(&["doctor"]));
     assert!(has(&found, "error", &["cannot read"]), "{found:#?}");
 }
+
+/// `--binary`, `--state` and `--settings` as written into, and read from, the file.
+#[test]
+fn binary_state_and_settings_paths() {
+    let dir = TempDir::new("install-paths");
+    let settings = dir.file("settings.json");
+    let command_of = |args: &[&str]| -> String {
+        let mut all = vec![
+            "install",
+            "claude-code",
+            "--settings",
+            &settings,
+            "--rules",
+            RULES,
+        ];
+        all.extend_from_slice(args);
+        let run = seal(&all, b"", &[]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        let value: serde_json::Value =
+            serde_json::from_str(&String::from_utf8(read(&settings)).expect("utf-8"))
+                .expect("json");
+        value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .expect("command")
+            .to_owned()
+    };
+    let prefix = "hook claude-code pre-tool-use --rules /home/op/.seal/rules.json";
+    assert_eq!(
+        command_of(&["--binary", "/opt/seal/bin/seal"]),
+        format!("/opt/seal/bin/seal {prefix}")
+    );
+    assert_eq!(
+        command_of(&["--binary", "seal-next"]),
+        format!("seal-next {prefix}")
+    );
+    assert_eq!(command_of(&[]), format!("seal {prefix}"));
+    assert_eq!(
+        command_of(&["--state", "redis://10.0.0.5:6379/2"]),
+        format!("seal {prefix} --state redis://10.0.0.5:6379/2")
+    );
+    let relative = seal_in_dir(
+        &dir.path,
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            "rel.json",
+            "--rules",
+            "r.json",
+            "--state",
+            "s.sqlite3",
+            "--binary",
+            "./bin/seal",
+        ],
+    );
+    assert_eq!(relative.code, 0, "{}", relative.snapshot());
+    let text = std::fs::read_to_string(dir.path.join("rel.json"))
+        .expect("written in the current directory");
+    let base = dir.path.display().to_string();
+    assert!(text.contains(&format!("{base}/bin/seal hook claude-code pre-tool-use --rules {base}/r.json --state {base}/s.sqlite3")), "{text}");
+    let empty = seal(
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            &settings,
+            "--rules",
+            RULES,
+            "--binary",
+            "",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(empty.code, 2, "{}", empty.snapshot());
+    let other = seal(
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            &settings,
+            "--rules",
+            RULES,
+            "--binary",
+            "/usr/bin/guard",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(other.code, 2, "{}", other.snapshot());
+    assert!(
+        other.stderr.contains("must start with `seal`"),
+        "{}",
+        other.stderr
+    );
+    // A settings path that is a directory cannot be read: nothing is written.
+    let run = seal(
+        &[
+            "install",
+            "claude-code",
+            "--settings",
+            &dir.path.display().to_string(),
+            "--rules",
+            RULES,
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert!(run.stderr.contains("cannot read it"), "{}", run.stderr);
+}
+
+fn seal_in_dir(dir: &Path, args: &[&str]) -> Run {
+    support::seal_in(Some(dir), args, b"", &[])
+}

@@ -788,6 +788,40 @@ mod tests {
     }
 
     #[test]
+    fn every_escape_and_number_form_is_read() {
+        let root = parse(r#"["\b\f\n\r\t\/\"\\", "\u00E9\u00e9\u0041", 0, -0, 10, 1.5, 1e5, 1E+5, 2e-3, -12.75E10]"#)
+            .unwrap();
+        let items = root.elements().unwrap();
+        assert_eq!(items[0].as_str(), Some("\u{8}\u{c}\n\r\t/\"\\"));
+        assert_eq!(items[1].as_str(), Some("\u{e9}\u{e9}A"));
+        let numbers: Vec<&str> = items[2..]
+            .iter()
+            .map(|item| match &item.kind {
+                Kind::Number(text) => text.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(
+            numbers,
+            ["0", "-0", "10", "1.5", "1e5", "1E+5", "2e-3", "-12.75E10"]
+        );
+        for bad in [
+            "1.",
+            "1e",
+            "1e+",
+            "-",
+            ".5",
+            "01",
+            "1.e5",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"\\uZZZZ\"",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn strings_are_decoded() {
         let root = parse(r#"{"k\u00e9y": "a\"b\\c\ud83d\ude00\ud800"}"#).unwrap();
         let member = &root.members().unwrap()[0];

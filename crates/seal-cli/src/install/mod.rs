@@ -183,6 +183,16 @@ fn url_has_password(url: &str) -> bool {
 
 /// The binary the commands name: `seal` as the client's `PATH` finds it, or `--binary`.
 fn binary(given: Option<&str>) -> Result<String, Failure> {
+    if let Some(path) = given {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if !path.is_empty() && !name.starts_with("seal") {
+            return Err(Failure::usage(format!(
+                "--binary {}: the program's file name must start with `seal`, so that install, \
+                 uninstall and doctor know the hook as seal's",
+                quoted(path)
+            )));
+        }
+    }
     match given {
         None => Ok(settings::DEFAULT_BINARY.to_owned()),
         Some(path) if path.contains('/') => absolute(path, "--binary"),
