@@ -788,6 +788,34 @@ mod tests {
     }
 
     #[test]
+    fn the_layout_is_the_files_own() {
+        assert_eq!(Layout::of("{\n\t\"a\": 1\n}").unit, "\t");
+        assert_eq!(Layout::of("{\r\n    \"a\": 1\r\n}").unit, "    ");
+        assert_eq!(Layout::of("{\r\n    \"a\": 1\r\n}").newline, "\r\n");
+        assert_eq!(
+            Layout::of("{\"a\": 1}"),
+            Layout {
+                newline: "\n",
+                unit: "  ".into()
+            }
+        );
+        let layout = Layout::of("{}");
+        let value = Out::Object(vec![
+            ("a".into(), Out::Array(Vec::new())),
+            ("b".into(), Out::Object(Vec::new())),
+            ("c".into(), Out::Array(vec![Out::Number(1)])),
+        ]);
+        assert_eq!(
+            render(&value, &layout, "", true),
+            "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1\n  ]\n}"
+        );
+        assert_eq!(
+            render(&value, &layout, "", false),
+            "{\"a\": [], \"b\": {}, \"c\": [1]}"
+        );
+    }
+
+    #[test]
     fn every_escape_and_number_form_is_read() {
         let root = parse(r#"["\b\f\n\r\t\/\"\\", "\u00E9\u00e9\u0041", 0, -0, 10, 1.5, 1e5, 1E+5, 2e-3, -12.75E10]"#)
             .unwrap();

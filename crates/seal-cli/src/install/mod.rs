@@ -351,14 +351,12 @@ fn write_atomically(path: &Path, existed: bool, text: &str) -> Result<Option<Pat
         )
     };
     let real = if existed {
-        fs::canonicalize(path).map_err(|error| failed("resolve it", error))?
+        fs::canonicalize(path)
     } else {
-        path.to_path_buf()
-    };
-    let dir = match real.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+        std::path::absolute(path)
+    }
+    .map_err(|error| failed("resolve it", error))?;
+    let dir = real.parent().unwrap_or(Path::new("/")).to_path_buf();
     fs::create_dir_all(&dir).map_err(|error| failed("create its directory", error))?;
     let mut backup = None;
     let mut file =
