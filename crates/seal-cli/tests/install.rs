@@ -890,3 +890,163 @@ fn binary_state_and_settings_paths() {
 fn seal_in_dir(dir: &Path, args: &[&str]) -> Run {
     support::seal_in(Some(dir), args, b"", &[])
 }
+
+#[cfg(unix)]
+#[test]
+fn doctor_reports_each_problem_once_and_only_sound_hooks_as_ok() {
+    use std::os::unix::fs::PermissionsExt;
+    let machine = Machine::new("doctor-edges");
+    // A client directory with no seal hook in it.
+    std::fs::create_dir_all(format!("{}/.claude", machine.home)).expect("dir");
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "warn",
+            &["Claude Code: no seal hook is installed (`seal install claude-code --rules FILE`)"]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|line| line.contains("Codex")),
+        "{lines:#?}"
+    );
+
+    let claude = format!("{}/.claude/settings.json", machine.home);
+    let hook = |event: &str, command: &str, timeout: u64| {
+        format!(
+            r#""{event}": [{{"hooks": [{{"type": "command", "command": "{command}", "timeout": {timeout}}}]}}]"#
+        )
+    };
+    let write = |events: &[String]| {
+        std::fs::write(&claude, format!("{{\"hooks\": {{{}}}}}", events.join(", ")))
+            .expect("write");
+    };
+    write(&[
+        hook(
+            "PreToolUse",
+            "seal hook claude-code pre-tool-use --rules /r.json --deadline 90",
+            60,
+        ),
+        hook(
+            "UserPromptSubmit",
+            "seal hook claude-code user-prompt-submit --store /s.json",
+            30,
+        ),
+    ]);
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Claude Code PreToolUse",
+                "timeout 60 s is not above the hook's 90 s deadline",
+                "the call goes on under the client's own rules"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Claude Code UserPromptSubmit",
+                "timeout 30 s is not above the hook's 30 s deadline",
+                "the prompt goes on unverified"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        !has(&lines, "ok", &["Claude Code PreToolUse"]),
+        "{lines:#?}"
+    );
+    assert!(
+        !has(&lines, "ok", &["Claude Code UserPromptSubmit"]),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "warn",
+            &["Claude Code PreSkillShellCommand: not wired, skills' shell lines run unchecked"]
+        ),
+        "{lines:#?}"
+    );
+
+    write(&[
+        hook(
+            "PreToolUse",
+            "seal hook claude-code pre-tool-use --rules /r.json",
+            31,
+        ),
+        hook(
+            "PreSkillShellCommand",
+            "seal hook claude-code pre-tool-use --rules /r.json",
+            60,
+        ),
+    ]);
+    let lines = machine.doctor();
+    assert!(
+        has(&lines, "ok", &["Claude Code PreToolUse", "(timeout 31 s)"]),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "error",
+            &[
+                "Claude Code PreSkillShellCommand",
+                "is not the `pre-skill-shell-command` hook"
+            ]
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "warn",
+            &["Claude Code UserPromptSubmit: not wired, frames in prompts are not verified"]
+        ),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|line| line.contains("Claude Code PreToolUse"))
+            .count(),
+        1,
+        "{lines:#?}"
+    );
+
+    // A `seal` on the PATH that cannot be run is not found.
+    let bin = machine.dir.file("noexec");
+    std::fs::create_dir_all(&bin).expect("dir");
+    std::fs::write(format!("{bin}/seal"), "#!/bin/sh\n").expect("write");
+    std::fs::set_permissions(
+        format!("{bin}/seal"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .expect("mode");
+    let run = machine.seal(&["doctor"], &format!("{bin}:/usr/bin:/bin"));
+    assert!(
+        run.stdout.contains("`seal` is not found on the PATH"),
+        "{}",
+        run.stdout
+    );
+
+    // A settings file that cannot be read.
+    std::fs::remove_file(&claude).expect("rm");
+    std::fs::create_dir_all(&claude).expect("dir");
+    let lines = machine.doctor();
+    assert!(
+        has(
+            &lines,
+            "error",
+            &["Claude Code: ~/.claude/settings.json: cannot read it"]
+        ),
+        "{lines:#?}"
+    );
+}

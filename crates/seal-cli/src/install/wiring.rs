@@ -132,10 +132,11 @@ fn hook_findings(
         ));
         return;
     }
-    let mut problems = 0;
+    // Whether every check of this hook passed (then one `ok` line says so).
+    let mut sound = true;
     match resolve(&found.seal.program) {
         None => {
-            problems += 1;
+            sound = false;
             out.push((
                 Severity::Error,
                 format!(
@@ -150,7 +151,7 @@ fn hook_findings(
             ));
         }
         Some(resolved) if running.is_some_and(|running| running != resolved) => {
-            problems += 1;
+            sound = false;
             out.push((
                 Severity::Warn,
                 format!(
@@ -168,7 +169,7 @@ fn hook_findings(
         match timeout.parse::<f64>() {
             Ok(seconds) if seconds > deadline as f64 => {}
             _ => {
-                problems += 1;
+                sound = false;
                 out.push((
                     Severity::Error,
                     format!(
@@ -185,7 +186,7 @@ fn hook_findings(
     }
     if let (Some(wanted), Some(matcher)) = (event.matcher, found.matcher.as_deref()) {
         if matcher != wanted && !matcher.is_empty() {
-            problems += 1;
+            sound = false;
             out.push((
                 Severity::Warn,
                 format!(
@@ -200,11 +201,11 @@ fn hook_findings(
     if client == Client::Codex {
         let (severity, message) = codex_trust::finding(path, text, found);
         if severity != Severity::Ok {
-            problems += 1;
+            sound = false;
         }
         out.push((severity, format!("{place}: {message}")));
     }
-    if problems == 0 {
+    if sound {
         out.push((
             Severity::Ok,
             format!(
