@@ -580,6 +580,17 @@ fn doctor_reports_what_each_client_runs_and_whether_codex_will() {
         ),
         "{lines:#?}"
     );
+    assert!(
+        has(
+            &lines,
+            "ok",
+            &[
+                "Codex PreToolUse in ~/.codex/hooks.json: `seal hook codex pre-tool-use",
+                "(timeout 60 s)"
+            ]
+        ),
+        "{lines:#?}"
+    );
 
     // Disabled after review.
     std::fs::write(&config, format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{RECORDED_PRE_TOOL_USE}\"\nenabled = false\n")).expect("config");
