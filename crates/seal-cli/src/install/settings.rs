@@ -768,6 +768,46 @@ mod tests {
     }
 
     #[test]
+    fn a_seal_hook_sharing_a_group_is_updated_alone() {
+        let shared = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}, {"type": "command", "command": "seal hook claude-code pre-tool-use --rules /old.json"}]}]}}"#;
+        let plan = install(Some(shared), &wanted()).expect("plan");
+        assert!(plan.report[1].contains(" updated "), "{:?}", plan.report);
+        let root = parse(&plan.text).expect("json");
+        let group = &root
+            .get("hooks")
+            .expect("hooks")
+            .value
+            .get("PreToolUse")
+            .expect("event")
+            .value;
+        let group = &group.elements().expect("list")[0];
+        assert_eq!(
+            group.get("matcher").and_then(|m| m.value.as_str()),
+            Some("Bash")
+        );
+        let handlers = group
+            .get("hooks")
+            .and_then(|m| m.value.elements())
+            .expect("handlers");
+        assert_eq!(handlers.len(), 2);
+        assert_eq!(
+            handlers[0].get("command").and_then(|m| m.value.as_str()),
+            Some("audit")
+        );
+        assert!(same(
+            &handlers[1],
+            &handler(&wanted(), &events(Client::ClaudeCode)[1])
+        ));
+        let again = install(Some(&plan.text), &wanted()).expect("plan");
+        assert_eq!(again.text, plan.text);
+        assert!(
+            again.report[1].contains(" unchanged "),
+            "{:?}",
+            again.report
+        );
+    }
+
+    #[test]
     fn a_prompt_hook_without_a_store_is_kept_or_not_written() {
         let with_prompt = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "seal hook claude-code user-prompt-submit --store /s.json"}]}]}}"#;
         let plan = install(Some(with_prompt), &wanted()).expect("plan");
