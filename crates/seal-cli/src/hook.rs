@@ -69,6 +69,16 @@ pub enum Harness {
     Codex,
 }
 
+impl Harness {
+    /// The agent id the facade is given (`claude-code`, `codex`).
+    pub fn agent(self) -> &'static str {
+        match self {
+            Harness::ClaudeCode => "claude-code",
+            Harness::Codex => "codex",
+        }
+    }
+}
+
 /// The tool-hook lane (`seal hook <harness> pre-tool-use ...`): parses the command line, then
 /// decides; any failure, a panic anywhere below, or the deadline answers deny. Exit 0 with the
 /// answer, or [`TOOL_REFUSAL_EXIT`] when stdout cannot be written.
@@ -371,11 +381,7 @@ pub fn decide_skill_line(
             )))
         }
     }
-    let agent = match harness {
-        Harness::ClaudeCode => "claude-code",
-        Harness::Codex => "codex",
-    };
-    let call = CallInput::skill_line(&object, agent, "hook input")?;
+    let call = CallInput::skill_line(&object, harness.agent(), "hook input")?;
     decided_reason(rules, mode.for_call(&call), &call)
 }
 
@@ -391,10 +397,7 @@ pub fn decide_input(
     let text = utf8(bytes, "hook input")?;
     let object = json_in::foreign_object(text.as_bytes(), "hook input")?;
     check_event(&object, "PreToolUse")?;
-    let agent = match harness {
-        Harness::ClaudeCode => "claude-code",
-        Harness::Codex => "codex",
-    };
+    let agent = harness.agent();
     let call = CallInput::from_object(&object, agent, "hook input")?;
     let mode = mode.for_call(&call);
     if harness == Harness::Codex && call.tool == crate::codex_patch::TOOL {
