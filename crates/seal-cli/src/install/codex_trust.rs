@@ -266,7 +266,7 @@ pub fn review(config: &str, key: &str) -> Result<Review, String> {
 
 /// `seal doctor`'s finding about whether Codex runs the seal hook `found` of the hooks file
 /// `path`.
-pub fn finding(path: &Path, _text: &str, found: &Found) -> (Severity, String) {
+pub fn finding(path: &Path, found: &Found) -> (Severity, String) {
     let definition = match definition(found) {
         Ok(definition) => definition,
         Err(problem) => return (Severity::Error, problem),

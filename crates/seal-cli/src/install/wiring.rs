@@ -21,19 +21,16 @@ pub enum Severity {
     Error,
 }
 
-/// The settings files of `client` that seal's hooks may be in, with the scope each is: the
-/// user's, and the project's of the current directory.
-pub fn files(client: Client, cwd: &Path) -> Vec<(PathBuf, &'static str)> {
-    let mut files = Vec::new();
-    if let Ok(path) = settings_path(client, None) {
-        files.push((path, "user"));
-    }
+/// The settings files of `client` that seal's hooks may be in: the user's, and the project's
+/// of the current directory.
+pub fn files(client: Client, cwd: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = settings_path(client, None).into_iter().collect();
     match client {
         Client::ClaudeCode => {
-            files.push((cwd.join(".claude").join("settings.json"), "project"));
-            files.push((cwd.join(".claude").join("settings.local.json"), "local"));
+            files.push(cwd.join(".claude").join("settings.json"));
+            files.push(cwd.join(".claude").join("settings.local.json"));
         }
-        Client::Codex => files.push((cwd.join(".codex").join("hooks.json"), "project")),
+        Client::Codex => files.push(cwd.join(".codex").join("hooks.json")),
     }
     files
 }
@@ -93,7 +90,6 @@ fn deadline(found: &Found) -> u64 {
 fn hook_findings(
     client: Client,
     path: &Path,
-    text: &str,
     found: &Found,
     running: Option<&Path>,
     out: &mut Vec<(Severity, String)>,
@@ -199,7 +195,7 @@ fn hook_findings(
         }
     }
     if client == Client::Codex {
-        let (severity, message) = codex_trust::finding(path, text, found);
+        let (severity, message) = codex_trust::finding(path, found);
         if severity != Severity::Ok {
             sound = false;
         }
@@ -229,7 +225,7 @@ pub fn findings(cwd: &Path) -> Vec<(Severity, String)> {
     for client in [Client::ClaudeCode, Client::Codex] {
         let mut wired: Vec<String> = Vec::new();
         let mut any_file = false;
-        for (path, _scope) in files(client, cwd) {
+        for path in files(client, cwd) {
             let text = match std::fs::read_to_string(&path) {
                 Ok(text) => text,
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
@@ -246,26 +242,37 @@ pub fn findings(cwd: &Path) -> Vec<(Severity, String)> {
                 }
             };
             any_file = true;
-            if client == Client::ClaudeCode {
-                let disabled = parse(&text).ok().is_some_and(|root| {
-                    root.get("disableAllHooks")
-                        .is_some_and(|m| matches!(m.value.kind, Kind::Literal("true")))
-                });
-                if disabled {
-                    out.push((
-                        Severity::Error,
-                        format!(
-                            "Claude Code: {}: `disableAllHooks` is true, so Claude Code runs no hook, seal's included",
-                            shown(&path)
-                        ),
-                    ));
+            let unreadable = |problem: String| {
+                (
+                    Severity::Error,
+                    format!(
+                        "{}: {}: {problem}: the client may not read its hooks either",
+                        client.name(),
+                        shown(&path)
+                    ),
+                )
+            };
+            let root = match parse(&text) {
+                Ok(root) => root,
+                Err(error) => {
+                    out.push(unreadable(error.to_string()));
+                    continue;
                 }
+            };
+            let disabled = root
+                .get("disableAllHooks")
+                .is_some_and(|m| matches!(m.value.kind, Kind::Literal("true")));
+            if client == Client::ClaudeCode && disabled {
+                out.push((
+                    Severity::Error,
+                    format!(
+                        "Claude Code: {}: `disableAllHooks` is true, so Claude Code runs no hook, seal's included",
+                        shown(&path)
+                    ),
+                ));
             }
             if client == Client::Codex {
-                if let Some(problem) = parse(&text)
-                    .ok()
-                    .and_then(|root| codex_trust::file_problem(&text, &root))
-                {
+                if let Some(problem) = codex_trust::file_problem(&text, &root) {
                     out.push((
                         Severity::Error,
                         format!("Codex: {}: {problem}", shown(&path)),
@@ -273,25 +280,15 @@ pub fn findings(cwd: &Path) -> Vec<(Severity, String)> {
                     continue;
                 }
             }
-            let found = match parse(&text)
-                .map_err(|error| error.to_string())
-                .and_then(|root| find(&text, &root))
-            {
+            let found = match find(&text, &root) {
                 Ok(found) => found,
                 Err(problem) => {
-                    out.push((
-                        Severity::Error,
-                        format!(
-                            "{}: {}: {problem}: the client may not read its hooks either",
-                            client.name(),
-                            shown(&path)
-                        ),
-                    ));
+                    out.push(unreadable(problem));
                     continue;
                 }
             };
             for hook in &found {
-                hook_findings(client, &path, &text, hook, running.as_deref(), &mut out);
+                hook_findings(client, &path, hook, running.as_deref(), &mut out);
                 wired.push(hook.event.clone());
             }
         }
