@@ -140,7 +140,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             Prepared::Run(run) => Dispatch::Run(run),
             Prepared::Deny(deny) => Dispatch::Deny(deny),
             Prepared::NeedsApproval(pending) => {
-                println!("  needs approval: {}", show(pending.reason()));
+                println!("  needs approval: {}", pending.reason());
                 println!("  audit: {}", show(pending.asked_event().json()));
                 let settled = pending.ask_answerers();
                 if let Some(decided) = settled.audit_events().last() {

@@ -9,6 +9,7 @@ use seal_policy::pipeline::{Answering, Awaiting};
 use seal_record::ApprovalAsked;
 
 use crate::dispatch::{AuditEvent, Deny, Dispatch, Run};
+use crate::render::Escaped;
 use crate::seal::Seal;
 use crate::session::Call;
 use crate::{Outcome, SandboxMode};
@@ -110,9 +111,15 @@ impl<'a> PendingApproval<'a> {
     }
 
     /// Why approval is needed: the waterfall's reason and, for an escalation, the requested
-    /// mode and justification.
-    pub fn reason(&self) -> &str {
-        self.asked.reason().unwrap_or("")
+    /// mode and justification, escaped once for display (the `approval/asked` record holds the
+    /// same text, cut with a marker when it is longer than the record allows).
+    pub fn reason(&self) -> &Escaped {
+        self.awaiting.reason()
+    }
+
+    /// The trace so far: the waterfall's steps before the approval (read without settling).
+    pub fn trace(&self) -> &crate::Trace {
+        self.awaiting.trace()
     }
 
     /// The approval card: ASCII, every field escaped behind a renderer-owned gutter, long

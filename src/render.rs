@@ -16,5 +16,5 @@
 
 pub use seal_render::{
     append_alarm, decode, decode_bytes, escape, escape_bytes, render_alarm, render_frame, Context,
-    DecodeError, DecodeErrorKind, RenderError,
+    DecodeError, DecodeErrorKind, Escaped, RenderError,
 };

@@ -56,7 +56,7 @@ use crate::{ApprovalPolicy, ReplayStore, SandboxMode, Sha256Digest, UnixTime};
 /// let session = seal.open_session("s1")?;
 /// let call = seal.call(&session, "agent-1", "c1", "Bash", r#"{"command":"rm -rf /"}"#)?;
 /// let Prepared::Deny(deny) = seal.prepare(&call, None) else { panic!("denied") };
-/// assert!(deny.reason().contains("Bash(rm:*)"));
+/// assert!(deny.reason().as_str().contains("Bash(rm:*)"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Seal {
@@ -385,6 +385,37 @@ impl Seal {
             arguments_json,
             Arguments::Lossless,
         )
+    }
+
+    /// Freezes a tool call whose arguments are already parsed (for a foreign client, with
+    /// [`json::parse_lossless`](crate::json::parse_lossless), as a hook reads its input): the
+    /// value is serialized to canonical bytes and hashed once and never parsed again, so the
+    /// frozen bytes and their digest (the call's `sealed()`) are what every later stage reads. The bytes are those [`Seal::call_foreign`] gives for the value's text.
+    ///
+    /// ```
+    /// use seal::json::{parse_lossless, JsonLimits};
+    ///
+    /// let seal = seal::Seal::builder().build()?;
+    /// let session = seal.open_session("s1")?;
+    /// let text = r#"{"command": "git status", "timeout": 12345678901234567000}"#;
+    /// let parsed = parse_lossless(text.as_bytes(), &JsonLimits::default())?;
+    /// let call = seal.call_parsed(&session, "claude-code", "c1", "Bash", &parsed)?;
+    /// let foreign = seal.call_foreign(&session, "claude-code", "c1", "Bash", text)?;
+    /// assert_eq!(call.arguments_json(), foreign.arguments_json());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CallError`] for an agent id, call id or tool name that is not an identifier.
+    pub fn call_parsed(
+        &self,
+        session: &Session,
+        agent: &str,
+        call_id: &str,
+        tool: &str,
+        arguments: &crate::json::Value<'_>,
+    ) -> Result<Call, CallError> {
+        Call::parsed(session, agent, call_id, tool, arguments)
     }
 
     /// Decides a call: the escalation request is checked first (an invalid one denies), then

@@ -1,5 +1,6 @@
 //! Sessions and calls: who asks, with which standing permissions, for which tool call.
 
+use seal_parse::json::Value;
 use seal_policy::chain::{Arguments, CallError, ToolCall};
 use seal_policy::preset::Session as CoreSession;
 
@@ -65,6 +66,18 @@ impl Call {
     ) -> Result<Call, CallError> {
         let arguments = arguments_json.as_bytes();
         let call = ToolCall::freeze(&session.id, Some(agent), call_id, tool, arguments, profile)?;
+        let session = session.session.clone();
+        Ok(Call { call, session })
+    }
+
+    pub(crate) fn parsed(
+        session: &Session,
+        agent: &str,
+        call_id: &str,
+        tool: &str,
+        arguments: &Value<'_>,
+    ) -> Result<Call, CallError> {
+        let call = ToolCall::freeze_parsed(&session.id, Some(agent), call_id, tool, arguments)?;
         let session = session.session.clone();
         Ok(Call { call, session })
     }

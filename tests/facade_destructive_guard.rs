@@ -31,9 +31,9 @@ fn decide(seal: &Seal, command: &str) -> (&'static str, String) {
         .unwrap();
     match seal.prepare(&call, None) {
         Prepared::Run(_) => ("allow", String::new()),
-        Prepared::Deny(deny) => ("deny", deny.reason().to_owned()),
+        Prepared::Deny(deny) => ("deny", deny.reason().as_str().to_owned()),
         Prepared::NeedsApproval(pending) => {
-            let reason = pending.reason().to_owned();
+            let reason = pending.reason().as_str().to_owned();
             let _ = pending.cancel();
             ("ask", reason)
         }

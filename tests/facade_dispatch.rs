@@ -83,7 +83,11 @@ fn a_deny_rule_on_any_segment_denies_with_the_rule_in_the_trace() {
             .unwrap();
         let deny = deny(seal.prepare(&call, None));
         assert_eq!(deny.cause(), DenyCause::Decided, "{command}");
-        assert!(deny.reason().contains("Bash(rm:*)"), "{}", deny.reason());
+        assert!(
+            deny.reason().as_str().contains("Bash(rm:*)"),
+            "{}",
+            deny.reason()
+        );
         let text = deny.trace().to_string();
         assert!(text.contains("[rule `Bash(rm:*)`"), "{text}");
         assert!(text.is_ascii());
@@ -229,7 +233,7 @@ fn guards_deny_after_an_allow_and_an_approval_and_fail_closed() {
         panic!("guard")
     };
     assert_eq!(deny.cause(), DenyCause::Guard);
-    assert_eq!(deny.reason(), "main is protected");
+    assert_eq!(deny.reason().as_str(), "main is protected");
     assert_eq!(deny.audit_events().len(), 2);
 
     let call = seal
@@ -295,7 +299,7 @@ fn rejection_cancellation_and_unavailability_deny() {
             panic!("{word} denies")
         };
         assert_eq!(deny.cause(), DenyCause::Approval(outcome));
-        assert!(deny.reason().contains(word), "{}", deny.reason());
+        assert!(deny.reason().as_str().contains(word), "{}", deny.reason());
         assert!(deny.audit_events()[1].json().contains(word));
     }
     let call = seal
@@ -494,7 +498,7 @@ fn invalid_escalations_deny_before_any_prompt() {
     ] {
         let deny = deny(seal.prepare(&call, Some(escalation)));
         assert_eq!(deny.cause(), DenyCause::Escalation, "{escalation:?}");
-        assert!(deny.reason().is_ascii());
+        assert!(deny.reason().as_str().is_ascii());
     }
 }
 
@@ -801,13 +805,20 @@ fn a_hostile_or_long_ask_reason_still_asks_and_is_shown_escaped_once() {
     let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
         panic!("a reason with controls or of any length still asks")
     };
-    assert!(pending.reason().is_ascii());
+    let reason = pending.reason().as_str();
+    assert!(reason.is_ascii());
+    assert!(reason.starts_with("review \\u{202e}this\\n"), "{reason}");
     assert!(
-        pending.reason().starts_with("review \\u{202e}this\\n"),
-        "{}",
-        pending.reason()
+        reason.ends_with(&"y".repeat(3000)),
+        "the reason itself is whole"
     );
-    assert!(pending.reason().ends_with("characters elided]"));
+    // The record holds it cut between escapes, with the marker.
+    let asked = pending.asked_event();
+    assert!(
+        asked.json().contains("characters elided]"),
+        "{}",
+        asked.json()
+    );
     assert!(pending
         .card()
         .contains("| reason    review \\u{202e}this\\n"));

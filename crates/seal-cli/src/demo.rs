@@ -215,7 +215,7 @@ fn commands(out: &mut Out) -> Result<(), Failure> {
             "  ",
             &format!("-> {}", decided.answer.as_str().to_uppercase()),
         );
-        out.indented("     ", &decided.rules);
+        out.indented("     ", decided.rules.as_str());
         for line in &decided.trace {
             out.indented("     ", line);
         }

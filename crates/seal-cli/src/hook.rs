@@ -414,11 +414,10 @@ fn decided_reason(
     call: &CallInput<'_>,
 ) -> Result<(Answer, String), Failure> {
     let decided = decide(rules, mode, call, Explain::WhenNoRuleDecided)?;
-    let matched = decided
-        .matched
-        .as_deref()
-        .map(|matched| format!(" [{matched}]"))
-        .unwrap_or_default();
+    let matched = match &decided.matched {
+        Some(matched) => format!(" [{matched}]"),
+        None => String::new(),
+    };
     let reason = match (decided.answer, decided.matched.is_some()) {
         (Answer::Allow, _) => format!("seal: allowed{matched}"),
         (_, true) => format!("seal: {}{matched}", decided.reason),

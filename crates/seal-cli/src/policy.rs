@@ -5,8 +5,8 @@
 use seal::destructive::DestructiveGuard;
 use seal::explain::{Explain as Reads, Reading};
 use seal::json::{Object, Value};
-use seal::render::{escape, Context};
-use seal::{lint_rules, Fallback, Prepared, Seal, Sha256Digest, Step, Trace};
+use seal::render::Escaped;
+use seal::{lint_rules, Fallback, Prepared, Seal, Step, Trace};
 
 use crate::cli::{PolicyCheckArgs, PolicyLintArgs, Toggle};
 use crate::failure::{quoted, Exit, Failure};
@@ -42,16 +42,16 @@ impl Answer {
 pub struct Decided {
     /// The answer.
     pub answer: Answer,
-    /// The reason (for deny and ask).
-    pub reason: String,
+    /// The reason (for deny and ask), escaped once.
+    pub reason: Escaped,
     /// The trace, one line per stage that ran, then `decided by: n` (for an ask, the stages
     /// before the approval: the binary never answers an approval itself).
     pub trace: Vec<String>,
     /// The rule that decided and the normalized form it matched, when a rule decided.
-    pub matched: Option<String>,
+    pub matched: Option<Escaped>,
     /// What the rules alone give, per segment (for a command no rule covers, the first segment
     /// no allow rule covers); empty when not asked for ([`Explain`]).
-    pub rules: String,
+    pub rules: Escaped,
     /// The rules listener's reading of the call, recorded in the decision's trace as it
     /// decided ([`Decided::rules`] comes from it), form by form for a shell command with
     /// [`Explain::Forms`]; `None` when a stage before the rules decided.
@@ -59,7 +59,7 @@ pub struct Decided {
     /// The approval card, for an ask.
     pub card: Option<String>,
     /// SHA-256 (hex) of the frozen arguments: the lossless canonical bytes of `tool_input`, the
-    /// same for the same call on every run.
+    /// same for the same call on every run (the digest computed when the call was frozen).
     pub arguments_sha256: String,
 }
 
@@ -137,13 +137,6 @@ impl<'a> CallInput<'a> {
             cwd: json_in::optional_string(object, "cwd", what)?,
             permission_mode: json_in::optional_string(object, "permission_mode", what)?,
         })
-    }
-
-    /// `tool_input` as canonical JSON text: the lossless form, numbers as the client wrote
-    /// them and lone surrogates as `\udxxx` (spec/canonical-json.md section 12).
-    fn arguments_json(&self) -> Result<String, Failure> {
-        String::from_utf8(self.input.canonical_bytes())
-            .map_err(|_| Failure::new(Exit::Internal, "canonical arguments are not UTF-8"))
     }
 }
 
@@ -263,58 +256,44 @@ pub fn decide(
     let session = seal
         .open_session(call.session)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let arguments = call.arguments_json()?;
     let tool_call = seal
-        .call_foreign(&session, call.agent, call.call_id, call.tool, &arguments)
+        .call_parsed(&session, call.agent, call.call_id, call.tool, call.input)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let arguments_sha256 = Sha256Digest::of(tool_call.arguments_json().as_bytes()).to_hex();
-    let inline = |text: &str| escape(text, Context::Inline).into_owned();
-    let rules = String::new();
+    let arguments_sha256 = tool_call.sealed().arguments_sha256().to_hex();
     let reads = match explain {
         Explain::Forms => Reads::Forms,
         Explain::Always | Explain::WhenNoRuleDecided => Reads::Evaluation,
     };
+    let decided = |answer, reason, trace: &Trace, before_approval, card| Decided {
+        answer,
+        reason,
+        trace: trace_lines(trace, before_approval),
+        matched: matched(trace),
+        rules: Escaped::default(),
+        explanation: trace.reading().cloned(),
+        card,
+        arguments_sha256: arguments_sha256.clone(),
+    };
     let mut decided = match seal.prepare_explaining(&tool_call, None, reads) {
-        Prepared::Run(run) => Decided {
-            answer: Answer::Allow,
-            reason: String::new(),
-            trace: trace_lines(run.trace(), false),
-            matched: matched(run.trace()),
-            rules,
-            explanation: run.trace().reading().cloned(),
-            card: None,
-            arguments_sha256: arguments_sha256.clone(),
-        },
-        Prepared::Deny(deny) => Decided {
-            answer: Answer::Deny,
-            reason: inline(deny.reason()),
-            trace: trace_lines(deny.trace(), false),
-            matched: matched(deny.trace()),
-            rules,
-            explanation: deny.trace().reading().cloned(),
-            card: None,
-            arguments_sha256: arguments_sha256.clone(),
-        },
+        Prepared::Run(run) => decided(Answer::Allow, Escaped::default(), run.trace(), false, None),
+        Prepared::Deny(deny) => decided(
+            Answer::Deny,
+            deny.reason().clone(),
+            deny.trace(),
+            false,
+            None,
+        ),
+        // The harness asks the human: seal's own pending approval is dropped unsettled (which
+        // dispatches nothing), and the trace shown is the waterfall's, before the approval.
         Prepared::NeedsApproval(pending) => {
-            let reason = inline(pending.reason());
-            let card = pending.card().to_owned();
-            // The harness asks the human; seal's own pending approval is cancelled, and the
-            // trace shown is the waterfall's, before the approval step.
-            let settled = pending.cancel();
-            Decided {
-                answer: Answer::Ask,
-                reason: if reason.is_empty() {
-                    "approval required".into()
-                } else {
-                    reason
-                },
-                trace: trace_lines(settled.trace(), true),
-                matched: matched(settled.trace()),
-                rules,
-                explanation: settled.trace().reading().cloned(),
-                card: Some(card),
-                arguments_sha256,
-            }
+            let card = Some(pending.card().to_owned());
+            decided(
+                Answer::Ask,
+                pending.reason().clone(),
+                pending.trace(),
+                true,
+                card,
+            )
         }
     };
     if explain != Explain::WhenNoRuleDecided || decided.matched.is_none() {
@@ -324,7 +303,7 @@ pub fn decide(
         // here, once, under the seal's own rules.
         let reading =
             (decided.explanation.take()).unwrap_or_else(|| seal.read_rules(&tool_call, reads));
-        decided.rules = inline(&reading.evaluation().to_string());
+        decided.rules = reading.evaluation().escaped();
         decided.explanation = Some(reading);
     } else {
         decided.explanation = None;
@@ -336,7 +315,7 @@ pub fn decide(
 pub fn decided_json(decided: &Decided) -> J {
     J::Obj(vec![
         ("decision", J::str(decided.answer.as_str())),
-        ("reason", J::str(decided.reason.clone())),
+        ("reason", J::str(decided.reason.as_str())),
         (
             "trace",
             J::Arr(
@@ -347,8 +326,11 @@ pub fn decided_json(decided: &Decided) -> J {
                     .collect(),
             ),
         ),
-        ("matched", J::opt(decided.matched.clone())),
-        ("rules", J::str(decided.rules.clone())),
+        (
+            "matched",
+            J::opt(decided.matched.as_ref().map(Escaped::as_str)),
+        ),
+        ("rules", J::str(decided.rules.as_str())),
         ("card", J::opt(decided.card.clone())),
         ("arguments_sha256", J::str(decided.arguments_sha256.clone())),
     ])
@@ -397,14 +379,16 @@ fn trace_lines(trace: &Trace, before_approval: bool) -> Vec<String> {
     lines
 }
 
-fn matched(trace: &Trace) -> Option<String> {
-    let inline = |text: &str| escape(text, Context::Inline).into_owned();
+fn matched(trace: &Trace) -> Option<Escaped> {
     let because = trace.steps().iter().rev().find_map(Step::because)?;
-    let rule = inline(because.rule_text());
-    Some(match because.form() {
-        Some(form) => format!("rule `{rule}` matched `{}`", inline(form)),
-        None => format!("rule `{rule}`"),
-    })
+    let mut matched = Escaped::new("rule `");
+    matched.push_raw(because.rule_text());
+    if let Some(form) = because.form() {
+        matched.push_raw("` matched `");
+        matched.push_raw(form);
+    }
+    matched.push_raw("`");
+    Some(matched)
 }
 
 /// Runs `seal policy recommended`: prints the recommended rule file.

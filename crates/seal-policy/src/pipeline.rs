@@ -29,7 +29,7 @@
 //! let Plan::Approve(awaiting) = pipeline.decide(&session, &call, &EscalationFields::default()) else {
 //!     panic!("the fallback asks");
 //! };
-//! let asked = ApprovalAsked::new("approval-1", "Bash", Some("c1"), Some(awaiting.reason()))?;
+//! let asked = ApprovalAsked::new("approval-1", "Bash", Some("c1"), Some(awaiting.reason().as_str()))?;
 //! let ran = awaiting.settle(&asked, "s1", "agent-1", Answering::Outcome(Outcome::AllowedOnce));
 //! assert!(ran.is_ok());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -38,7 +38,7 @@
 use std::sync::Arc;
 
 use seal_record::{ApprovalAsked, Outcome, RecordError};
-use seal_render::{escape, Context};
+use seal_render::Escaped;
 
 use crate::approval::{
     approval_card, Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict, Effect,
@@ -99,7 +99,7 @@ pub struct Cleared {
 /// A refused call: why, which stage refused it, and the trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refused {
-    reason: String,
+    reason: Escaped,
     cause: DenyCause,
     trace: Trace,
     audit: Vec<Effect>,
@@ -114,6 +114,7 @@ pub struct Awaiting<'a> {
     plan: CallPlan,
     executor: Executor,
     reason: String,
+    escaped: Escaped,
 }
 
 /// What the approval unblocks.
@@ -247,20 +248,24 @@ impl Pipeline {
         if let Some(escalation) = &plan.escalation {
             reasons.push(escalation.reason());
         }
+        let reason = reasons.join("; ");
         Plan::Approve(Awaiting {
             waiting,
             plan,
             executor: self.executor,
-            reason: reasons.join("; "),
+            escaped: Escaped::new(&reason),
+            reason,
         })
     }
 }
 
 impl<'a> Awaiting<'a> {
     /// Why approval is needed: the waterfall's reason (or [`DEFAULT_ASK_REASON`]) and, for an
-    /// escalation, its standing and target modes and justification, joined by `; `.
-    pub fn reason(&self) -> &str {
-        &self.reason
+    /// escalation, its standing and target modes and justification, joined by `; `, escaped
+    /// once for display (escape-v1, inline context: a listener's or a command's text may hold
+    /// anything).
+    pub fn reason(&self) -> &Escaped {
+        &self.escaped
     }
 
     /// The mode the call's escalation asks for, if it carries one.
@@ -278,10 +283,9 @@ impl<'a> Awaiting<'a> {
     }
 
     /// The approval request of `call` as `approval_id`: the `approval/asked` record, whose
-    /// reason is [`Awaiting::reason`] escaped to printable ASCII (a listener's or a command's
-    /// text may hold anything; the record refuses control and invisible characters) and past
-    /// [`MAX_APPROVAL_REASON_CHARS`] cut with an explicit marker, and the approval card the
-    /// approver reads ([`approval_card`]).
+    /// reason is [`Awaiting::reason`] (the record refuses control and invisible characters),
+    /// past [`MAX_APPROVAL_REASON_CHARS`] cut between escapes with an explicit marker
+    /// ([`Escaped::within`]), and the approval card the approver reads ([`approval_card`]).
     ///
     /// # Errors
     /// The record's refusal (an approval id, tool or call id outside its grammar): settle
@@ -291,18 +295,11 @@ impl<'a> Awaiting<'a> {
         approval_id: &str,
         call: &ToolCall,
     ) -> Result<(ApprovalAsked, String), RecordError> {
-        let escaped = escape(&self.reason, Context::Inline);
-        let reason = match escaped.get(..MAX_APPROVAL_REASON_CHARS) {
-            Some(head) if escaped.len() > MAX_APPROVAL_REASON_CHARS => format!(
-                "{head} [... {} characters elided]",
-                escaped.len() - MAX_APPROVAL_REASON_CHARS
-            ),
-            _ => escaped.into_owned(),
-        };
+        let reason = Escaped::within(&self.reason, MAX_APPROVAL_REASON_CHARS);
         let (tool, call_id) = (call.tool(), Some(call.call_id()));
-        let asked = ApprovalAsked::new(approval_id, tool, call_id, Some(&reason))?;
+        let asked = ApprovalAsked::new(approval_id, tool, call_id, Some(reason.as_str()))?;
         let (standing, target) = (self.plan.standing.mode, self.escalation_target());
-        let card = approval_card(approval_id, call, &reason, standing, target);
+        let card = approval_card(approval_id, call, &self.reason, standing, target);
         Ok((asked, card))
     }
 
@@ -494,18 +491,17 @@ impl Cleared {
 
 impl Refused {
     fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Effect>) -> Refused {
-        let reason = escape(reason, Context::Inline).into_owned();
         Refused {
-            reason,
+            reason: Escaped::new(reason),
             cause,
             trace,
             audit,
         }
     }
 
-    /// Why the call was refused, escaped to printable ASCII (escape-v1, inline context: a
+    /// Why the call was refused, escaped once for display (escape-v1, inline context: a
     /// listener's or a command's text may hold anything), for the agent and the operator.
-    pub fn reason(&self) -> &str {
+    pub fn reason(&self) -> &Escaped {
         &self.reason
     }
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use seal_parse::json::{JsonError, JsonLimits};
+use seal_parse::json::{JsonError, JsonLimits, Value};
 use seal_record::{is_identifier, RecordError, SealedCall};
 
 use super::subject::{subject_of, Subject};
@@ -91,6 +91,27 @@ impl ToolCall {
             RecordError::Arguments(json) => CallError::Arguments(json),
             other => CallError::Identifier(other),
         })?;
+        ToolCall::new(session, agent, sealed)
+    }
+
+    /// Freezes a call of `tool` with id `call_id` whose arguments were already parsed (the
+    /// value a hook read from its input): they are serialized to canonical bytes and hashed
+    /// once, here, and never parsed again. The bytes are the value's canonical form: lossless
+    /// when it holds a number literal or an ill-formed string, strict otherwise (the same bytes
+    /// [`ToolCall::freeze`] gives for the value's text). The limits are the ones the value was
+    /// parsed under.
+    ///
+    /// # Errors
+    /// A session, agent or call id, or tool name, that is not an identifier.
+    pub fn freeze_parsed(
+        session: &str,
+        agent: Option<&str>,
+        call_id: &str,
+        tool: &str,
+        arguments: &Value<'_>,
+    ) -> Result<ToolCall, CallError> {
+        check_ids(session, agent)?;
+        let sealed = SealedCall::new(call_id, tool, arguments).map_err(CallError::Identifier)?;
         ToolCall::new(session, agent, sealed)
     }
 

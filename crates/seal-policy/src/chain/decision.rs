@@ -175,6 +175,14 @@ impl Because {
         }
     }
 
+    /// The same rule, matched against `form` (copied).
+    pub(crate) fn with_form(self, form: &str) -> Because {
+        Because {
+            rule: self.rule,
+            form: Some(Text::Owned(form.to_owned())),
+        }
+    }
+
     /// The same rule, matched against the form that `form` writes (its `Display` text), kept in
     /// the shared string `pool` holds: rewritten in place when nothing else holds it (no
     /// allocation while it has room), otherwise replaced by a new one of

@@ -132,17 +132,17 @@ pub struct GuardForm {
     pub finding: Option<Finding>,
 }
 
+/// The finding as one line, its form and path as they are (raw: the deny reason it becomes is
+/// escaped once where it is shown).
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "destructive command: {} (guard pattern `{}`) in `{}`",
-            self.pattern.what,
-            self.pattern.id,
-            self.form.escape_debug()
+            self.pattern.what, self.pattern.id, self.form
         )?;
         if let (Some(path), Some(place)) = (&self.path, self.place) {
-            write!(f, ": `{}` is {place}", path.escape_debug())?;
+            write!(f, ": `{path}` is {place}")?;
         }
         Ok(())
     }

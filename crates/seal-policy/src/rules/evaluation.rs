@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use seal_render::Escaped;
+
 use super::Effect;
 
 /// Which input of a call a match or a problem concerns: the input as submitted, or as a hook
@@ -82,29 +84,41 @@ pub enum Site {
     Readable(String),
 }
 
+impl Site {
+    /// The text matched at the site (the form, the launcher's words, the path, the host, the
+    /// command, the name or the readable part), `None` for the tool itself.
+    #[must_use]
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Site::Tool => None,
+            Site::Segment { form, .. } | Site::Launcher { form, .. } => Some(form),
+            Site::Path(text)
+            | Site::Host(text)
+            | Site::Command(text)
+            | Site::Name(text)
+            | Site::Readable(text) => Some(text),
+        }
+    }
+}
+
 impl fmt::Display for Site {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Site::Tool => f.write_str("the tool"),
-            Site::Segment { index, kind, form } => write!(
-                f,
-                "segment {index} ({} form `{}`)",
-                kind.as_str(),
-                form.escape_debug()
-            ),
-            Site::Launcher { segment, form } => write!(
-                f,
-                "launcher of segment {segment} (`{}`)",
-                form.escape_debug()
-            ),
-            Site::Path(path) => write!(f, "path `{}`", path.escape_debug()),
-            Site::Host(host) => write!(f, "host `{}`", host.escape_debug()),
-            Site::Command(text) => write!(f, "the command as written `{}`", text.escape_debug()),
-            Site::Name(name) => write!(f, "name `{}`", name.escape_debug()),
+            Site::Segment { index, kind, form } => {
+                write!(f, "segment {index} ({} form `{}`)", kind.as_str(), form)
+            }
+            Site::Launcher { segment, form } => {
+                write!(f, "launcher of segment {segment} (`{}`)", form)
+            }
+            Site::Path(path) => write!(f, "path `{}`", path),
+            Site::Host(host) => write!(f, "host `{}`", host),
+            Site::Command(text) => write!(f, "the command as written `{}`", text),
+            Site::Name(name) => write!(f, "name `{}`", name),
             Site::Readable(text) => write!(
                 f,
                 "a part seal can read of the unanalysable command `{}`",
-                text.escape_debug()
+                text
             ),
         }
     }
@@ -130,9 +144,7 @@ impl fmt::Display for Match {
         write!(
             f,
             "{} rule `{}` matched {}",
-            self.effect,
-            self.text.escape_debug(),
-            self.site
+            self.effect, self.text, self.site
         )?;
         if self.input == Input::Rewritten {
             f.write_str(" of the rewritten input")?;
@@ -217,7 +229,18 @@ impl Evaluation {
     }
 }
 
+impl Evaluation {
+    /// The evaluation as one line for people, escaped once (escape-v1, inline context): rule
+    /// text, forms, paths and reasons may hold anything.
+    #[must_use]
+    pub fn escaped(&self) -> Escaped {
+        Escaped::new(&self.to_string())
+    }
+}
+
 impl fmt::Display for Evaluation {
+    /// The evaluation as one line, its rule text, forms, paths and reasons as they are (raw:
+    /// escape it for display, as [`Evaluation::escaped`] does).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Evaluation::Deny(m) => write!(f, "deny: {m}"),

@@ -93,7 +93,15 @@ impl RulesListener {
 impl Listener for RulesListener {
     fn decide(&self, call: &ToolCall, mut next: Next<'_>) -> Result<Ruling, StageError> {
         if let Some(explain) = next.explain_request() {
-            next.record_reading(self.read(call, explain));
+            // One evaluation decides and is recorded as the reading: the explanation is the
+            // decision's own, never a second evaluation.
+            let reading = self.read(call, explain);
+            let ruling = self.rules.ruling(reading.evaluation());
+            next.record_reading(reading);
+            return match ruling {
+                Some(ruling) => Ok(ruling),
+                None => Ok(next.run()),
+            };
         }
         // Segmented into the buffer the evaluation's trace carries, so that a reused trace
         // makes deciding a command free of allocations.
@@ -130,5 +138,162 @@ fn subject_of(call: &ToolCall) -> Subject<'_> {
                 .and_then(seal_parse::json::Value::as_str)
                 .map_or(Subject::None, Subject::Name)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    use super::*;
+    use crate::chain::Because;
+    use crate::rules::{ClientDefault, Effect};
+    use seal_parse::shell::SegmentBuffer;
+
+    const RULES: [(Effect, &str); 9] = [
+        (Effect::Allow, "Bash(git log:*)"),
+        (Effect::Allow, "Bash(ls:*)"),
+        (Effect::Allow, "Read(src/**)"),
+        (Effect::Allow, "WebFetch(domain:example.com)"),
+        (Effect::Ask, "Bash(git push:*)"),
+        (Effect::Ask, "Edit(/etc/**)"),
+        (Effect::Deny, "Bash(rm:*)"),
+        (Effect::Deny, "Read(./.env)"),
+        (Effect::Deny, "Bash(curl caf\u{e9}:*)"),
+    ];
+
+    fn rule_set(default: ClientDefault) -> RuleSet {
+        let mut rules = RuleSet::default().with_workspace_root("/ws");
+        for (effect, text) in RULES {
+            assert!(rules.push(effect, text).is_ok(), "{text}");
+        }
+        rules.with_client_default(default)
+    }
+
+    fn calls() -> impl Strategy<Value = (&'static str, String)> {
+        let word = prop_oneof![
+            Just("git"),
+            Just("log"),
+            Just("push"),
+            Just("ls"),
+            Just("rm"),
+            Just("-rf"),
+            Just("cat"),
+            Just("curl"),
+            Just("caf\u{e9}"),
+            Just("$(date)"),
+            Just("&&"),
+            Just(";"),
+            Just("|"),
+            Just("bash -c 'rm t'"),
+            Just("src/a"),
+            Just("/etc/x"),
+            Just(".env"),
+            Just("\u{7}"),
+            Just(">"),
+            Just("out"),
+            Just("sudo"),
+            Just("xargs"),
+        ];
+        let command = prop::collection::vec(word, 1..7).prop_map(|words| words.join(" "));
+        let path = prop_oneof![
+            Just("src/a.rs"),
+            Just("/ws/src/b"),
+            Just("/etc/passwd"),
+            Just(".env"),
+            Just("/ws/.env"),
+            Just("../x"),
+            Just("")
+        ]
+        .prop_map(str::to_owned);
+        let url = prop_oneof![
+            Just("https://example.com/a"),
+            Just("https://EXAMPLE.com."),
+            Just("http://x.test"),
+            Just("not a url"),
+            Just("https://a@example.com:8/")
+        ]
+        .prop_map(str::to_owned);
+        prop_oneof![
+            command.prop_map(|c| ("Bash", c)),
+            path.clone().prop_map(|p| ("Read", p)),
+            path.prop_map(|p| ("Edit", p)),
+            url.prop_map(|u| ("WebFetch", u)),
+        ]
+    }
+
+    fn subject<'a>(tool: &str, text: &'a str) -> Subject<'a> {
+        match tool {
+            "Bash" => Subject::Command(text),
+            "WebFetch" => Subject::Url(text),
+            _ => Subject::Path(text),
+        }
+    }
+
+    /// The ruling the listener gives from its recorded reading must be the ruling of its fast
+    /// path, for every call, under every client default.
+    fn same_ruling(
+        read: impl Fn(&RuleSet, &Evaluation) -> Option<Ruling>,
+    ) -> Result<(), proptest::test_runner::TestError<(&'static str, String)>> {
+        let sets = [
+            rule_set(ClientDefault::Nothing),
+            rule_set(ClientDefault::ClaudeCode),
+            rule_set(ClientDefault::ClaudeCodeAcceptEdits),
+        ];
+        let mut runner = TestRunner::new_with_rng(
+            Config {
+                cases: 512,
+                failure_persistence: None,
+                ..Config::default()
+            },
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]),
+        );
+        runner.run(&calls(), |(tool, text)| {
+            for rules in &sets {
+                let (mut buffer, mut form) = (SegmentBuffer::new(), None);
+                let fast = rules.decide(tool, subject(tool, &text), &mut buffer, &mut form);
+                let evaluation = rules.evaluate(tool, subject(tool, &text));
+                if tool == "Bash" {
+                    let explained = rules.explain(tool, subject(tool, &text)).evaluation;
+                    prop_assert_eq!(&explained, &evaluation, "the forms read otherwise");
+                }
+                let read = read(rules, &evaluation);
+                prop_assert_eq!(&fast, &read, "{} {:?}: {:?}", tool, text, evaluation);
+                prop_assert_eq!(
+                    fast.as_ref().and_then(|r| r.explanation().cloned()),
+                    read.as_ref().and_then(|r| r.explanation().cloned())
+                );
+            }
+            Ok(())
+        })
+    }
+
+    #[test]
+    fn the_reading_decides_as_the_fast_path() {
+        assert!(same_ruling(RuleSet::ruling).is_ok());
+    }
+
+    #[test]
+    fn a_reading_that_drops_the_client_default_is_caught() {
+        let broken = |rules: &RuleSet, evaluation: &Evaluation| match evaluation {
+            Evaluation::ClientDefault(_) => None,
+            other => rules.ruling(other),
+        };
+        assert!(same_ruling(broken).is_err());
+    }
+
+    #[test]
+    fn a_reading_that_loses_the_form_is_caught() {
+        let broken = |rules: &RuleSet, evaluation: &Evaluation| {
+            rules
+                .ruling(evaluation)
+                .map(|ruling| match ruling.explanation() {
+                    Some(because) => Ruling::new(ruling.decision().clone())
+                        .because(Because::rule_and_form(because.rule_text().to_owned(), "")),
+                    None => ruling,
+                })
+        };
+        assert!(same_ruling(broken).is_err());
     }
 }

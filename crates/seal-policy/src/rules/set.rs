@@ -542,6 +542,39 @@ impl RuleSet {
         }
     }
 
+    /// The ruling `evaluation` (of this rule set, by [`RuleSet::evaluate`] or
+    /// [`RuleSet::explain`]) leads to: the ruling the chain's rules listener gives for the same
+    /// call, read off the evaluation instead of scanning the rules again. Deny and ask carry
+    /// their rule's reason and the rule and form as the explanation; an unanalysable field asks
+    /// with its reason; allow is explained by its first match; `None` when no rule decided.
+    /// A match whose rule index is not in this set (an evaluation of another set) denies.
+    pub(crate) fn ruling(&self, evaluation: &Evaluation) -> Option<Ruling> {
+        let explained = |m: &Match, decision: Option<crate::chain::Decision>| {
+            let Some(entry) = self.rules.get(m.rule) else {
+                debug_assert!(false, "a match names rule {} of another set", m.rule);
+                return Ruling::deny("the rules' evaluation names a rule they do not hold");
+            };
+            let rule = Because::shared_rule(Arc::clone(&entry.text));
+            let because = match m.site.text() {
+                Some(form) => rule.with_form(form),
+                None => rule,
+            };
+            let decision = decision.unwrap_or_else(|| entry.ruling_decision());
+            Ruling::new(decision).because(because)
+        };
+        match evaluation {
+            Evaluation::Deny(m) | Evaluation::Ask(AskCause::Rule(m)) => Some(explained(m, None)),
+            Evaluation::Ask(AskCause::Unanalysed(u)) => Some(Ruling::ask(u.to_string())),
+            Evaluation::Allow(matches) | Evaluation::ClientDefault(matches) => {
+                Some(match matches.first() {
+                    Some(m) => explained(m, Some(crate::chain::Decision::Allow)),
+                    None => Ruling::allow(),
+                })
+            }
+            Evaluation::NoMatch(_) => None,
+        }
+    }
+
     /// Evaluates a call whose input a hook rewrote: deny and ask are checked on both the
     /// submitted and the rewritten field (a rewrite can neither hide a denied command nor be
     /// one); allow needs the rewritten field, the one that runs, to be covered; a field that
@@ -644,8 +677,8 @@ impl RuleSet {
                         code: "path_outside_workspace",
                         reason: format!(
                             "path `{}`: whether rule `{}` matches depends on the workspace root, which is not known",
-                            path.absolute.as_deref().or(path.relative.as_deref()).unwrap_or_default().escape_debug(),
-                            entry.text.escape_debug()
+                            path.absolute.as_deref().or(path.relative.as_deref()).unwrap_or_default(),
+                            entry.text
                         ),
                     })
                 }
@@ -661,7 +694,7 @@ impl RuleSet {
                     code: "path_outside_workspace",
                     reason: format!(
                         "path `{}`: Claude Code asks before anything writes here (its settings, git's own files)",
-                        shown(path).escape_debug()
+                        shown(path)
                     ),
                 });
             }
@@ -678,7 +711,7 @@ impl RuleSet {
                     code: "path_outside_workspace",
                     reason: format!(
                         "path `{}`: outside the workspace root, and no rule allows it",
-                        shown(path).escape_debug()
+                        shown(path)
                     ),
                 });
             }
@@ -694,7 +727,7 @@ impl RuleSet {
                             reason: format!(
                                 "{} rule `{}` is not interpreted by seal ({why}): every call of the tool asks",
                                 entry.effect,
-                                entry.text.escape_debug()
+                                entry.text
                             ),
                         })
                     }
@@ -901,9 +934,9 @@ impl RuleSet {
                 reason: format!(
                     "segment {} (at byte {at}): `{}` {} `{}`: {why}",
                     path.segment,
-                    path.program.escape_debug(),
+                    path.program,
                     access_verb(path.access),
-                    path.word.escape_debug(),
+                    path.word,
                 ),
             });
         });
@@ -976,19 +1009,15 @@ impl RuleSet {
             (FieldKind::Path, Subject::Path(path)) => {
                 match place(path, self.workspace_root.as_deref()) {
                     Ok(placed) => Field::Path(placed),
-                    Err(why) if specified => unanalysed(
-                        "path_outside_workspace",
-                        format!("path `{}`: {why}", path.escape_debug()),
-                    ),
+                    Err(why) if specified => {
+                        unanalysed("path_outside_workspace", format!("path `{path}`: {why}"))
+                    }
                     Err(_) => Field::Opaque,
                 }
             }
             (FieldKind::Url, Subject::Url(url)) => match url_host(url) {
                 Ok(host) => Field::Host(host),
-                Err(why) if specified => unanalysed(
-                    "url_not_plain",
-                    format!("URL `{}`: {why}", url.escape_debug()),
-                ),
+                Err(why) if specified => unanalysed("url_not_plain", format!("URL `{url}`: {why}")),
                 Err(_) => Field::Opaque,
             },
             (FieldKind::Name, Subject::Name(name)) => Field::Name(name),
@@ -1290,7 +1319,7 @@ fn code_in_arguments(
         reason: format!(
             "segment {at} (at byte {}): `{}` {why}, which seal cannot see; no rule may allow it",
             seg.span().start,
-            program.escape_debug(),
+            program,
         ),
     };
     if let Some(Carrier {
