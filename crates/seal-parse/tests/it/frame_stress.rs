@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Adversarial inputs of several MiB: every scan completes and its work, counted in steps, stays
 //! within a constant times the input length. No wall-clock assertion.
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Detection completeness and structural invariants of the scanner on hostile text, with
 //! negative controls: scanners blind to lookalike brackets or to ignorables must be caught; and
 //! the shape of the usual one-frame message's scan.

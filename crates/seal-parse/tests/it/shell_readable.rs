@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! What can be read of an unanalysable command (spec/shell-segments.md section 9):
 //!
 //! - the examples of the spec, each kind of piece, redirection and unread record;

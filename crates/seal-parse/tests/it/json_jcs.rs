@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! RFC 8785 examples (cyberphone/json-canonicalization testdata): input -> canonical bytes.
 
 use seal_parse::json::{canonicalize, canonicalize_with, JsonErrorKind, JsonLimits, NumberRule};

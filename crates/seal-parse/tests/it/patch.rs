@@ -1,4 +1,3 @@
-#![allow(clippy::panic, clippy::indexing_slicing)]
 //! The Codex `apply_patch` header reader (spec/apply-patch.md): hostile cases, every error with
 //! its line, the limits, and properties with a naive oracle and negative controls (fixed-seed
 //! runners).

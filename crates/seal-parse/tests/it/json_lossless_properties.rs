@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The lossless profile as properties (spec/canonical-json.md, "Lossless profile"): canonical
 //! bytes agree with a naive reference canonicalizer, round-trip, are idempotent and injective,
 //! do not depend on spelling, and leave the strict profile's documents as they were. Generated

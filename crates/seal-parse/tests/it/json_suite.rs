@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! JSONTestSuite (nst/JSONTestSuite): every `y_` file parses except the duplicate-key exceptions,
 //! every `n_` file is rejected, every `i_` file is decided as recorded here and in
 //! spec/canonical-json.md, and the transform cases behave as recorded.

@@ -1,4 +1,3 @@
-#![allow(clippy::panic)]
 //! The bypass shapes that permission engines have shipped: each segments correctly (every
 //! command that runs is its own segment, with `rm -rf t` among its normalized forms) or is
 //! unanalysable.

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Properties of the segmenter, each with a negative control that must be caught:
 //!
 //! - P1: any text (hostile characters and shell fragments) segments without panic, and the fuzz

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! I5 as properties: canonical JSON loses nothing silently. Each property also runs against a
 //! deliberately broken canonicalizer through a fixed-seed `TestRunner`, which must find a
 //! counterexample (otherwise the property could not fail and proves nothing).

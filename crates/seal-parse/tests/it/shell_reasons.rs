@@ -1,4 +1,3 @@
-#![allow(clippy::panic)]
 //! One test per unanalysable reason: a command that triggers it, the byte offset reported, and
 //! (where it teaches something) a near twin that is analysable.
 

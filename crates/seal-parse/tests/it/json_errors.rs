@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic)]
 //! Error kinds, offsets, paths and messages; numbers at the edge of the rules; the value API.
 
 use std::borrow::Cow;

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! The lossless profile on the exact shapes real hook payloads carry (spec/canonical-json.md,
 //! "Lossless profile"), and what the strict profile says about the same bytes.
 

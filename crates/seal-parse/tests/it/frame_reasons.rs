@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Each detection reason, nesting, the harness rewrite on and off, and the forged-close attack.
 
 use seal_parse::frame::{

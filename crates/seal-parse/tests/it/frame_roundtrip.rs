@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic)]
 //! parse(render(frame)) round trip, I3 breakout-freedom with negative controls, and the attribute
 //! decoder against the renderer's decoder.
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Differential test against real shells: commands built from randomly quoted words (bare,
 //! backslash-escaped, single-quoted, double-quoted, pieces joined into one word, continuations
 //! between words) are run by `bash -c` and `dash -c` with a function `f` that prints its
