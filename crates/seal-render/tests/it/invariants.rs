@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! I1 (injective, round trip, strict decoder) and I2 (ASCII only, no breakout byte) over hostile
 //! text, per context. Every suite also runs against deliberately broken escapers and decoders with
 //! a fixed seed, and must find a counterexample: a suite that cannot fail proves nothing.

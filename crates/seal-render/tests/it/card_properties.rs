@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Approval cards and manifest summaries over hostile input (spec/cards.md): every line fits
 //! 80 columns and is printable ASCII; the lines parse back, by their renderer-owned gutters
 //! alone, into exactly the fields shown (so no field text fakes a field line, a continuation,

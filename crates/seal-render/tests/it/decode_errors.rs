@@ -1,4 +1,3 @@
-#![allow(clippy::expect_used)]
 //! One test per decoder rejection kind, with the offset it reports.
 
 use std::borrow::Cow;

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Snapshots of hostile inputs escaped in every context, plus frame and alarm renderings.
 //!
 //! Inputs are written with `\u{..}` escapes in this file so that no hostile character appears raw

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Every one of the 1,112,064 Unicode scalars and every one of the 256 bytes, in every context:
 //! the codeword round-trips, is ASCII (I2), is unique, and no codeword is a prefix of another.
 //! Together with "the escaper concatenates codewords" (checked by the oracle suite) this is the
