@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The disclosure manifest: each builder rule with its named error, the strict JSON reader, path
 //! canonicalization, and "one byte changed in any field changes the disclosure hash".
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! PAE checked against the PASETO v4 public vectors: the Ed25519 signature in each `4-S-*` case
 //! is over `PAE(header, payload, footer, implicit assertion)`, so a signature that verifies over
 //! our bytes proves the bytes are right. Negative twins: one flipped bit, one byte moved across a

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Reading stored sealed calls and approval events: round trips, and strict refusals.
 
 use seal_parse::json::{JsonLimits, MemberError};

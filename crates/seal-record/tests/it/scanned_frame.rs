@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic)]
 //! The signing input of a frame found by the scanner equals the one built from the signer's
 //! fields: rendering, scanning and signing agree on attributes (decoded, in order, `sig`
 //! excluded) and on the body bytes (as they stand in the text).

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Sealed calls of a foreign client: arguments read with the lossless profile are frozen,
 //! hashed and read back exactly as the client sent them (spec/records.md section 5).
 

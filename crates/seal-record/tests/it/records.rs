@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Sealed tool call, approval audit events and the hash-chained log.
 
 use proptest::prelude::*;

@@ -1,4 +1,3 @@
-#![allow(clippy::indexing_slicing)]
 //! I4: every signing input is injective. Pairs of near-colliding inputs (a character moved
 //! between adjacent fields, an attribute split in two, one field changed) must give distinct
 //! bytes. The same property run against plain concatenation of the fields must find a collision.
