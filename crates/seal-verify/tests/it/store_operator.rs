@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable
-)]
 //! The operator's trust-store operations (`store::operator`): a store from a signed document,
 //! keys added in code, signing documents and rotations, checking a rotation, and every
 //! refusal with its text.

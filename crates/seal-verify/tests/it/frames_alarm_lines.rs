@@ -1,15 +1,12 @@
-#![allow(clippy::unwrap_used)]
 //! The alarm lines of spec/frame-v1.md section 10, pinned exactly, and their position
 //! neutrality: an embedder may show the alarm text before the message (Claude Code's prompt
 //! context) or after it (Codex), so no line may say where the message is. The position check is
 //! run over alarm texts covering every reason, the scan limit, the omitted count and
 //! verification off, and (negative control) over the old wording, which it must catch.
 
-mod frames_support;
-
 use std::collections::BTreeSet;
 
-use frames_support::*;
+use crate::frames_support::*;
 use proptest::prelude::*;
 use seal_parse::frame::{ScanConfig, ScanLimits};
 use seal_render::render_frame;

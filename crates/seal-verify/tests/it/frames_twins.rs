@@ -1,11 +1,8 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Negative twins of a signed frame: one-bit flips of the key id, of each attribute, of the
 //! attribute order, of the body, of the tag and of the key; truncated and extended tags; the
 //! wrong key; the wrong algorithm. Every twin fails, and the untouched frame verifies.
 
-mod frames_support;
-
-use frames_support::*;
+use crate::frames_support::*;
 use seal_record::FrameSigningInput;
 use seal_render::render_frame;
 use seal_verify::base64url;

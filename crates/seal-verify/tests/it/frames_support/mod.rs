@@ -1,9 +1,7 @@
 //! Shared fixtures of the frame, footer and manifest tests: fixed keys, a trust store holding
 //! keys in every state, and a verifier over the `channel` element with the harness rewrite.
-#![allow(dead_code, unused_imports, clippy::unwrap_used)]
 
 use seal_parse::frame::ScanConfig;
-pub use seal_test_support::verify_setup::Forgetful;
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 pub use seal_verify::{Claim, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore};
 use seal_verify::{

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Every Wycheproof HMAC-SHA256 and Ed25519 case through this crate's API: a key built from the
 //! vector's key with the tag length of the vector's `tagSize`, and this crate's verify.
 //!

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Trust store: strict documents, resolution rules, thresholds, rotation and rollback, binding
 //! of HMAC secrets.
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! The verifier's conversation subkeys are derived once and kept, and keeping them changes no
 //! outcome: conversations stay apart, tag lengths come from the key resolved for each frame,
 //! keys are resolved (validity, revocation, scope) for every frame, and more keys than the

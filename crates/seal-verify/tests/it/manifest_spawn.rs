@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Manifest verification before spawn: the manifest recomputed from live state must hash to the
 //! approved disclosure hash, and each kind of staleness has its own error.
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Published test vectors transcribed from their RFCs, each with negative twins: one-bit flips
 //! of message, tag and key; truncated and extended tags; a wrong key; the wrong algorithm.
 

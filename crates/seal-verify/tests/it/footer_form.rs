@@ -1,10 +1,7 @@
-#![allow(clippy::unwrap_used)]
 //! The footer form: a signed footer line after the message, verified by the same checks as
 //! frames.
 
-mod frames_support;
-
-use frames_support::*;
+use crate::frames_support::*;
 use seal_verify::{Cause, FrameSigner, FrameVerifier, Outcome, Report, SigningKey, FOOTER_ELEMENT};
 
 const MESSAGE: &str = "Build 7 passed.\nDeploy when ready.";

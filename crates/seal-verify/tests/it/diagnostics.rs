@@ -1,14 +1,11 @@
-#![allow(clippy::unwrap_used)]
 //! What the operator reads: the exact message of every error the key, store and spawn checks
 //! return, and the `Debug` of the values an embedder logs (tags, verifiers, live state), which
 //! shows what was checked and never a secret, a tag or a payload. Also the tag-length facts the
 //! verifier relies on: which lengths are whole-character, and the bits every tag carries.
 
-mod frames_support;
-
 use std::collections::BTreeMap;
 
-use frames_support::{config, hmac_secret, master, sign, store, CONVERSATION, ELEMENT, NOW};
+use crate::frames_support::{config, hmac_secret, master, sign, store, CONVERSATION, ELEMENT, NOW};
 use seal_record::{canonical_path, CanonicalPath, Sha256Digest};
 use seal_verify::store::{
     BindError, InsertError, IntendedUse, Operation, Purpose, RecordError, ResolveError, TrustStore,

@@ -1,11 +1,8 @@
-#![allow(clippy::unwrap_used)]
 //! The frame id grammar (spec/frame-v1.md section 7.1): the signer refuses an id outside it,
 //! and a frame whose tag checks but whose id is outside it alarms `malformed_frame`. Negative
 //! twins: ids of 1 and 128 bytes, and every punctuation byte, sign and verify.
 
-mod frames_support;
-
-use frames_support::*;
+use crate::frames_support::*;
 use seal_record::FrameSigningInput;
 use seal_render::{escape, Context, StartTag};
 use seal_verify::{

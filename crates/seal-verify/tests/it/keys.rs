@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Keys, secrets, tag profiles, subkeys and the base64url codec.
 
 use proptest::prelude::*;

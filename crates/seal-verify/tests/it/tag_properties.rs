@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Invariant I6: a tag is accepted only at the key's configured length, and any one-bit change
 //! of key id, attribute, attribute order, body or tag fails. Frames use whole-character lengths
 //! (the profiles and what a store binds), so two different lengths never share a character

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! No panic and canonical round trips on hostile store documents, envelopes and tag texts (the
 //! checks behind the fuzz entry points), and resolution compared with a small reference model,
 //! with a negative control that forgets revocation.

@@ -1,4 +1,3 @@
-#![allow(clippy::indexing_slicing)]
 //! The bit-string base64url decoder agrees with a bit-by-bit model of section 3 of
 //! spec/trust-store.md on every text of every length (accepted bytes and refusal alike), and
 //! re-encodes what it accepts to the same text. A model that ignores padding bits is caught.

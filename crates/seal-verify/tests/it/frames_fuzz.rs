@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! The fuzz entry points for frame verification and manifest verification, run over the golden
 //! vectors, attack texts, their mutations and generated hostile text.
 

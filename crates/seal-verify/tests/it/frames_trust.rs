@@ -1,9 +1,6 @@
-#![allow(clippy::unwrap_used)]
 //! Frame verification over submitted text: the trust rules, each pinned by the attack it stops.
 
-mod frames_support;
-
-use frames_support::*;
+use crate::frames_support::*;
 use seal_parse::frame::{ScanConfig, ScanLimits};
 use seal_verify::store::MatchedScope;
 use seal_verify::{

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Property suites of frame verification, each also run against a deliberately broken verifier
 //! with a fixed seed, which it must catch:
 //!
@@ -8,9 +7,7 @@
 //! - a signed frame quoted inside another frame's body is never trusted (negative control: a
 //!   verifier that checks signatures at every depth).
 
-mod frames_support;
-
-use frames_support::*;
+use crate::frames_support::*;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use seal_parse::frame::{scan, Finding};

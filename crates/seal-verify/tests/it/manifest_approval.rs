@@ -1,10 +1,7 @@
-#![allow(clippy::unwrap_used)]
 //! Signed approval of a disclosure hash: approver key scoped to manifest approval, single-use
 //! approval id, not-after time, PAE signing input with its own domain.
 
-mod frames_support;
-
-use frames_support::{approver, claimed, ed_signer, store, MemoryReplayStore, NOW};
+use crate::frames_support::{approver, claimed, ed_signer, store, MemoryReplayStore, NOW};
 use seal_record::{unpae, LineRange, Manifest, ManifestLimits, Sha256Digest};
 use seal_verify::store::{ResolveError, VerifyFailure};
 use seal_verify::{

@@ -1,13 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 //! Freshness (spec/frame-v1.md section 9.2): every signer dates its frames with a signed
 //! `iat`; the verifier accepts a frame from `max_skew` seconds before its issue time to
 //! `max_age` seconds after it, both edges included, and alarms `stale_frame` one second
 //! outside; undated frames alarm unless an explicit migration window is configured; the id's
 //! claim lives exactly as long as the frame could verify.
 
-mod frames_support;
-
-use frames_support::*;
+use crate::frames_support::*;
 use seal_verify::{
     Cause, FrameSigner, FrameVerifier, Freshness, IssuedAtProblem, Outcome, SignError, SigningKey,
     Staleness, UnixTime, VerifyConfig, DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS,

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The replay store contract (spec/frame-v1.md section 9.1), model-based: the real
 //! `MemoryReplayStore` and a `BTreeMap` model get the same random claims, purges and clock
 //! steps, and must agree on every answer and on the live claims after every step. Negative
