@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! The SQLite replay store against the contract of spec/frame-v1.md section 9.1: the same
 //! random claims and clock steps as a `BTreeMap` model, compared answer by answer and on the
 //! live count after every step; connections racing on one file (as processes do) get one fresh
@@ -294,7 +293,7 @@ fn a_file_locked_past_the_busy_timeout_fails_closed() {
     let dir = Dir::new("locked");
     let path = dir.file();
     drop(open(&path));
-    let holder = spawn_lock_holder("lock_holder_helper", &path);
+    let holder = spawn_lock_holder("sqlite_store::lock_holder_helper", &path);
     let store = SqliteReplayStore::open(
         &path,
         &StoreOptions {
