@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The Redis store against a real `redis-server` (spec/frame-v1.md section 9.4), found through
 //! `SEAL_TEST_REDIS` (for example `redis://127.0.0.1:6390/0`); every test fails, saying how to
 //! start one, when the variable is unset or the server does not answer. Each test uses a key
