@@ -1,3 +1,5 @@
+// A binary of its own, outside tests/it: it installs a counting global allocator, which must not
+// share a process with other tests.
 #![allow(clippy::unwrap_used)]
 //! Heap allocations of one frame verification, counted by `dhat`'s global allocator.
 //!

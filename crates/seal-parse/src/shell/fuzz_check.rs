@@ -143,7 +143,7 @@ fn requote(one: &Segment) -> Result<(), String> {
 /// 2 bytes it replaces) segmented at most twice plus the launchers of its payloads, each at most
 /// [`STEPS_PER_BYTE_PER_LEVEL`] per byte and payload level; a payload or `eval` text is read
 /// again one depth lower, and depths stop at [`MAX_READABLE_DEPTH`]. The hostile inputs of
-/// `tests/shell_readable.rs` stay below a quarter of this bound.
+/// `tests/it/shell_readable.rs` stay below a quarter of this bound.
 pub const READABLE_STEPS_PER_BYTE_PER_LEVEL: usize = 64;
 
 /// Reads `data` (as UTF-8, invalid sequences replaced) with [`readable`] and checks: no panic;
