@@ -431,20 +431,20 @@ impl Seal {
     }
 
     /// [`Seal::prepare`], with the rules' reading of the call recorded in the trace by the
-    /// rules listener as it decides ([`Trace::reading`](crate::Trace::reading): what the rules
+    /// rules listener as it decides ([`Reading::of`](crate::explain::Reading::of) the trace: what the rules
     /// alone give, and for [`Explain::Forms`] a shell command form by form). The decision is
     /// the one [`Seal::prepare`] gives; the reading is `None` when a stage before the rules
     /// decided.
     ///
     /// ```
-    /// use seal::explain::{Effect, Explain};
+    /// use seal::explain::{Effect, Explain, Reading};
     /// use seal::{Prepared, Seal};
     ///
     /// let seal = Seal::builder().rules_json(r#"{"permissions": {"deny": ["Bash(rm:*)"]}}"#).build()?;
     /// let session = seal.open_session("session-1")?;
     /// let call = seal.call(&session, "agent-1", "call-1", "Bash", r#"{"command":"ls; rm -rf t"}"#)?;
     /// let Prepared::Deny(deny) = seal.prepare_explaining(&call, None, Explain::Forms) else { unreachable!() };
-    /// let reading = deny.trace().reading().unwrap();
+    /// let reading = Reading::of(deny.trace()).unwrap();
     /// assert_eq!(reading.evaluation().effect(), Some(Effect::Deny));
     /// assert_eq!(reading.command().map(|command| command.segments.len()), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -25,7 +25,7 @@ fn trace_of(seal: &Seal, call: &Call, explain: Option<Explain>) -> Trace {
 
 /// The rules listener's reading in `trace`.
 fn reading_of(trace: &Trace) -> Reading {
-    trace.reading().cloned().expect("the rules listener ran")
+    Reading::of(trace).cloned().expect("the rules listener ran")
 }
 
 const RULES: &str = r#"{"permissions": {
@@ -84,7 +84,7 @@ fn the_explanation_names_the_rule_the_rules_listener_decided_with() {
             // Recording the reading does not change the decision.
             let plain = trace_of(&seal, &call, None);
             assert_eq!(plain.steps(), trace.steps(), "{tool} {arguments}");
-            assert_eq!(plain.reading(), None);
+            assert_eq!(Reading::of(&plain), None);
             let step = trace
                 .steps()
                 .iter()
@@ -178,7 +178,7 @@ fn a_stage_before_the_rules_leaves_no_reading() {
         .unwrap();
     let trace = trace_of(&seal, &call, Some(Explain::Forms));
     assert_eq!(
-        trace.reading(),
+        Reading::of(&trace),
         None,
         "the destructive listener decided first"
     );
@@ -191,9 +191,7 @@ fn a_stage_before_the_rules_leaves_no_reading() {
             r#"{"command":"git status"}"#,
         )
         .unwrap();
-    assert!(trace_of(&seal, &call, Some(Explain::Forms))
-        .reading()
-        .is_some());
+    assert!(Reading::of(&trace_of(&seal, &call, Some(Explain::Forms))).is_some());
 }
 
 #[test]

@@ -270,7 +270,7 @@ pub fn decide(
         trace: trace_lines(trace, before_approval),
         matched: matched(trace),
         rules: Escaped::default(),
-        explanation: trace.reading().cloned(),
+        explanation: Reading::of(trace).cloned(),
         card,
         arguments_sha256: arguments_sha256.clone(),
     };

@@ -180,7 +180,7 @@ impl Pipeline {
     }
 
     /// [`Pipeline::decide`], with the rules listener's reading of the call recorded in the
-    /// plan's trace as it decides ([`Trace::explaining`], [`Trace::reading`]): an explanation
+    /// plan's trace as it decides ([`Trace::asking`], [`Reading::of`](crate::rules::Reading::of)): an explanation
     /// that comes from the decision itself, under the very rules that decided.
     pub fn decide_explaining<'a>(
         &'a self,
@@ -189,7 +189,7 @@ impl Pipeline {
         escalation: &EscalationFields<'_>,
         explain: Explain,
     ) -> Plan<'a> {
-        self.decide_into(session, call, escalation, Trace::explaining(explain))
+        self.decide_into(session, call, escalation, Trace::asking(explain))
     }
 
     fn decide_into<'a>(

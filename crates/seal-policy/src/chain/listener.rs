@@ -4,7 +4,8 @@
 use super::call::ToolCall;
 use super::decision::Ruling;
 use super::failure::StageError;
-use super::trace::{Scratch, Via};
+use super::note::Note;
+use super::trace::Via;
 use super::waterfall::{descend, Chain, Run};
 
 /// A stage of the pre-execute waterfall.
@@ -58,20 +59,22 @@ impl<'a> Next<'a> {
         }
     }
 
-    /// Storage carried by the evaluation's trace, reused from one evaluation to the next.
-    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+    /// Storage of type `T` carried by the evaluation's trace, reused from one evaluation to
+    /// the next (see [`Scratch`](super::note)); `None` never happens in practice, and the
+    /// caller then works in storage of its own.
+    pub(crate) fn scratch<T: std::any::Any + Default + Send + Sync>(&mut self) -> Option<&mut T> {
         self.run.trace.scratch()
     }
 
-    /// What the evaluation's trace asks a listener to record of its reading, if anything
-    /// ([`Trace::explaining`](crate::chain::Trace::explaining)).
-    pub(crate) fn explain_request(&self) -> Option<crate::rules::Explain> {
-        self.run.trace.explain_request()
+    /// The caller's request of type `T` to the stages, if the trace carries one
+    /// ([`Trace::asking`](crate::chain::Trace::asking)).
+    pub(crate) fn request<T: std::any::Any>(&self) -> Option<&T> {
+        self.run.trace.request::<T>()
     }
 
-    /// Records the rules listener's reading of the call in the evaluation's trace.
-    pub(crate) fn record_reading(&mut self, reading: crate::rules::Reading) {
-        self.run.trace.set_reading(reading);
+    /// Records `note` in the evaluation's trace ([`Trace::note`](crate::chain::Trace::note)).
+    pub(crate) fn record<T: Note>(&mut self, note: T) {
+        self.run.trace.record_note(note);
     }
 
     /// Runs the rest of the chain and returns its ruling. Returning that ruling unchanged keeps

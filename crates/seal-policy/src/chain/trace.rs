@@ -4,13 +4,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-use seal_parse::shell::SegmentBuffer;
 use seal_record::Outcome;
 use seal_render::{escape, Context};
 
 use super::decision::{Because, Decision};
 use super::failure::StageError;
-use crate::rules::{Explain, Reading};
+use super::note::{Note, Notes, Scratch};
 
 /// Every stage consulted for one call, in the order each was entered, and the step that decided.
 ///
@@ -18,57 +17,30 @@ use crate::rules::{Explain, Reading};
 /// before the stages it delegated to); stages whose scope did not match the call, and stages
 /// after a short-circuit, are not consulted and do not appear.
 ///
-/// A trace also carries working storage for the next evaluation that reuses it
-/// ([`Chain::evaluate_reusing`](crate::chain::Chain::evaluate_reusing)): the buffer the rules
-/// listener segments commands into. It is not part of the explanation: equality, `Debug` and
-/// `Display` ignore it, and a clone starts without it.
+/// A trace also carries what its caller asked the stages to record ([`Trace::asking`]) and
+/// the notes they recorded ([`Trace::note`]; the rules listener's reading of the call is one),
+/// of types the chain does not know. And it carries working storage for the next evaluation
+/// that reuses it ([`Chain::evaluate_reusing`](crate::chain::Chain::evaluate_reusing)), of the
+/// one stage that keeps some there: it is not part of the explanation (equality, `Debug` and
+/// `Display` ignore it, and a clone starts without it).
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct Trace {
     steps: Vec<Step>,
     decided_by: Option<usize>,
-    /// What the rules listener is asked to record of its own reading, if anything.
-    explain: Option<Explain>,
-    /// The rules listener's reading of the call, recorded as it decided (boxed: most traces
-    /// carry none).
-    reading: Option<Box<Reading>>,
-    /// Made at the first evaluation that needs it, then kept (boxed, so that a trace stays
-    /// small to move).
-    scratch: Reused,
+    /// What the caller asks the stages to record, if anything.
+    requests: Notes,
+    /// What the stages recorded as they decided.
+    notes: Notes,
+    /// Made at the first evaluation that needs it, then kept.
+    scratch: Scratch,
 }
-
-/// Storage reused from one evaluation to the next; never part of what a trace says.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    /// Where the rules listener segments a command.
-    pub(crate) segments: SegmentBuffer,
-    /// The string the rules listener writes a matched form into (shared with the explanation).
-    pub(crate) form: Option<Arc<String>>,
-}
-
-/// The scratch slot of a trace: a clone starts empty, and every two slots compare equal.
-#[derive(Default)]
-struct Reused(Option<Box<Scratch>>);
-
-impl Clone for Reused {
-    fn clone(&self) -> Reused {
-        Reused(None)
-    }
-}
-
-impl PartialEq for Reused {
-    fn eq(&self, _: &Reused) -> bool {
-        true
-    }
-}
-
-impl Eq for Reused {}
 
 impl fmt::Debug for Trace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Trace")
             .field("steps", &self.steps)
             .field("decided_by", &self.decided_by)
-            .field("reading", &self.reading)
+            .field("notes", &self.notes)
             .finish()
     }
 }
@@ -151,21 +123,20 @@ impl Trace {
         self.decided_by
     }
 
-    /// An empty trace that asks the rules listener to record its reading of the call as it
-    /// decides ([`Trace::reading`]): the evaluation, or for [`Explain::Forms`] a shell command
-    /// form by form. The decision is the same as without it.
-    pub fn explaining(explain: Explain) -> Trace {
-        Trace {
-            explain: Some(explain),
-            ..Trace::default()
-        }
+    /// An empty trace that carries `request` to the stages: a stage that knows the request's
+    /// type may record a note in answer ([`Trace::note`]); the others ignore it. (The rules
+    /// listener answers a request of its own `Explain` type with its reading.) The decision is
+    /// the same as without it.
+    pub fn asking<T: Note>(request: T) -> Trace {
+        let mut trace = Trace::default();
+        trace.requests.put(request);
+        trace
     }
 
-    /// The rules listener's reading of the call, recorded as it decided, when the trace was
-    /// made with [`Trace::explaining`] and the waterfall reached the rules (`None` when a
-    /// listener before them decided).
-    pub fn reading(&self) -> Option<&Reading> {
-        self.reading.as_deref()
+    /// The note of type `T` a stage recorded as it decided, if one did (`None` when the
+    /// stage that records it was not reached).
+    pub fn note<T: std::any::Any>(&self) -> Option<&T> {
+        self.notes.get::<T>()
     }
 
     /// The steps before the first approval step: the waterfall's (and an escalation check's),
@@ -177,19 +148,19 @@ impl Trace {
         self.steps.get(..end).unwrap_or(&self.steps)
     }
 
-    pub(crate) fn explain_request(&self) -> Option<Explain> {
-        self.explain
+    pub(crate) fn request<T: std::any::Any>(&self) -> Option<&T> {
+        self.requests.get::<T>()
     }
 
-    pub(crate) fn set_reading(&mut self, reading: Reading) {
-        self.reading = Some(Box::new(reading));
+    pub(crate) fn record_note<T: Note>(&mut self, note: T) {
+        self.notes.put(note);
     }
 
     pub(crate) fn reset(&mut self, capacity: usize) {
         self.steps.clear();
         self.steps.reserve(capacity);
         self.decided_by = None;
-        self.reading = None;
+        self.notes.clear();
     }
 
     pub(crate) fn enter(&mut self, kind: StageKind, name: &Arc<str>) -> usize {
@@ -238,8 +209,8 @@ impl Trace {
         self.steps.len()
     }
 
-    pub(crate) fn scratch(&mut self) -> &mut Scratch {
-        self.scratch.0.get_or_insert_with(Box::default)
+    pub(crate) fn scratch<T: std::any::Any + Default + Send + Sync>(&mut self) -> Option<&mut T> {
+        self.scratch.get::<T>()
     }
 }
 

@@ -1,13 +1,17 @@
 //! The rules as a stage of the pre-execute chain.
 
-use crate::chain::{self, Listener, Next, Ruling, StageError, ToolCall};
+use std::sync::Arc;
+
+use seal_parse::shell::SegmentBuffer;
+
+use crate::chain::{self, Listener, Next, Ruling, StageError, ToolCall, Trace};
 
 use super::evaluation::Evaluation;
 use super::explain::Explanation;
 use super::set::{RuleSet, Subject};
 
-/// How much of its reading the rules listener records in the trace
-/// ([`Trace::explaining`](crate::chain::Trace::explaining)).
+/// How much of its reading the rules listener records in the trace, asked for with
+/// [`Trace::asking`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Explain {
     /// What the rules alone give on the call ([`Reading::Other`] for every call).
@@ -28,6 +32,14 @@ pub enum Reading {
 }
 
 impl Reading {
+    /// The reading the rules listener recorded in `trace` as it decided, when the trace asked
+    /// for one ([`Trace::asking`] an [`Explain`]) and the waterfall reached the rules (`None`
+    /// when a listener before them decided).
+    #[must_use]
+    pub fn of(trace: &Trace) -> Option<&Reading> {
+        trace.note::<Reading>()
+    }
+
     /// What the rules alone give on the call.
     pub fn evaluation(&self) -> &Evaluation {
         match self {
@@ -76,8 +88,8 @@ impl RulesListener {
         self.rules.evaluate(call.tool(), subject_of(call))
     }
 
-    /// The reading this listener records when a trace asks for one
-    /// ([`Trace::explaining`](crate::chain::Trace::explaining)): for [`Explain::Forms`] and a
+    /// The reading this listener records when a trace asks for one ([`Trace::asking`] an
+    /// [`Explain`]): for [`Explain::Forms`] and a
     /// shell command, the command form by form; otherwise the evaluation.
     #[must_use]
     pub fn read(&self, call: &ToolCall, explain: Explain) -> Reading {
@@ -90,14 +102,23 @@ impl RulesListener {
     }
 }
 
+/// The rules listener's storage in the trace, reused from one evaluation to the next.
+#[derive(Debug, Default)]
+struct RulesScratch {
+    /// Where a command is segmented.
+    segments: SegmentBuffer,
+    /// The string a matched form is written into (shared with the explanation).
+    form: Option<Arc<String>>,
+}
+
 impl Listener for RulesListener {
     fn decide(&self, call: &ToolCall, mut next: Next<'_>) -> Result<Ruling, StageError> {
-        if let Some(explain) = next.explain_request() {
+        if let Some(&explain) = next.request::<Explain>() {
             // One evaluation decides and is recorded as the reading: the explanation is the
             // decision's own, never a second evaluation.
             let reading = self.read(call, explain);
             let ruling = self.rules.ruling(reading.evaluation());
-            next.record_reading(reading);
+            next.record(reading);
             return match ruling {
                 Some(ruling) => Ok(ruling),
                 None => Ok(next.run()),
@@ -105,7 +126,11 @@ impl Listener for RulesListener {
         }
         // Segmented into the buffer the evaluation's trace carries, so that a reused trace
         // makes deciding a command free of allocations.
-        let scratch = next.scratch();
+        let mut own = None;
+        let scratch = match next.scratch::<RulesScratch>() {
+            Some(scratch) => scratch,
+            None => own.insert(RulesScratch::default()),
+        };
         let decided = self.rules.decide(
             call.tool(),
             subject_of(call),
