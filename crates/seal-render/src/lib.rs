@@ -24,6 +24,7 @@ mod decode;
 mod decode_error;
 mod escape;
 mod frame;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
 mod name;
 mod render_error;
