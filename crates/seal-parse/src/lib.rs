@@ -5,6 +5,7 @@
 #![deny(missing_docs)]
 
 pub mod frame;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
 pub mod json;
 pub mod patch;

@@ -13,6 +13,7 @@ mod audit;
 mod call;
 mod digest;
 mod frame_input;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
 mod json_form;
 mod log;

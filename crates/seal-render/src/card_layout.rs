@@ -68,10 +68,8 @@ impl Layout {
 
 /// The first eight bytes of a digest as 16 lowercase hex digits.
 pub(crate) fn hex_prefix(digest: &[u8; 32]) -> String {
-    digest
-        .first_chunk::<8>()
-        .map(hex::encode)
-        .unwrap_or_default()
+    let [a, b, c, d, e, f, g, h, ..] = *digest;
+    hex::encode([a, b, c, d, e, f, g, h])
 }
 
 /// A digest as 64 lowercase hex digits.
@@ -103,6 +101,9 @@ pub(crate) fn elide(text: &str, max_columns: usize) -> (Cow<'_, str>, usize) {
         columns += width;
         cut = at + c.len_utf8();
     }
+    // `cut` is 0 or the end of a character of `text`: always a boundary. Were it not, the
+    // fallback shows nothing of the text and counts all of it as left out.
+    debug_assert!(text.is_char_boundary(cut), "elision cut inside a character");
     let head = text.get(..cut).unwrap_or("");
     let mut shown = escape(head, Context::Inline).into_owned();
     shown.push_str(ELISION_MARKER);
@@ -130,6 +131,11 @@ impl<'a> Iterator for Pieces<'a> {
             .char_indices()
             .nth(self.columns)
             .map_or(self.rest.len(), |(at, _)| at);
+        // `cut` is the start of a character or the end: always a boundary.
+        debug_assert!(
+            self.rest.is_char_boundary(cut),
+            "piece cut inside a character"
+        );
         let piece = self.rest.get(..cut).unwrap_or(self.rest);
         self.rest = self.rest.get(cut..).unwrap_or("");
         Some(piece)

@@ -133,6 +133,8 @@ impl<'a> Cursor<'a> {
 
     /// Offset of the next byte at or after `pos` that is not literal, or the end.
     fn next_non_literal(&self) -> usize {
+        // The cursor only moves over bytes of the text.
+        debug_assert!(self.pos <= self.text.len(), "decode cursor past the end");
         let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
         self.pos + first_non_literal(rest, self.ctx).unwrap_or(rest.len())
     }

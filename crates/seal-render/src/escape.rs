@@ -104,7 +104,10 @@ fn estimate(len: usize) -> usize {
 /// The escaper's output as a `String`. It writes ASCII only, so the check always passes; the
 /// lossy branch exists only so that no path can panic.
 fn ascii_string(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        debug_assert!(false, "the escaper wrote a byte that is not ASCII");
+        String::from_utf8_lossy(e.as_bytes()).into_owned()
+    })
 }
 
 /// Escapes `text` into `out`, where `text[..first]` is known to be literal.
@@ -125,7 +128,12 @@ fn escape_from(out: &mut Vec<u8>, text: &str, first: usize, ctx: Context) {
             if at < i {
                 continue;
             }
-            // Literal bytes are ASCII, so `at` (after a literal run) is a char boundary.
+            // Literal bytes are ASCII, so `at` (after a literal run) is a char boundary. A set bit
+            // is a byte of the text, and the cursor never passes it: both reads succeed.
+            debug_assert!(
+                run_start <= at && at < bytes.len(),
+                "mask bit outside the run"
+            );
             out.extend_from_slice(bytes.get(run_start..at).unwrap_or_default());
             let b = bytes.get(at).copied().unwrap_or_default();
             if b.is_ascii() {
@@ -142,6 +150,7 @@ fn escape_from(out: &mut Vec<u8>, text: &str, first: usize, ctx: Context) {
         }
         block_start += MASK_BLOCK;
     }
+    debug_assert!(run_start <= bytes.len(), "escape cursor past the end");
     out.extend_from_slice(bytes.get(run_start..).unwrap_or_default());
 }
 
@@ -153,6 +162,11 @@ fn push_ascii_codeword(out: &mut Vec<u8>, b: u8, ctx: Context) {
         Context::Attribute => &ATTRIBUTE_CODEWORDS,
         Context::Block => &BLOCK_CODEWORDS,
     };
+    // Both callers pass an ASCII byte, which the 128-entry tables hold.
+    debug_assert!(
+        b.is_ascii(),
+        "ASCII codeword asked for a byte that is not ASCII"
+    );
     let entry = table.get(usize::from(b)).copied().unwrap_or_default();
     let end = out.len() + usize::from(entry[LEN]);
     // A fixed-size copy (one store) then a cut is cheaper than a variable-length copy.

@@ -3,9 +3,7 @@
 
 use crate::{decode, decode_bytes, escape, escape_bytes, Context};
 
-#[cfg(feature = "fuzz")]
 mod structured;
-#[cfg(feature = "fuzz")]
 pub use structured::{card_render, frame_render, render_frame_then_scan};
 
 const CONTEXTS: [Context; 3] = [Context::Inline, Context::Attribute, Context::Block];

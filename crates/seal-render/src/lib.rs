@@ -25,6 +25,7 @@ mod decode_error;
 mod escape;
 mod escaped;
 mod frame;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
 mod name;
 mod render_error;

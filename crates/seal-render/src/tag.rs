@@ -39,9 +39,14 @@ impl<'a> StartTag<'a> {
             }
         }
         names.sort_unstable();
-        if let Some(pair) = names.windows(2).find(|w| w.first() == w.get(1)) {
-            let name = pair.first().copied().unwrap_or_default().to_owned();
-            return Err(RenderError::DuplicateAttribute { name });
+        let duplicate = names.windows(2).find_map(|pair| match pair {
+            [name, next] if name == next => Some(*name),
+            _ => None,
+        });
+        if let Some(name) = duplicate {
+            return Err(RenderError::DuplicateAttribute {
+                name: name.to_owned(),
+            });
         }
         Ok(StartTag {
             element,

@@ -128,15 +128,20 @@ impl fmt::Debug for RedisAddress {
 /// so an error message never shows a password.
 pub(crate) fn redacted(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
-        return match url.rfind('@') {
-            Some(at) => format!("***{}", url.get(at..).unwrap_or_default()),
+        return match url.rsplit_once('@') {
+            Some((_, host)) => format!("***@{host}"),
             None => url.to_owned(),
         };
     };
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    // Both offsets come from `find` on the same text, so both slices exist; the fallbacks could
+    // only hide more of the URL, never show a password.
     let authority = rest.get(..authority_end).unwrap_or(rest);
     match authority.rfind('@') {
-        Some(at) => format!("{scheme}://***{}", rest.get(at..).unwrap_or_default()),
+        Some(at) => {
+            debug_assert!(rest.is_char_boundary(at), "`@` offset inside a character");
+            format!("{scheme}://***{}", rest.get(at..).unwrap_or_default())
+        }
         None => url.to_owned(),
     }
 }

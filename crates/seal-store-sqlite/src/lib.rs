@@ -250,14 +250,14 @@ impl SqliteReplayStore {
     /// [`StoreError`] when the file cannot be read.
     pub fn live_count(&self, now: UnixTime) -> Result<u64, StoreError> {
         let connection = self.connection.lock().map_err(|_| StoreError::Poisoned)?;
-        let count: i64 = connection
+        // Read as `u64`: a negative count (which SQLite never gives) is an error, not zero.
+        connection
             .query_row(
                 "SELECT count(*) FROM claims WHERE expires_at >= ?1",
                 params![clamp(now)],
-                |row| row.get(0),
+                |row| row.get::<_, u64>(0),
             )
-            .map_err(|source| self.sqlite("count the live claims", source))?;
-        Ok(u64::try_from(count).unwrap_or_default())
+            .map_err(|source| self.sqlite("count the live claims", source))
     }
 
     /// Whether the seen-id file `source` (its name as given) was imported already.

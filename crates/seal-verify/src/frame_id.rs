@@ -79,12 +79,13 @@ pub fn check_frame_id(id: &str) -> Result<(), FrameIdProblem> {
     if id.len() > MAX_FRAME_ID_BYTES {
         return Err(FrameIdProblem::TooLong { len: id.len() });
     }
-    match id.bytes().position(|byte| !is_frame_id_byte(byte)) {
+    match id
+        .bytes()
+        .enumerate()
+        .find(|&(_, byte)| !is_frame_id_byte(byte))
+    {
         None => Ok(()),
-        Some(at) => Err(FrameIdProblem::Byte {
-            byte: id.as_bytes().get(at).copied().unwrap_or_default(),
-            at,
-        }),
+        Some((at, byte)) => Err(FrameIdProblem::Byte { byte, at }),
     }
 }
 

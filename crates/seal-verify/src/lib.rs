@@ -66,6 +66,7 @@ mod fingerprint;
 mod frame_id;
 mod frames;
 mod freshness;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
 mod hmac_key;
 mod key;

@@ -41,4 +41,5 @@ pub use finding::{
 pub use scan::{scan, scan_findings, scan_with_stats, Findings};
 pub use value::{decode_attribute_value, ValueError};
 
+#[cfg(any(test, feature = "fuzz"))]
 pub(crate) use strict::agrees_with_lenient;

@@ -13,7 +13,9 @@ use std::borrow::Cow;
 
 use super::config::{continues_attribute_name, ScanConfig};
 use super::finding::{Attribute, Span, TagKind};
-use super::tag::{detect_lenient, Detection, Reasons, Tag};
+#[cfg(any(test, feature = "fuzz"))]
+use super::tag::{detect_lenient, Detection};
+use super::tag::{Reasons, Tag};
 use super::value::{decode_attribute_value, is_literal};
 
 /// The strictly written tag of `config.element()` whose `<` is at byte `start` of `text`, with the
@@ -107,7 +109,8 @@ const USUAL_ATTRIBUTES: usize = 8;
 /// Checks the strict path against lenient detection at every `<` of `text`: wherever the strict
 /// path takes a tag, lenient detection finds the same tag (kind, span, attributes, characters
 /// consumed) and no reason. Returns how many tags the strict path took; `Err` names the first
-/// disagreement.
+/// disagreement. An oracle for the fuzz checks and tests only.
+#[cfg(any(test, feature = "fuzz"))]
 pub(crate) fn agrees_with_lenient(text: &str, config: &ScanConfig) -> Result<usize, String> {
     let mut taken = 0;
     for (start, _) in text.match_indices('<') {
@@ -126,6 +129,7 @@ pub(crate) fn agrees_with_lenient(text: &str, config: &ScanConfig) -> Result<usi
 
 /// Whether a strict tag and a lenient detection, each with its characters consumed, are the
 /// same tag, the lenient one without a reason.
+#[cfg(any(test, feature = "fuzz"))]
 fn same_tag(strict: &(Tag<'_>, usize), lenient: (Detection<'_>, usize)) -> bool {
     let ((tag, steps), (Detection::Tag(other), other_steps)) = (strict, lenient) else {
         return false;

@@ -34,6 +34,7 @@ mod chars;
 mod code;
 mod expansion;
 mod forms;
+#[cfg(feature = "fuzz")]
 pub mod fuzz_check;
 mod lexer;
 mod limits;

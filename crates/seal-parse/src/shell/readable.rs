@@ -123,9 +123,9 @@ impl Readable {
     }
 
     /// Work done: bytes visited by each pass, plus the segmenter's steps on every text tried.
-    /// Linear in the command's length: at most
-    /// [`READABLE_STEPS_PER_BYTE_PER_LEVEL`](super::fuzz_check::READABLE_STEPS_PER_BYTE_PER_LEVEL)
-    /// times `max_payload_depth + 2` per byte (plus one).
+    /// Linear in the command's length: at most `READABLE_STEPS_PER_BYTE_PER_LEVEL` (of
+    /// `shell::fuzz_check`, with the `fuzz` feature) times `max_payload_depth + 2` per byte (plus
+    /// one).
     #[must_use]
     pub fn steps(&self) -> usize {
         self.steps

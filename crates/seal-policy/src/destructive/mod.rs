@@ -25,6 +25,7 @@
 //! assert_eq!(found.pattern.id, "git-reset-hard");
 //! ```
 
+#[cfg(feature = "fuzz")]
 pub mod fuzz_check;
 mod places;
 mod table;

@@ -41,6 +41,7 @@ mod domain;
 mod effect;
 mod evaluation;
 mod explain;
+#[cfg(feature = "fuzz")]
 pub mod fuzz_check;
 mod limits;
 mod lint;

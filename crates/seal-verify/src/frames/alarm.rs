@@ -6,7 +6,7 @@
 //! element, the frame's source and id, or "the message this alarm is attached to") and never
 //! where it is (spec/frame-v1.md section 10 gives every line).
 
-use seal_render::{render_alarm, Context};
+use seal_render::{render_alarm, Context, RenderError};
 
 use super::config::ALARM_ELEMENT;
 use super::report::{AlarmReason, Cause, FrameReport, Outcome};
@@ -73,10 +73,7 @@ pub(crate) fn alarm_text(
         attributes.push(("omitted", omitted_text.as_str()));
     }
     let line = message_line(element, untrusted.len(), omitted);
-    alarms.push(
-        render_alarm(ALARM_ELEMENT, &attributes, &[&line])
-            .unwrap_or_else(|_| FALLBACK_ALARM.to_owned()),
-    );
+    alarms.push(render_alarm(ALARM_ELEMENT, &attributes, &[&line]).unwrap_or_else(fallback));
     (join(message, &alarms), omitted)
 }
 
@@ -171,7 +168,15 @@ fn alarm(
     if let Some(id) = id {
         attributes.push((FRAME_ID_ATTRIBUTE, id));
     }
-    render_alarm(ALARM_ELEMENT, &attributes, &[line]).unwrap_or_else(|_| FALLBACK_ALARM.to_owned())
+    render_alarm(ALARM_ELEMENT, &attributes, &[line]).unwrap_or_else(fallback)
+}
+
+/// [`FALLBACK_ALARM`], for an alarm that did not render. The element and attribute names are
+/// fixed or checked by the scan config, and alarm lines hold no LF (quoted values are checked
+/// in the Attribute context), so rendering cannot fail; the fallback still marks the message.
+fn fallback(error: RenderError) -> String {
+    debug_assert!(false, "an alarm with checked names did not render: {error}");
+    FALLBACK_ALARM.to_owned()
 }
 
 fn join(message: &str, alarms: &[String]) -> String {

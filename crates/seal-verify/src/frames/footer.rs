@@ -84,7 +84,11 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
     ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
         let (fields, sig) =
             split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
-        let message = text.get(..message_end).unwrap_or_default();
+        // `footer_position` found an LF at `message_end`, so the message is a slice of `text`;
+        // were it not, the footer could not be checked against its message and alarms.
+        let message = text
+            .get(..message_end)
+            .ok_or((AlarmReason::MalformedFrame, Cause::FooterNotLast))?;
         let mut pairs = SmallVec::new();
         pairs_into(fields, &mut pairs);
         let verified = self.check_signed(

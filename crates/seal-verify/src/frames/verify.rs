@@ -1,6 +1,7 @@
 //! Frame verification over submitted text: an outcome for every finding of the scan.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use seal_parse::frame::{scan_findings, Attribute, Finding, Findings, Frame, Suspect, TagKind};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
@@ -424,15 +425,30 @@ pub(crate) struct AdmittedIds(SmallVec<[usize; 8]>);
 impl AdmittedIds {
     /// Admits `id`, the id of the frame about to be pushed after `earlier`: `false` when a
     /// frame admitted earlier has the same id.
+    ///
+    /// Every position held is that of a verified frame with an id in `earlier` (its outcome was
+    /// pushed right after it was admitted). Should a position hold none, the id is refused (its
+    /// frame alarms as replayed) rather than compared against a stand-in.
     pub(crate) fn insert(&mut self, earlier: &[FrameReport<'_>], id: &str) -> bool {
-        let id_at = |position: &usize| {
-            earlier
-                .get(*position)
+        let mut unresolved = false;
+        let found = self.0.binary_search_by(|at| {
+            let admitted = earlier
+                .get(*at)
                 .and_then(FrameReport::verified)
-                .and_then(VerifiedFrame::frame_id)
-                .unwrap_or_default()
-        };
-        match self.0.binary_search_by(|at| id_at(at).cmp(id)) {
+                .and_then(VerifiedFrame::frame_id);
+            admitted.map_or_else(
+                || {
+                    unresolved = true;
+                    Ordering::Equal
+                },
+                |admitted| admitted.cmp(id),
+            )
+        });
+        debug_assert!(
+            !unresolved,
+            "an admitted position holds no verified frame with an id"
+        );
+        match found {
             Ok(_) => false,
             Err(slot) => {
                 self.0.insert(slot, earlier.len());
