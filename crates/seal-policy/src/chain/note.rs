@@ -32,40 +32,56 @@ impl<T: Any + fmt::Debug + Clone + PartialEq + Send + Sync> Note for T {
     }
 }
 
-/// Notes of distinct types, at most one of each.
+/// Notes of distinct types, at most one of each (boxed when there are any, so that a trace
+/// without notes stays small to move, and clearing keeps the room).
 #[derive(Debug, Default)]
-pub(crate) struct Notes(Vec<Box<dyn Note>>);
+// The box keeps the field one pointer wide in every trace; it is made only when a note is.
+#[allow(clippy::box_collection)]
+pub(crate) struct Notes(Option<Box<Vec<Box<dyn Note>>>>);
 
 impl Notes {
+    fn all(&self) -> &[Box<dyn Note>] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+
     /// The note of type `T`, if one is held.
     pub(crate) fn get<T: Any>(&self) -> Option<&T> {
-        self.0
-            .iter()
-            .find_map(|note| note.as_any().downcast_ref::<T>())
+        (self.all().iter()).find_map(|note| note.as_any().downcast_ref::<T>())
     }
 
     /// Holds `note`, in place of a note of the same type.
     pub(crate) fn put<T: Note>(&mut self, note: T) {
-        self.0.retain(|held| !held.as_any().is::<T>());
-        self.0.push(Box::new(note));
+        let held = self.0.get_or_insert_with(Box::default);
+        held.retain(|held| !held.as_any().is::<T>());
+        held.push(Box::new(note));
     }
 
     pub(crate) fn clear(&mut self) {
-        self.0.clear();
+        if let Some(held) = &mut self.0 {
+            held.clear();
+        }
     }
 }
 
 impl Clone for Notes {
     fn clone(&self) -> Notes {
-        Notes(self.0.iter().map(|note| note.clone_note()).collect())
+        match self.all() {
+            [] => Notes(None),
+            all => Notes(Some(Box::new(
+                all.iter().map(|note| note.clone_note()).collect(),
+            ))),
+        }
     }
 }
 
 impl PartialEq for Notes {
     /// The same notes, in any order.
     fn eq(&self, other: &Notes) -> bool {
-        self.0.len() == other.0.len()
-            && (self.0.iter()).all(|note| other.0.iter().any(|held| note.eq_note(held.as_ref())))
+        let (mine, theirs) = (self.all(), other.all());
+        mine.len() == theirs.len()
+            && mine
+                .iter()
+                .all(|note| theirs.iter().any(|held| note.eq_note(held.as_ref())))
     }
 }
 
@@ -73,9 +89,9 @@ impl Eq for Notes {}
 
 /// Storage a stage keeps in the trace from one evaluation to the next (one value, of the
 /// stage's own type): never part of what a trace says. A clone starts empty, and every two
-/// compare equal.
+/// compare equal. (Boxed twice so that the slot is one pointer wide.)
 #[derive(Default)]
-pub(crate) struct Scratch(Option<Box<dyn Any + Send + Sync>>);
+pub(crate) struct Scratch(Option<Box<Box<dyn Any + Send + Sync>>>);
 
 impl Scratch {
     /// The storage of type `T`, made with `T::default()` at the first use (or when the storage
@@ -83,7 +99,7 @@ impl Scratch {
     /// `T`, which cannot happen; a caller then works in storage of its own.
     pub(crate) fn get<T: Any + Default + Send + Sync>(&mut self) -> Option<&mut T> {
         if !self.0.as_ref().is_some_and(|held| held.is::<T>()) {
-            self.0 = Some(Box::new(T::default()));
+            self.0 = Some(Box::new(Box::new(T::default())));
         }
         self.0.as_mut().and_then(|held| held.downcast_mut::<T>())
     }
@@ -140,7 +156,9 @@ mod tests {
     #[test]
     fn scratch_is_kept_for_its_type_and_never_compared() {
         let mut scratch = Scratch::default();
-        scratch.get::<Vec<u8>>().map(|held| held.push(7));
+        if let Some(held) = scratch.get::<Vec<u8>>() {
+            held.push(7);
+        }
         assert_eq!(scratch.get::<Vec<u8>>(), Some(&mut vec![7]));
         assert_eq!(scratch.get::<String>().map(|held| held.len()), Some(0));
         assert_eq!(scratch.get::<Vec<u8>>(), Some(&mut Vec::new()));
