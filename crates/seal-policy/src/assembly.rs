@@ -11,7 +11,7 @@ use seal_record::Sha256Digest;
 use crate::approval::ApprovalPolicy;
 use crate::chain::{CatchPanics, Chain, ChainError, Decision, Guard, Listener, Scope};
 use crate::destructive::DestructiveGuard;
-use crate::digest::{policy_digest, PolicyInputs, StageOrder};
+use crate::digest::{policy_digest, PolicyInputs};
 use crate::escalation::EscalationLimits;
 use crate::guards::secrets::SecretGuard;
 use crate::guards::self_protection::SelfProtection;
@@ -154,13 +154,6 @@ pub enum PolicyError {
     },
     /// The permission settings cannot be loaded (for instance an executor that cannot sandbox).
     Preset(LoadError),
-    /// The policy digest could not describe the chain exactly: the chain's order disagrees
-    /// with the registrations. The policy is refused rather than built with a digest that
-    /// does not cover it.
-    PolicyDigest {
-        /// The stage named in the refusal (`rules` when the order disagrees).
-        name: String,
-    },
 }
 
 /// An assembled policy.
@@ -177,26 +170,15 @@ pub struct Policy {
     pub rules: RulesListener,
 }
 
-/// A listener or guard waiting to be registered: its name, where it goes, its scope (for the
-/// policy digest) and how to register it.
+/// A listener or guard waiting to be registered: its name and how to register it (where it
+/// goes and with which scope; the policy digest reads both from the chain built).
 struct Stage {
     name: String,
-    place: Place,
-    scope: Scope,
     register: Register,
 }
 
 /// Registers a stage, under the name given, in the chain being built.
 type Register = Box<dyn FnOnce(&mut Chain, &str) -> Result<(), ChainError> + Send>;
-
-/// Where a stage is registered in the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    AppendedListener,
-    PrependedListener,
-    GlobalGuard,
-    ScopedGuard,
-}
 
 /// Collects a policy's parts; [`PolicyBuilder::build`] checks them together. Defaults: no
 /// rules ([`NO_RULES`]), no workspace root, no listener or guard, fallback [`Fallback::Ask`],
@@ -303,12 +285,9 @@ impl PolicyBuilder {
     where
         L: Listener + Send + Sync + 'static,
     {
-        self.stage(
-            name,
-            Place::AppendedListener,
-            scope,
-            move |chain, name, scope| chain.append(name, scope, CatchPanics(listener)),
-        )
+        self.stage(name, scope, move |chain, name, scope| {
+            chain.append(name, scope, CatchPanics(listener))
+        })
     }
 
     /// Puts a listener before the rules and every listener registered so far.
@@ -316,12 +295,9 @@ impl PolicyBuilder {
     where
         L: Listener + Send + Sync + 'static,
     {
-        self.stage(
-            name,
-            Place::PrependedListener,
-            scope,
-            move |chain, name, scope| chain.prepend(name, scope, CatchPanics(listener)),
-        )
+        self.stage(name, scope, move |chain, name, scope| {
+            chain.prepend(name, scope, CatchPanics(listener))
+        })
     }
 
     /// Adds a guard that checks every allowed call.
@@ -330,12 +306,9 @@ impl PolicyBuilder {
         G: Guard + Send + Sync + 'static,
     {
         let everywhere = Scope::everywhere();
-        self.stage(
-            name,
-            Place::GlobalGuard,
-            everywhere,
-            move |chain, name, _| chain.add_global_guard(name, CatchPanics(guard)),
-        )
+        self.stage(name, everywhere, move |chain, name, _| {
+            chain.add_global_guard(name, CatchPanics(guard))
+        })
     }
 
     /// Adds a guard that checks the allowed calls in `scope` (after every global guard).
@@ -343,24 +316,18 @@ impl PolicyBuilder {
     where
         G: Guard + Send + Sync + 'static,
     {
-        self.stage(
-            name,
-            Place::ScopedGuard,
-            scope,
-            move |chain, name, scope| chain.add_scoped_guard(name, scope, CatchPanics(guard)),
-        )
+        self.stage(name, scope, move |chain, name, scope| {
+            chain.add_scoped_guard(name, scope, CatchPanics(guard))
+        })
     }
 
-    fn stage<F>(mut self, name: &str, place: Place, scope: Scope, register: F) -> PolicyBuilder
+    fn stage<F>(mut self, name: &str, scope: Scope, register: F) -> PolicyBuilder
     where
         F: FnOnce(&mut Chain, &str, Scope) -> Result<(), ChainError> + Send + 'static,
     {
-        let kept = scope.clone();
         self.stages.push(Stage {
             name: name.to_owned(),
-            place,
-            scope,
-            register: Box::new(move |chain, name| register(chain, name, kept)),
+            register: Box::new(move |chain, name| register(chain, name, scope)),
         });
         self
     }
@@ -436,25 +403,13 @@ impl PolicyBuilder {
         chain
             .append(RULES_LISTENER_NAME, everywhere.clone(), listener.clone())
             .map_err(|error| stage_error(RULES_LISTENER_NAME, &error))?;
-        let mut order = StageOrder::new(RULES_LISTENER_NAME);
         for (index, stage) in self.stages.into_iter().enumerate() {
-            let Stage {
-                name,
-                place,
-                scope,
-                register,
-            } = stage;
+            let Stage { name, register } = stage;
             if index >= MAX_STAGES {
                 let error = StageRefusal::TooMany { max: MAX_STAGES };
                 return Err(PolicyError::Stage { name, error });
             }
             register(&mut chain, &name).map_err(|error| stage_error(&name, &error))?;
-            match place {
-                Place::AppendedListener => order.append_listener(&name, &scope),
-                Place::PrependedListener => order.prepend_listener(&name, &scope),
-                Place::GlobalGuard => order.add_global_guard(&name),
-                Place::ScopedGuard => order.add_scoped_guard(&name, &scope),
-            }
         }
         // The path guards stand first after the destructive-command guard, in this order:
         // prepended before it, so that it stays the first listener.
@@ -485,7 +440,6 @@ impl PolicyBuilder {
             chain
                 .prepend(SECRET_LISTENER_NAME, everywhere.clone(), guard.clone())
                 .map_err(|error| stage_error(SECRET_LISTENER_NAME, &error))?;
-            order.prepend_listener(SECRET_LISTENER_NAME, &everywhere);
         }
         if let Some(guard) = &self_protection {
             chain
@@ -495,7 +449,6 @@ impl PolicyBuilder {
                     guard.clone(),
                 )
                 .map_err(|error| stage_error(SELF_PROTECTION_LISTENER_NAME, &error))?;
-            order.prepend_listener(SELF_PROTECTION_LISTENER_NAME, &everywhere);
         }
         if let Some(guard) = self.destructive {
             let guard = match (&self.workspace_root, guard.workspace_root()) {
@@ -508,24 +461,16 @@ impl PolicyBuilder {
             chain
                 .add_global_guard(DESTRUCTIVE_GUARD_NAME, guard)
                 .map_err(|error| stage_error(DESTRUCTIVE_GUARD_NAME, &error))?;
-            order.prepend_listener(DESTRUCTIVE_LISTENER_NAME, &everywhere);
-            order.add_global_guard(DESTRUCTIVE_GUARD_NAME);
         }
         if let Some(guard) = self_protection {
             chain
                 .add_global_guard(SELF_PROTECTION_GUARD_NAME, guard)
                 .map_err(|error| stage_error(SELF_PROTECTION_GUARD_NAME, &error))?;
-            order.add_global_guard(SELF_PROTECTION_GUARD_NAME);
         }
         if let Some(guard) = secrets {
             chain
                 .add_global_guard(SECRET_GUARD_NAME, guard)
                 .map_err(|error| stage_error(SECRET_GUARD_NAME, &error))?;
-            order.add_global_guard(SECRET_GUARD_NAME);
-        }
-        if !order.agrees_with(&chain) {
-            let name = RULES_LISTENER_NAME.to_owned();
-            return Err(PolicyError::PolicyDigest { name });
         }
         let Some(&(_, sandbox, approval)) = self.presets.iter().find(|row| row.0 == self.preset)
         else {
@@ -567,7 +512,7 @@ impl PolicyBuilder {
             approval: self.approval,
             executor,
             escalation: EscalationLimits::DEFAULT,
-            stages: &order,
+            chain: &chain,
             answerers: self.answerers,
         });
         Ok(Policy {
@@ -670,10 +615,6 @@ impl fmt::Display for PolicyError {
                 )
             }
             Self::Preset(error) => write!(f, "permission settings refused: {error}"),
-            Self::PolicyDigest { name } => {
-                let name = name.escape_debug();
-                write!(f, "the policy digest cannot describe stage `{name}`")
-            }
         }
     }
 }

@@ -42,20 +42,11 @@ pub struct PolicyInputs<'a> {
     pub executor: Executor,
     /// The limits escalation fields are checked against.
     pub escalation: EscalationLimits,
-    /// The listeners and guards in the order they run.
-    pub stages: &'a StageOrder,
+    /// The chain that decides: its listeners (names and scopes) in consult order, its global
+    /// guards, then its scoped guards (names and scopes), read from the chain itself.
+    pub chain: &'a Chain,
     /// How many answerers are consulted, in order.
     pub answerers: usize,
-}
-
-/// The chain's stages in the order the chain runs them, mirrored from the registrations: the
-/// listeners in consult order (the rules listener among them), the global guards, the scoped
-/// guards. [`StageOrder::agrees_with`] checks the mirror against the chain built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StageOrder {
-    listeners: Vec<(String, CoreScope)>,
-    global_guards: Vec<String>,
-    scoped_guards: Vec<(String, CoreScope)>,
 }
 
 /// SHA-256 of [`encode`]`(inputs)`.
@@ -89,20 +80,12 @@ pub fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
         &le64(to_u64(inputs.escalation.max_justification_chars)),
     ]);
     let added: Vec<&[u8]> = inputs.added_dirs.iter().map(|d| d.as_bytes()).collect();
-    let stages = inputs.stages;
-    let listeners: Vec<Vec<u8>> = stages
-        .listeners
-        .iter()
+    let chain = inputs.chain;
+    let listeners: Vec<Vec<u8>> = (chain.listeners())
         .map(|(name, scope)| scoped_stage(name, scope))
         .collect();
-    let global_guards: Vec<&[u8]> = stages
-        .global_guards
-        .iter()
-        .map(|name| name.as_bytes())
-        .collect();
-    let scoped_guards: Vec<Vec<u8>> = stages
-        .scoped_guards
-        .iter()
+    let global_guards: Vec<&[u8]> = chain.global_guards().map(str::as_bytes).collect();
+    let scoped_guards: Vec<Vec<u8>> = (chain.scoped_guards())
         .map(|(name, scope)| scoped_stage(name, scope))
         .collect();
     pae(&[
@@ -122,51 +105,6 @@ pub fn encode(inputs: &PolicyInputs<'_>) -> Vec<u8> {
         &list(&scoped_guards),
         &le64(to_u64(inputs.answerers)),
     ])
-}
-
-impl StageOrder {
-    /// The order of a chain holding only the rules listener, named `rules_listener`, which
-    /// sees every call.
-    pub fn new(rules_listener: &str) -> StageOrder {
-        StageOrder {
-            listeners: vec![(rules_listener.to_owned(), CoreScope::everywhere())],
-            global_guards: Vec::new(),
-            scoped_guards: Vec::new(),
-        }
-    }
-
-    /// A listener registered before every listener so far.
-    pub fn prepend_listener(&mut self, name: &str, scope: &CoreScope) {
-        self.listeners.insert(0, (name.to_owned(), scope.clone()));
-    }
-
-    /// A listener registered after every listener so far.
-    pub fn append_listener(&mut self, name: &str, scope: &CoreScope) {
-        self.listeners.push((name.to_owned(), scope.clone()));
-    }
-
-    /// A guard of every allowed call, after the global guards so far.
-    pub fn add_global_guard(&mut self, name: &str) {
-        self.global_guards.push(name.to_owned());
-    }
-
-    /// A guard of the allowed calls in `scope`, after the scoped guards so far.
-    pub fn add_scoped_guard(&mut self, name: &str, scope: &CoreScope) {
-        self.scoped_guards.push((name.to_owned(), scope.clone()));
-    }
-
-    /// True when `chain` consults its listeners and runs its guards in exactly this order, so
-    /// the digest describes the chain that decides.
-    pub fn agrees_with(&self, chain: &Chain) -> bool {
-        let guards = self
-            .global_guards
-            .iter()
-            .chain(self.scoped_guards.iter().map(|(name, _)| name));
-        chain
-            .listener_names()
-            .eq(self.listeners.iter().map(|(name, _)| name.as_str()))
-            && chain.guard_names().eq(guards.map(String::as_str))
-    }
 }
 
 fn scoped_stage(name: &str, scope: &CoreScope) -> Vec<u8> {
@@ -206,7 +144,17 @@ fn to_u64(n: usize) -> u64 {
 mod tests {
     use super::*;
 
-    fn inputs(stages: &StageOrder) -> PolicyInputs<'_> {
+    use crate::chain::{Check, Decision};
+
+    /// A chain holding only a rules-like listener named `rules`, which sees every call.
+    fn rules_only() -> Chain {
+        let mut chain = Chain::new(Decision::Allow);
+        let pass = |_: &crate::chain::ToolCall, next: crate::chain::Next<'_>| Ok(next.run());
+        assert!(chain.append("rules", CoreScope::everywhere(), pass).is_ok());
+        chain
+    }
+
+    fn inputs(chain: &Chain) -> PolicyInputs<'_> {
         PolicyInputs {
             rules: br#"{"permissions":{}}"#,
             workspace_root: None,
@@ -219,7 +167,7 @@ mod tests {
             approval: None,
             executor: Executor::CONFINING,
             escalation: EscalationLimits::DEFAULT,
-            stages,
+            chain,
             answerers: 0,
         }
     }
@@ -254,7 +202,7 @@ mod tests {
     fn executor_and_escalation_limits_are_covered() {
         // Neither can be varied through a successful build (an executor that cannot sandbox
         // refuses the build; the limits are the defaults), so they are checked here.
-        let stages = StageOrder::new("rules");
+        let stages = rules_only();
         let base = encode(&inputs(&stages));
         let unconfined = encode(&PolicyInputs {
             executor: Executor::UNCONFINED,
@@ -271,7 +219,7 @@ mod tests {
 
     #[test]
     fn an_absent_option_differs_from_an_empty_value() {
-        let stages = StageOrder::new("rules");
+        let stages = rules_only();
         let absent = encode(&inputs(&stages));
         let empty = encode(&PolicyInputs {
             workspace_root: Some(""),
@@ -284,10 +232,13 @@ mod tests {
 
     #[test]
     fn guards_moved_between_global_and_scoped_change_the_bytes() {
-        let mut global = StageOrder::new("rules");
-        global.add_global_guard("g");
-        let mut scoped = StageOrder::new("rules");
-        scoped.add_scoped_guard("g", &CoreScope::everywhere());
+        let pass = |_: &crate::chain::ToolCall| Ok(Check::Pass);
+        let mut global = rules_only();
+        assert!(global.add_global_guard("g", pass).is_ok());
+        let mut scoped = rules_only();
+        assert!(scoped
+            .add_scoped_guard("g", CoreScope::everywhere(), pass)
+            .is_ok());
         assert_ne!(encode(&inputs(&global)), encode(&inputs(&scoped)));
     }
 }

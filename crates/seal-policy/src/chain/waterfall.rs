@@ -176,6 +176,25 @@ impl Chain {
         self.limits
     }
 
+    /// The listeners with their scopes, in the order the waterfall consults them.
+    pub fn listeners(&self) -> impl Iterator<Item = (&str, &Scope)> {
+        self.listeners
+            .iter()
+            .map(|entry| (&*entry.name, &entry.scope))
+    }
+
+    /// The global guards' names, in the order they run.
+    pub fn global_guards(&self) -> impl Iterator<Item = &str> {
+        self.global_guards.iter().map(|entry| &*entry.name)
+    }
+
+    /// The scoped guards with their scopes, in the order they run (after the global ones).
+    pub fn scoped_guards(&self) -> impl Iterator<Item = (&str, &Scope)> {
+        self.scoped_guards
+            .iter()
+            .map(|entry| (&*entry.name, &entry.scope))
+    }
+
     /// Listener names, in the order the waterfall consults them.
     pub fn listener_names(&self) -> impl Iterator<Item = &str> {
         self.listeners.iter().map(|entry| &*entry.name)
