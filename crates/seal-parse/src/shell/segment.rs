@@ -226,7 +226,7 @@ impl ShellStats {
 ///
 /// Strict: whatever the grammar of spec/shell-segments.md does not cover (expansions,
 /// redirections, grouping, hidden characters, unknown wrapper options, limits...) is an
-/// [`Unanalysable`] with its [`UnanalysableReason`]. Linear in the length of `command` per payload level;
+/// [`Unanalysable`] with its [`UnanalysableReason`](super::UnanalysableReason). Linear in the length of `command` per payload level;
 /// no panic on any input. The owned form of [`segment_into`], which makes the same segments
 /// without copying them.
 ///
