@@ -21,16 +21,27 @@ pub fn apply(text: &str, edits: &[Edit]) -> String {
     sorted.sort_by_key(|edit| edit.start);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
+    // Edits are made from the places of nodes read in `text`, on character boundaries and not
+    // overlapping: the kept stretches lie in `text`. (An install or uninstall also re-reads the
+    // result and checks that nothing but seal's hooks changed.)
     for edit in sorted {
-        out.push_str(text.get(at..edit.start).unwrap_or_default());
+        let kept = text.get(at..edit.start);
+        debug_assert!(
+            kept.is_some(),
+            "an edit starts in the text, after the previous one"
+        );
+        out.push_str(kept.unwrap_or_default());
         out.push_str(&edit.text);
         at = edit.end.max(at);
     }
-    out.push_str(text.get(at..).unwrap_or_default());
+    let rest = text.get(at..);
+    debug_assert!(rest.is_some(), "the last edit ends in the text");
+    out.push_str(rest.unwrap_or_default());
     out
 }
 
-/// The indentation of the line `offset` is on.
+/// The indentation of the line `offset` is on. (Here and in [`space_before`] a range outside
+/// the text gives no whitespace: layout only, never content.)
 fn line_indent(text: &str, offset: usize) -> &str {
     let before = text.get(..offset).unwrap_or_default();
     let line_start = before.rfind('\n').map_or(0, |at| at + 1);

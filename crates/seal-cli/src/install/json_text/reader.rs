@@ -225,9 +225,13 @@ impl Reader<'_> {
                 return Err(self.unexpected("a digit of the exponent"));
             }
         }
-        Ok(Kind::Number(
-            self.text.get(start..self.at).unwrap_or_default().to_owned(),
-        ))
+        // The number's bytes are ASCII read from `start`: the range lies in the text, and an
+        // impossible one is an error rather than an empty number.
+        let number = self
+            .text
+            .get(start..self.at)
+            .ok_or_else(|| self.error_at(start, "a number outside the text"))?;
+        Ok(Kind::Number(number.to_owned()))
     }
 
     fn hex4(&mut self) -> Result<u32, SyntaxError> {

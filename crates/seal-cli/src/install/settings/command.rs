@@ -110,7 +110,11 @@ pub fn seal_command(command: &str) -> Option<SealCommand> {
         .skip_while(|word| is_assignment(word))
         .peekable();
     let program = words.next()?;
-    let base = program.rsplit(['/', '\\']).next().unwrap_or_default();
+    // `rsplit` yields at least one piece: the fallback (the whole program) is never taken.
+    let base = program
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(program.as_str());
     if !base.starts_with("seal") {
         return None;
     }
@@ -121,6 +125,7 @@ pub fn seal_command(command: &str) -> Option<SealCommand> {
     if client != "claude-code" && client != "codex" {
         return None;
     }
+    // A command that stops after the client word has no hook word: empty, as documented.
     let hook = words.next().unwrap_or_default();
     Some(SealCommand {
         program,

@@ -3,7 +3,7 @@
 
 use super::command::SealCommand;
 use super::seal_command;
-use crate::install::json_text::{self, Kind, Node};
+use crate::install::json_text::{self, Kind, Member, Node};
 
 /// A seal hook in a settings document.
 #[derive(Debug, Clone)]
@@ -55,6 +55,14 @@ pub fn hooks_object<'a>(text: &str, root: &'a Node) -> Result<Option<&'a Node>, 
     }
 }
 
+/// The events of a `hooks` object that [`hooks_object`] gave, which checked that it is an
+/// object: the empty fallback is never taken.
+pub(super) fn events_of(hooks: &Node) -> &[Member] {
+    let events = hooks.members();
+    debug_assert!(events.is_some(), "`hooks` was checked to be an object");
+    events.unwrap_or_default()
+}
+
 /// Every seal hook of the document, in document order.
 ///
 /// # Errors
@@ -79,7 +87,7 @@ pub fn collect(
     let Some(hooks) = hooks_object(text, root)? else {
         return Ok(found);
     };
-    for event in hooks.members().unwrap_or_default() {
+    for event in events_of(hooks) {
         let Some(groups) = event.value.elements() else {
             return Err(format!(
                 "{}: the hooks of `{}` are not a list",
@@ -106,6 +114,8 @@ pub fn collect(
                     Kind::Number(number) => Some(number.clone()),
                     _ => None,
                 });
+                // A handler with a `command` member is an object: the fallback is never taken.
+                debug_assert!(handler.members().is_some(), "a handler with a command");
                 let members = handler
                     .members()
                     .unwrap_or_default()

@@ -1,7 +1,7 @@
 //! The invariance check: the document with every seal hook taken out, which an install or
 //! uninstall must leave equal.
 
-use super::found::{hooks_object, position};
+use super::found::{events_of, hooks_object, position};
 use super::seal_command;
 use crate::install::json_text::{parse, Kind, Node};
 
@@ -23,11 +23,13 @@ fn value(node: &Node, text: &str) -> Value {
                 .collect(),
         ),
         Kind::Array(items) => Value::Array(items.iter().map(|item| value(item, text)).collect()),
-        _ => Value::Scalar(
-            text.get(node.start..node.end)
-                .unwrap_or_default()
-                .to_owned(),
-        ),
+        _ => {
+            // A node's range is where the reader read it in this same text; an empty scalar
+            // would hide a change from the check, so the invariant is asserted.
+            let scalar = text.get(node.start..node.end);
+            debug_assert!(scalar.is_some(), "a node lies in the text it was read from");
+            Value::Scalar(scalar.unwrap_or_default().to_owned())
+        }
     }
 }
 
@@ -42,7 +44,7 @@ pub(super) fn without_seal(text: &str, root: &Node) -> Result<Value, String> {
         return Ok(Value::Object(members));
     };
     let mut kept_events = Vec::new();
-    for event in hooks.members().unwrap_or_default() {
+    for event in events_of(hooks) {
         let Some(groups) = event.value.elements() else {
             kept_events.push((event.key.clone(), value(&event.value, text)));
             continue;

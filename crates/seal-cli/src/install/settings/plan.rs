@@ -105,11 +105,11 @@ fn install_step(
     let Some((_, group_node)) = group_nodes(hooks, event.name, first.group) else {
         return Err("internal: a found hook's group is gone".into());
     };
-    let handlers = group_node
+    let Some(handler_node) = group_node
         .get("hooks")
         .and_then(|m| m.value.elements())
-        .unwrap_or_default();
-    let Some(handler_node) = handlers.get(first.handler) else {
+        .and_then(|handlers| handlers.get(first.handler))
+    else {
         return Err("internal: a found hook's handler is gone".into());
     };
     let handler_out = handler(wanted, event);
@@ -156,7 +156,7 @@ fn removal(text: &str, root: &Node, found: &Found) -> Result<json_text::Edit, St
     if list.elements().map_or(0, <[Node]>::len) > 1 {
         return remove(list, found.group).ok_or_else(internal);
     }
-    let members = hooks.members().unwrap_or_default();
+    let members = hooks.members().ok_or_else(internal)?;
     if members.len() > 1 {
         let index = members
             .iter()
@@ -166,7 +166,7 @@ fn removal(text: &str, root: &Node, found: &Found) -> Result<json_text::Edit, St
     }
     let index = root
         .members()
-        .unwrap_or_default()
+        .ok_or_else(internal)?
         .iter()
         .position(|member| member.key == "hooks")
         .ok_or_else(internal)?;
