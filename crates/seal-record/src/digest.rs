@@ -60,6 +60,8 @@ impl Sha256Digest {
         let mut out = String::with_capacity(64);
         for byte in self.0 {
             for nibble in [byte >> 4, byte & 0x0f] {
+                // A nibble is below 16, the table's length: the fallback is never taken.
+                debug_assert!(usize::from(nibble) < HEX.len());
                 out.push(char::from(
                     HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
                 ));

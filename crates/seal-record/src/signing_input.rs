@@ -41,17 +41,18 @@ impl SigningInput {
     /// The domain string this input was built for.
     pub fn domain(&self) -> &str {
         // Layout: LE64(count) || LE64(len(domain)) || domain || ..
-        let len = self
+        let domain = self
             .bytes
             .get(8..16)
             .and_then(|len| <[u8; 8]>::try_from(len).ok())
             .map(u64::from_le_bytes)
             .and_then(|len| usize::try_from(len).ok())
-            .unwrap_or(0);
-        self.bytes
-            .get(16..16usize.saturating_add(len))
-            .and_then(|domain| std::str::from_utf8(domain).ok())
-            .unwrap_or_default()
+            .and_then(|len| self.bytes.get(16..16usize.saturating_add(len)))
+            .and_then(|domain| std::str::from_utf8(domain).ok());
+        // Every constructor writes a UTF-8 domain as the first piece (`new` encodes it,
+        // `from_encoded` is given the encoder's bytes): the empty fallback is never taken.
+        debug_assert!(domain.is_some(), "a signing input starts with its domain");
+        domain.unwrap_or_default()
     }
 
     /// The encoded bytes to sign or verify.

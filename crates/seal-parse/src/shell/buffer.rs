@@ -154,7 +154,11 @@ impl<'a> BufferWords<'a> {
             decoded,
         } = word.value;
         let text = if decoded { self.decoded } else { self.command };
-        text.get(start..end).unwrap_or_default()
+        let value = text.get(start..end);
+        // The lexer records every value as a range of the text it wrote it in (the command or
+        // the decoded text), on character boundaries: the empty fallback is never taken.
+        debug_assert!(value.is_some(), "a word's value lies in its text");
+        value.unwrap_or_default()
     }
 
     pub fn tail(&self, start: usize) -> BufferWords<'a> {

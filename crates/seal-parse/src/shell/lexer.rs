@@ -2,6 +2,9 @@
 //! between them, written into a segment buffer. Anything outside the accepted grammar stops
 //! the pass with its reason.
 
+mod quotes;
+mod redirects;
+
 use super::buffer::{LexedEntry, Value, WordEntry};
 use super::chars::{forbidden, is_glob, is_name_byte, is_name_start};
 use super::{Operator, ShellLimits, Span, UnanalysableReason};
@@ -276,7 +279,7 @@ impl Lexer<'_, '_> {
         if let Some(word) = self.word.as_mut() {
             if word.held == Held::Text {
                 let from = self.out.decoded.len();
-                let read = self.text.get(word.start..pos).unwrap_or_default();
+                let read = read_text(self.text, word.start..pos);
                 self.out.decoded.push_str(read);
                 word.held = Held::Decoded(from);
             }
@@ -334,7 +337,7 @@ impl Lexer<'_, '_> {
         if self.decoding() {
             self.out
                 .decoded
-                .push_str(self.text.get(start..start + len).unwrap_or_default());
+                .push_str(read_text(self.text, start..start + len));
         }
         if let Some(word) = self.word.as_mut() {
             // Plain bytes are never glob characters, `~` or `=`: only the name can change.
@@ -418,7 +421,11 @@ impl Lexer<'_, '_> {
 
     fn push_segment(&mut self, operator: Option<Operator>) -> Result<(), Stop> {
         let words = (self.first_word, self.out.words.len());
-        let segment = self.out.words.get(words.0..words.1).unwrap_or_default();
+        let segment = self.out.words.get(words.0..words.1);
+        // `first_word` is the length of the words when the segment began; words are only
+        // pushed since, so the range lies in them and the empty fallback is never taken.
+        debug_assert!(segment.is_some(), "a segment's words lie in the words");
+        let segment = segment.unwrap_or_default();
         let start = segment.first().map_or(self.pos, |w| w.span.start);
         let end = segment.last().map_or(self.pos, |w| w.span.end);
         if self.out.lexed.len() - self.segment_base >= self.limits.max_segments {
@@ -438,213 +445,18 @@ impl Lexer<'_, '_> {
         self.redirection = None;
         Ok(())
     }
-
-    /// Refuses a segment that has no word but a redirection (`>/dev/null` alone): zsh runs
-    /// `$NULLCMD` (`cat`) for it, other shells nothing.
-    fn no_lone_redirection(&self) -> Result<(), Stop> {
-        match self.redirection {
-            Some(offset) => Err(Stop {
-                reason: UnanalysableReason::Redirection,
-                offset,
-            }),
-            None => Ok(()),
-        }
-    }
-
-    /// An unquoted `<`, `>` or `&>` at the current position that starts no process
-    /// substitution, here-document or here-string. One of the harmless forms (see
-    /// [`harmless_operator`]) with its target is read and dropped from the words; any other
-    /// redirection is refused at its operator.
-    fn redirection(&mut self) -> Result<(), Stop> {
-        let at = self.pos;
-        let refused = Stop {
-            reason: UnanalysableReason::Redirection,
-            offset: at,
-        };
-        // A word of unquoted digits right before `<` or `>` is the descriptor redirected; before
-        // `&>` it is an ordinary word (`&` ends it).
-        let descriptor = match &self.word {
-            Some(word) if self.peek(0) != Some(b'&') => self
-                .text
-                .get(word.start..at)
-                .filter(|text| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())),
-            _ => None,
-        };
-        let rest = self.bytes.get(at..).unwrap_or_default();
-        let (len, target) = harmless_operator(descriptor, rest).ok_or(refused.clone())?;
-        let mut end = at + len;
-        while matches!(self.bytes.get(end), Some(b' ' | b'\t')) {
-            end += 1;
-        }
-        let target = match target {
-            Target::DevNull => DEV_NULL.as_bytes(),
-            Target::Descriptor(digit) => digit,
-        };
-        let after = end + target.len();
-        if self.bytes.get(end..after) != Some(target) || !ends_word(self.bytes.get(after)) {
-            return Err(refused);
-        }
-        if descriptor.is_some() {
-            // The digits were the descriptor, not a word: forget them.
-            if let Some(Builder {
-                held: Held::Decoded(from),
-                ..
-            }) = self.word.take()
-            {
-                self.out.decoded.truncate(from);
-            }
-        } else {
-            self.end_word()?;
-        }
-        self.redirection.get_or_insert(at);
-        // The loop counted the first byte.
-        self.steps += after - at - 1;
-        self.pos = after;
-        Ok(())
-    }
-
-    fn single_quote(&mut self) -> Result<(), Stop> {
-        let open = self.pos;
-        let rest = self.bytes.get(open + 1..).unwrap_or_default();
-        let Some(len) = memchr::memchr(b'\'', rest) else {
-            return Err(Stop {
-                reason: UnanalysableReason::UnterminatedQuote { quote: '\'' },
-                offset: open,
-            });
-        };
-        let content = self.text.get(open + 1..open + 1 + len).unwrap_or_default();
-        for (at, c) in content.char_indices() {
-            self.steps += 1;
-            if let Some(reason) = forbidden(c) {
-                return Err(Stop {
-                    reason,
-                    offset: open + 1 + at,
-                });
-            }
-        }
-        self.decode();
-        self.out.decoded.push_str(content);
-        self.quoted();
-        self.pos = open + len + 2;
-        Ok(())
-    }
-
-    fn double_quote(&mut self) -> Result<(), Stop> {
-        let open = self.pos;
-        let unterminated = Stop {
-            reason: UnanalysableReason::UnterminatedQuote { quote: '"' },
-            offset: open,
-        };
-        self.decode();
-        self.quoted();
-        self.pos += 1;
-        loop {
-            let Some(byte) = self.peek(0) else {
-                return Err(unterminated);
-            };
-            self.steps += 1;
-            match byte {
-                b'"' => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                b'\\' => match self.peek(1) {
-                    Some(escaped @ (b'$' | b'`' | b'"' | b'\\')) => {
-                        self.out.decoded.push(char::from(escaped));
-                        self.pos += 2;
-                    }
-                    Some(b'\n') => return Err(self.stop(UnanalysableReason::ContinuationInWord)),
-                    None => return Err(unterminated),
-                    Some(_) => {
-                        self.out.decoded.push('\\');
-                        self.pos += 1;
-                    }
-                },
-                b'$' => return Err(self.stop(self.dollar(true))),
-                b'`' => return Err(self.stop(UnanalysableReason::Backtick)),
-                _ => {
-                    let c = self.char_at(self.pos)?;
-                    self.out.decoded.push(c);
-                    self.pos += c.len_utf8();
-                }
-            }
-        }
-    }
-
-    fn backslash(&mut self) -> Result<(), Stop> {
-        match self.peek(1) {
-            None => Err(self.stop(UnanalysableReason::TrailingBackslash)),
-            Some(b'\n') if self.word.is_some() => {
-                Err(self.stop(UnanalysableReason::ContinuationInWord))
-            }
-            Some(b'\n') => {
-                self.pos += 2;
-                Ok(())
-            }
-            Some(_) => {
-                let c = self.char_at(self.pos + 1)?;
-                self.decode();
-                self.out.decoded.push(c);
-                self.quoted();
-                self.pos += 1 + c.len_utf8();
-                Ok(())
-            }
-        }
-    }
-
-    /// The reason for a `$` at the current position (`quoted`: inside double quotes).
-    fn dollar(&self, quoted: bool) -> UnanalysableReason {
-        match (self.peek(1), self.peek(2)) {
-            (Some(b'('), Some(b'(')) => UnanalysableReason::Arithmetic,
-            (Some(b'('), _) => UnanalysableReason::CommandSubstitution,
-            (Some(b'{'), _) => UnanalysableReason::ParameterExpansion,
-            (Some(b'\''), _) if !quoted => UnanalysableReason::AnsiCQuote,
-            (Some(b'"'), _) if !quoted => UnanalysableReason::LocaleQuote,
-            (Some(b), _)
-                if is_name_byte(b)
-                    || matches!(b, b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') =>
-            {
-                UnanalysableReason::ParameterExpansion
-            }
-            _ => UnanalysableReason::Dollar,
-        }
-    }
 }
 
-/// The only file a harmless redirection may name, written as this plain word exactly.
-const DEV_NULL: &str = "/dev/null";
-
-/// What a harmless redirection operator must be followed by (after optional blanks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Target {
-    /// The word `/dev/null`.
-    DevNull,
-    /// This descriptor digit (`1` or `2`), alone.
-    Descriptor(&'static [u8]),
-}
-
-/// The length and expected target of the operator at the start of `rest`, when it is one of
-/// the harmless redirections: output to `/dev/null` (`>`, `>>`, `>|`, `1>`, `2>`, `1>>`,
-/// `2>>`, `&>`, `&>>`), input from `/dev/null` (`<`, `0<`), or standard output and standard
-/// error merged (`2>&1`, `1>&2`, `>&2`). `descriptor` is the word of digits written right
-/// before the operator, if any. Every other operator (`3>`, `<>`, `<&`, `>&-`, `2>|`...) is
-/// `None`.
-fn harmless_operator(descriptor: Option<&str>, rest: &[u8]) -> Option<(usize, Target)> {
-    let out_fd = matches!(descriptor, None | Some("1" | "2"));
-    match (rest, descriptor) {
-        ([b'&', b'>', b'>', ..], None) => Some((3, Target::DevNull)),
-        ([b'&', b'>', ..], None) => Some((2, Target::DevNull)),
-        ([b'>', b'>', ..], _) if out_fd => Some((2, Target::DevNull)),
-        ([b'>', b'|', ..], None) => Some((2, Target::DevNull)),
-        ([b'>', b'|', ..], _) => None,
-        ([b'>', b'&', ..], None | Some("1")) => Some((2, Target::Descriptor(b"2"))),
-        ([b'>', b'&', ..], Some("2")) => Some((2, Target::Descriptor(b"1"))),
-        ([b'>', b'&', ..], _) => None,
-        ([b'>', ..], _) if out_fd => Some((1, Target::DevNull)),
-        ([b'<', b'&' | b'>', ..], _) => None,
-        ([b'<', ..], None | Some("0")) => Some((1, Target::DevNull)),
-        _ => None,
-    }
+/// The text of `range`, which the pass has read. The lexer's positions only stop on character
+/// boundaries inside the text (after an ASCII byte or a whole character), so the empty fallback
+/// is never taken: taking it would silently empty part of a word's value.
+fn read_text(text: &str, range: std::ops::Range<usize>) -> &str {
+    let read = text.get(range);
+    debug_assert!(
+        read.is_some(),
+        "lexer positions lie on character boundaries"
+    );
+    read.unwrap_or_default()
 }
 
 /// Whether a word ends before `byte` (the end of the text, a blank, a newline or a

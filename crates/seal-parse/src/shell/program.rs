@@ -105,7 +105,11 @@ pub(super) fn shell_invocation<W: WordSeq + ?Sized>(
     };
     let mut command_string = false;
     for at in 0..args.count() {
-        let value = args.word(at).unwrap_or_default();
+        // `at` is below the count: the word is there. Were it not, the invocation is refused
+        // (unanalysable), never read as a plain program with its payload unread.
+        let Some(value) = args.word(at) else {
+            return Err(refuse(""));
+        };
         *steps += 1;
         let option = value.len() > 1 && (value.starts_with('-') || value.starts_with('+'));
         if !option {
@@ -120,6 +124,7 @@ pub(super) fn shell_invocation<W: WordSeq + ?Sized>(
         if value == "--" && !command_string {
             return Ok(Invocation::Plain);
         }
+        // A `+` option has no `-` letters: empty, and refused just below.
         let letters = value.strip_prefix('-').unwrap_or_default();
         if letters.is_empty() {
             return Err(refuse(value));
