@@ -14,15 +14,14 @@ pub const MAX_ID_BYTES: usize = 256;
 /// A tool call as the pre-execute chain sees it.
 ///
 /// The arguments are frozen: they are the canonical JSON of a [`SealedCall`], and the typed
-/// [`Subject`] (the shell command, the file path, the URL and its domain) is extracted from them
-/// once, when the call is built, by the documented per-tool mapping of [`Subject`]. Every stage
-/// of the chain, the approval card and the dispatcher therefore see the same values.
+/// [`Subject`] (the shell command, the file path, the URL, the name) is a view of them by the
+/// one table of [`TOOL_FIELDS`](crate::chain::TOOL_FIELDS). Every stage of the chain, the
+/// approval card and the dispatcher therefore see the same values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     session: String,
     agent: Option<String>,
     call: SealedCall,
-    subject: Subject,
 }
 
 /// Longest arguments of a call read with [`Arguments::Lossless`]: 64 MiB (a foreign client's
@@ -123,12 +122,10 @@ impl ToolCall {
         call: SealedCall,
     ) -> Result<ToolCall, CallError> {
         check_ids(session, agent)?;
-        let subject = subject_of(call.tool(), call.arguments());
         Ok(ToolCall {
             session: session.to_owned(),
             agent: agent.map(str::to_owned),
             call,
-            subject,
         })
     }
 
@@ -164,13 +161,13 @@ impl ToolCall {
     }
 
     /// The typed view of the arguments that rules bind to.
-    pub fn subject(&self) -> &Subject {
-        &self.subject
+    pub fn subject(&self) -> Subject<'_> {
+        subject_of(self.call.tool(), self.call.arguments())
     }
 
     /// The shell command, for a shell tool whose `command` argument is a string.
     pub fn command(&self) -> Option<&str> {
-        match &self.subject {
+        match self.subject() {
             Subject::Command(command) => Some(command),
             _ => None,
         }
@@ -178,7 +175,7 @@ impl ToolCall {
 
     /// The file path, for a file tool whose path argument is a string.
     pub fn path(&self) -> Option<&str> {
-        match &self.subject {
+        match self.subject() {
             Subject::Path(path) => Some(path),
             _ => None,
         }
@@ -186,18 +183,16 @@ impl ToolCall {
 
     /// The URL, for a fetch tool whose `url` argument is a string.
     pub fn url(&self) -> Option<&str> {
-        match &self.subject {
-            Subject::Url { url, .. } => Some(url),
+        match self.subject() {
+            Subject::Url(url) => Some(url),
             _ => None,
         }
     }
 
-    /// The normalized domain of the URL, when it could be read (see [`Subject::Url`]).
-    pub fn domain(&self) -> Option<&str> {
-        match &self.subject {
-            Subject::Url { domain, .. } => domain.as_deref(),
-            _ => None,
-        }
+    /// The host of the URL, when it can be read with certainty
+    /// ([`url_host`](crate::chain::url_host)).
+    pub fn domain(&self) -> Option<String> {
+        self.url().and_then(super::subject::url_domain)
     }
 }
 

@@ -53,7 +53,7 @@ pub use guard::{Check, Guard};
 pub use listener::{Listener, Next};
 pub use note::Note;
 pub use scope::Scope;
-pub use subject::{url_domain, Subject, SubjectKind, SUBJECT_TABLE};
+pub use subject::{url_domain, url_host, Subject, SubjectKind, ToolField, TOOL_FIELDS};
 pub use trace::{Returned, Stage, StageKind, Step, Trace, Via};
 pub use verdict::{Allowed, Denied, DenyCause, Evaluation, Pending, Verdict};
 pub use waterfall::{

@@ -1,12 +1,10 @@
-//! The typed view of a call's arguments that rules bind to, and the per-tool mapping that
-//! extracts it.
+//! The typed view of a call's arguments that rules and guards bind to, and the one table of
+//! which tool carries which field.
 
 use seal_parse::json::Value;
 
-/// The part of a call's arguments that permission rules may look at.
-///
-/// Rules never see a serialized blob of all the arguments: they bind to one typed field, taken
-/// from the frozen arguments by this mapping (the tool name is compared exactly):
+/// The part of a call's arguments that permission rules may look at, read from the frozen
+/// arguments by [`TOOL_FIELDS`] (the tool name is compared exactly, case included):
 ///
 /// | tool | argument | subject |
 /// |---|---|---|
@@ -15,55 +13,83 @@ use seal_parse::json::Value;
 /// | `NotebookEdit` | `notebook_path` (string) | [`Subject::Path`] |
 /// | `Grep`, `Glob` | `path` (string; `.`, the working directory, when absent) | [`Subject::Path`] |
 /// | `WebFetch` | `url` (string) | [`Subject::Url`] |
+/// | `Agent`, `Task` | `subagent_type` (string) | [`Subject::Name`] |
+/// | `Skill` | `skill` (string) | [`Subject::Name`] |
 /// | any other tool | | [`Subject::Opaque`] |
 ///
-/// A tool of the table whose argument is missing or not a string gives [`Subject::Unreadable`]:
-/// a rule with a specifier must never allow such a call. The table is [`SUBJECT_TABLE`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Subject {
+/// Rules never see a serialized blob of all the arguments. A tool of the table whose argument
+/// is missing or not a string (a string holding a lone surrogate included) gives
+/// [`Subject::Unreadable`]: a rule with a specifier must never allow such a call. The view
+/// borrows the frozen arguments, so reading it copies nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Subject<'a> {
     /// The shell command string, exactly as given (segmentation is the rules' business).
-    Command(String),
+    Command(&'a str),
     /// The file path, exactly as given (canonicalization is the rules' business).
-    Path(String),
-    /// The URL, exactly as given, and its domain when it could be read.
-    ///
-    /// `domain` is the host of an `http` or `https` URL (scheme in any case), lowercased, with
-    /// one trailing dot removed: the authority ends at the first `/`, `?` or `#`, and a numeric
-    /// port is dropped. It is `None` whenever parsers could disagree on the host: another
-    /// scheme, a backslash anywhere in the URL (browsers read it as `/`), user information (an
-    /// `@` in the authority), a port that is not a number, an empty host or label, a host with
-    /// any byte other than ASCII letters, digits, `.` and `-` (so percent-encoding, non-ASCII,
-    /// whitespace and control characters all give `None`), or a bracketed IP literal. A rule may
-    /// allow by domain only when `domain` is `Some`.
-    Url {
-        /// The URL as given.
-        url: String,
-        /// The normalized host, or `None` when it could not be read with certainty.
-        domain: Option<String>,
-    },
+    Path(&'a str),
+    /// The URL, exactly as given; its host, when it can be read with certainty, is
+    /// [`url_host`]'s.
+    Url(&'a str),
+    /// The agent type or skill the call names.
+    Name(&'a str),
     /// A tool of the table whose argument is missing or not a string.
     Unreadable {
         /// The argument that was expected.
         field: &'static str,
     },
-    /// A tool outside the table: rules can match it by name only.
+    /// A tool outside the table (or a caller with no field to give): rules can match it by
+    /// name only.
     Opaque,
 }
 
-/// Which argument of which tool gives which subject (see [`Subject`]).
-pub const SUBJECT_TABLE: &[(&str, &str, SubjectKind)] = &[
-    ("Bash", "command", SubjectKind::Command),
-    ("Read", "file_path", SubjectKind::Path),
-    ("Edit", "file_path", SubjectKind::Path),
-    ("Write", "file_path", SubjectKind::Path),
-    ("MultiEdit", "file_path", SubjectKind::Path),
-    ("NotebookEdit", "notebook_path", SubjectKind::Path),
-    ("Grep", "path", SubjectKind::Path),
-    ("Glob", "path", SubjectKind::Path),
-    ("WebFetch", "url", SubjectKind::Url),
+/// One row of [`TOOL_FIELDS`]: the argument of a tool that gives its subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ToolField {
+    /// The tool's name (compared exactly).
+    pub tool: &'static str,
+    /// The argument holding the subject.
+    pub field: &'static str,
+    /// What the argument is.
+    pub kind: SubjectKind,
+    /// Whether the tool searches: it reads every file below its path, and without a path it
+    /// searches the working directory (the subject is then the path `.`). For any other tool an
+    /// absent argument is unreadable.
+    pub searches: bool,
+}
+
+/// Which argument of which tool gives which subject: the one table the chain, the rules and
+/// the approval card read (see [`Subject`]).
+pub const TOOL_FIELDS: &[ToolField] = &[
+    row("Bash", "command", SubjectKind::Command),
+    row("Read", "file_path", SubjectKind::Path),
+    row("Edit", "file_path", SubjectKind::Path),
+    row("Write", "file_path", SubjectKind::Path),
+    row("MultiEdit", "file_path", SubjectKind::Path),
+    row("NotebookEdit", "notebook_path", SubjectKind::Path),
+    ToolField {
+        searches: true,
+        ..row("Grep", "path", SubjectKind::Path)
+    },
+    ToolField {
+        searches: true,
+        ..row("Glob", "path", SubjectKind::Path)
+    },
+    row("WebFetch", "url", SubjectKind::Url),
+    row("Agent", "subagent_type", SubjectKind::Name),
+    row("Task", "subagent_type", SubjectKind::Name),
+    row("Skill", "skill", SubjectKind::Name),
 ];
 
-/// The kind of subject a tool of [`SUBJECT_TABLE`] yields.
+const fn row(tool: &'static str, field: &'static str, kind: SubjectKind) -> ToolField {
+    ToolField {
+        tool,
+        field,
+        kind,
+        searches: false,
+    }
+}
+
+/// The kind of subject a tool of [`TOOL_FIELDS`] yields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SubjectKind {
     /// A shell command.
@@ -72,27 +98,53 @@ pub enum SubjectKind {
     Path,
     /// A URL.
     Url,
+    /// An agent type or a skill.
+    Name,
 }
 
-/// The normalized domain of `url` under the reading documented on [`Subject::Url`], or `None`.
-pub fn url_domain(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
+impl ToolField {
+    /// The row of `tool`, if the table has one.
+    #[must_use]
+    pub fn of(tool: &str) -> Option<&'static ToolField> {
+        TOOL_FIELDS.iter().find(|row| row.tool == tool)
+    }
+
+    /// Whether `tool` is a search tool of the table.
+    #[must_use]
+    pub fn is_search(tool: &str) -> bool {
+        ToolField::of(tool).is_some_and(|row| row.searches)
+    }
+}
+
+/// The host of an `http` or `https` URL, lowercased and without one trailing dot, or why it
+/// cannot be trusted to be the host a fetcher would contact. The scheme is matched in any case;
+/// the authority ends at the first `/`, `?` or `#`, and a numeric port is dropped. Refused:
+/// another scheme, a backslash anywhere in the URL (browsers read it as `/`), user information
+/// (an `@` in the authority), a port that is not a number, an empty host or label, a host with
+/// any byte other than ASCII letters, digits, `.` and `-` (so percent-encoding, non-ASCII,
+/// whitespace and control characters are all refused), or a bracketed IP literal. Strict on
+/// purpose: a URL a lenient parser reads differently never matches a rule.
+///
+/// # Errors
+/// A static reason when the URL is refused.
+pub fn url_host(url: &str) -> Result<String, &'static str> {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err("not an http or https URL");
+    };
     if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
-        return None;
+        return Err("not an http or https URL");
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, _) = rest.split_at_checked(end).unwrap_or((rest, ""));
+    if authority.contains('@') {
+        return Err("URL with user info");
     }
     if rest.contains('\\') {
-        return None;
-    }
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = rest.get(..authority_end)?;
-    if authority.contains('@') {
-        return None;
+        return Err("URL with a backslash");
     }
     let host = match authority.rsplit_once(':') {
-        Some((host, port)) => port
-            .bytes()
-            .all(|byte| byte.is_ascii_digit())
-            .then_some(host)?,
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
+        Some(_) => return Err("URL with an invalid port"),
         None => authority,
     };
     let host = host.strip_suffix('.').unwrap_or(host);
@@ -103,40 +155,45 @@ pub fn url_domain(url: &str) -> Option<String> {
                     .bytes()
                     .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-')
         });
-    dns_name.then(|| host.to_ascii_lowercase())
+    if !dns_name {
+        return Err("URL host is not a plain DNS name");
+    }
+    Ok(host.to_ascii_lowercase())
 }
 
-pub(crate) fn subject_of(tool: &str, arguments: &Value<'_>) -> Subject {
-    let Some((_, field, kind)) = SUBJECT_TABLE.iter().find(|(name, _, _)| *name == tool) else {
+/// The host of `url` as [`url_host`] reads it, or `None` when it refuses the URL.
+#[must_use]
+pub fn url_domain(url: &str) -> Option<String> {
+    url_host(url).ok()
+}
+
+/// The subject of a call of `tool` with `arguments`, by [`TOOL_FIELDS`].
+pub(crate) fn subject_of<'a>(tool: &str, arguments: &'a Value<'_>) -> Subject<'a> {
+    let Some(row) = ToolField::of(tool) else {
         return Subject::Opaque;
     };
-    let text = arguments
+    let value = arguments
         .as_object()
-        .and_then(|object| object.get(field))
-        .and_then(Value::as_str);
-    let Some(text) = text else {
-        // A search without a path searches the working directory.
-        let absent = arguments
-            .as_object()
-            .is_some_and(|object| object.get(field).is_none());
-        if absent && matches!(tool, "Grep" | "Glob") {
-            return Subject::Path(".".to_owned());
-        }
-        return Subject::Unreadable { field };
+        .and_then(|object| object.get(row.field));
+    let text = match (value, row.searches) {
+        (Some(value), _) => value.as_str(),
+        (None, true) => Some("."),
+        (None, false) => None,
     };
-    match kind {
-        SubjectKind::Command => Subject::Command(text.to_owned()),
-        SubjectKind::Path => Subject::Path(text.to_owned()),
-        SubjectKind::Url => Subject::Url {
-            url: text.to_owned(),
-            domain: url_domain(text),
-        },
+    let Some(text) = text else {
+        return Subject::Unreadable { field: row.field };
+    };
+    match row.kind {
+        SubjectKind::Command => Subject::Command(text),
+        SubjectKind::Path => Subject::Path(text),
+        SubjectKind::Url => Subject::Url(text),
+        SubjectKind::Name => Subject::Name(text),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::url_domain;
+    use super::{url_domain, url_host};
 
     #[test]
     fn domains_read_with_certainty_or_not_at_all() {
@@ -168,6 +225,7 @@ mod tests {
         ];
         for (url, want) in cases {
             assert_eq!(url_domain(url).as_deref(), *want, "{url}");
+            assert_eq!(url_host(url).ok().as_deref(), *want, "{url}");
         }
     }
 }

@@ -73,7 +73,7 @@ impl DomainPattern {
         })
     }
 
-    /// Whether the (already lowercased, see [`url_host`]) host matches.
+    /// Whether the (already lowercased, see [`url_host`](crate::chain::url_host)) host matches.
     #[must_use]
     pub fn matches(&self, host: &str) -> bool {
         if self.suffix.is_empty() {
@@ -99,48 +99,8 @@ impl DomainPattern {
     }
 }
 
-/// The host of an `http` or `https` URL, lowercased and without a trailing dot, or why it
-/// cannot be trusted to be the host a fetcher would contact: other schemes, user info (`@`),
-/// backslashes, percent-encoding or any character outside `a-z 0-9 . -` in the host, an empty
-/// host. Strict on purpose: a URL a lenient parser reads differently never matches a rule.
-///
-/// # Errors
-///
-/// A static reason when the URL is refused.
-pub fn url_host(url: &str) -> Result<String, &'static str> {
-    let lower = url
-        .get(..8)
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    let rest = if lower.starts_with("https://") {
-        url.get(8..)
-    } else if lower.starts_with("http://") {
-        url.get(7..)
-    } else {
-        return Err("not an http or https URL");
-    };
-    let rest = rest.unwrap_or_default();
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = rest.get(..end).unwrap_or_default();
-    if authority.contains('@') {
-        return Err("URL with user info");
-    }
-    if authority.contains('\\') || rest.contains('\\') {
-        return Err("URL with a backslash");
-    }
-    let host = match authority.rsplit_once(':') {
-        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
-        Some(_) => return Err("URL with an invalid port"),
-        None => authority,
-    };
-    let host = host.to_ascii_lowercase();
-    let host = host.strip_suffix('.').unwrap_or(&host).to_owned();
-    if !is_dns_name(&host) {
-        return Err("URL host is not a plain DNS name");
-    }
-    Ok(host)
-}
-
+/// Whether `name` is a plain DNS name: labels of lowercase ASCII letters, digits and `-`,
+/// none empty.
 fn is_dns_name(name: &str) -> bool {
     !name.is_empty()
         && name.split('.').all(|label| {
@@ -154,6 +114,7 @@ fn is_dns_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chain::url_host;
 
     #[test]
     fn hosts() {

@@ -70,7 +70,7 @@ fn check_precedence(
         FieldKind::Path => Subject::Path(input),
         FieldKind::Url => Subject::Url(input),
         FieldKind::Name => Subject::Name(input),
-        FieldKind::ToolOnly => Subject::None,
+        FieldKind::ToolOnly => Subject::Opaque,
     };
     let whole = set.evaluate(tool, subject);
     if matches!(whole, Evaluation::Allow(_))

@@ -7,8 +7,9 @@ use super::command::CommandPattern;
 use super::evaluation::Evaluation;
 use super::load::example_outcome;
 use super::rule::{FieldKind, Specifier, ToolPattern};
-use super::set::{Location, RuleEntry, RuleSet, Subject};
+use super::set::{Location, RuleEntry, RuleSet};
 use super::Effect;
+use crate::chain::Subject;
 
 /// Program words that are shell keywords or builtins the segmenter refuses in program
 /// position: a command rule whose program is one of them can never match a segment.
@@ -337,7 +338,7 @@ fn evaluate(rules: &RuleSet, tool: &str, input: &str) -> Evaluation {
         FieldKind::Path => Subject::Path(input),
         FieldKind::Url => Subject::Url(input),
         FieldKind::Name => Subject::Name(input),
-        FieldKind::ToolOnly => Subject::None,
+        FieldKind::ToolOnly => Subject::Opaque,
     };
     rules.evaluate(tool, subject)
 }

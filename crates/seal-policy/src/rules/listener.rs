@@ -4,11 +4,11 @@ use std::sync::Arc;
 
 use seal_parse::shell::SegmentBuffer;
 
-use crate::chain::{self, Listener, Next, Ruling, StageError, ToolCall, Trace};
+use crate::chain::{Listener, Next, Ruling, StageError, Subject, ToolCall, Trace};
 
 use super::evaluation::Evaluation;
 use super::explain::Explanation;
-use super::set::{RuleSet, Subject};
+use super::set::RuleSet;
 
 /// How much of its reading the rules listener records in the trace, asked for with
 /// [`Trace::asking`].
@@ -85,7 +85,7 @@ impl RulesListener {
     /// What the rules say about `call`, without the chain.
     #[must_use]
     pub fn evaluate(&self, call: &ToolCall) -> Evaluation {
-        self.rules.evaluate(call.tool(), subject_of(call))
+        self.rules.evaluate(call.tool(), call.subject())
     }
 
     /// The reading this listener records when a trace asks for one ([`Trace::asking`] an
@@ -94,7 +94,7 @@ impl RulesListener {
     #[must_use]
     pub fn read(&self, call: &ToolCall, explain: Explain) -> Reading {
         match (explain, call.subject()) {
-            (Explain::Forms, chain::Subject::Command(command)) => {
+            (Explain::Forms, Subject::Command(command)) => {
                 Reading::Command(self.rules.explain(call.tool(), Subject::Command(command)))
             }
             _ => Reading::Other(self.evaluate(call)),
@@ -133,35 +133,13 @@ impl Listener for RulesListener {
         };
         let decided = self.rules.decide(
             call.tool(),
-            subject_of(call),
+            call.subject(),
             &mut scratch.segments,
             &mut scratch.form,
         );
         match decided {
             Some(ruling) => Ok(ruling),
             None => Ok(next.run()),
-        }
-    }
-}
-
-/// The typed field of the call that rules bind to.
-fn subject_of(call: &ToolCall) -> Subject<'_> {
-    match call.subject() {
-        chain::Subject::Command(command) => Subject::Command(command),
-        chain::Subject::Path(path) => Subject::Path(path),
-        chain::Subject::Url { url, .. } => Subject::Url(url),
-        _ => {
-            let field = match call.tool() {
-                "Agent" | "Task" => "subagent_type",
-                "Skill" => "skill",
-                _ => return Subject::None,
-            };
-            call.sealed()
-                .arguments()
-                .as_object()
-                .and_then(|object| object.get(field))
-                .and_then(seal_parse::json::Value::as_str)
-                .map_or(Subject::None, Subject::Name)
         }
     }
 }

@@ -7,8 +7,9 @@ use seal_parse::json::{self, JsonErrorKind, Value};
 use super::evaluation::{AskCause, Evaluation};
 use super::locate::{line_column, locate, LineCursor, Located};
 use super::rule::{FieldKind, RuleSyntaxError, ToolPattern};
-use super::set::{Location, RuleSet, Subject};
+use super::set::{Location, RuleSet};
 use super::{Effect, RuleLimits};
+use crate::chain::Subject;
 
 /// A rule file that was refused, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -457,7 +458,7 @@ pub(super) fn example_outcome(
         FieldKind::Path => Subject::Path(example),
         FieldKind::Url => Subject::Url(example),
         FieldKind::Name => Subject::Name(example),
-        FieldKind::ToolOnly => Subject::None,
+        FieldKind::ToolOnly => Subject::Opaque,
     };
     let tool = if kind == FieldKind::ToolOnly {
         example

@@ -55,8 +55,9 @@ mod rule;
 mod set;
 mod wildcard;
 
+pub use crate::chain::Subject;
 pub use command::CommandPattern;
-pub use domain::{url_host, DomainPattern, DomainPatternError};
+pub use domain::{DomainPattern, DomainPatternError};
 pub use effect::Effect;
 pub use evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
 pub use explain::{
@@ -69,11 +70,8 @@ pub use listener::{Explain, Reading, RulesListener};
 pub use load::{LoadError, LoadErrorKind};
 pub use path::{workspace_path, PathPattern, PathPatternError, WorkspacePath};
 pub use read_only::ClientDefault;
-pub use rule::{
-    FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, NAME_TOOLS, PATH_TOOLS,
-    SEARCH_TOOLS, WEB_TOOL,
-};
-pub use set::{Location, RuleEntry, RuleSet, Subject};
+pub use rule::{FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, WEB_TOOL};
+pub use set::{Location, RuleEntry, RuleSet};
 
 /// The recommended rule file (`seal policy recommended`): broad allows of everyday commands,
 /// asks before publishing, pushing, fetching from the network and running containers, and

@@ -6,16 +6,7 @@ use super::command::CommandPattern;
 use super::domain::DomainPattern;
 use super::path::PathPattern;
 use super::wildcard::chars_match;
-
-/// The tools whose specifier is a path pattern ([`PathPattern`]).
-/// With [`SEARCH_TOOLS`], the path tools of the chain's subject table
-/// (`seal_policy::chain::SUBJECT_TABLE`).
-pub const PATH_TOOLS: &[&str] = &["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
-
-/// The search tools: their field is the path searched (`path`, the working directory when
-/// absent), which `Read(path)` rules cover, as Claude Code applies Read rules to the tools that
-/// read files; their own specifiers (`Grep(x)`, `Glob(x)`) are uninterpreted.
-pub const SEARCH_TOOLS: &[&str] = &["Grep", "Glob"];
+use crate::chain::{SubjectKind, ToolField};
 
 /// The tool whose specifier is a command pattern ([`CommandPattern`]).
 pub const COMMAND_TOOL: &str = "Bash";
@@ -23,20 +14,20 @@ pub const COMMAND_TOOL: &str = "Bash";
 /// The tool whose specifier is a domain pattern ([`DomainPattern`]).
 pub const WEB_TOOL: &str = "WebFetch";
 
-/// The tools whose specifier is a name: the agent type of `Agent` and `Task`
-/// (`subagent_type`), the skill of `Skill` (`skill`).
-pub const NAME_TOOLS: &[&str] = &["Agent", "Task", "Skill"];
-
-/// The typed field a tool's specifier binds to, decided by the tool's name.
+/// The typed field a tool's specifier binds to, decided by the tool's name through the one
+/// table of which tool carries which field ([`TOOL_FIELDS`](crate::chain::TOOL_FIELDS)). The
+/// search tools' field is the path searched, which `Read(path)` rules cover (as Claude Code
+/// applies Read rules to the tools that read files); their own specifiers (`Grep(x)`,
+/// `Glob(x)`) are uninterpreted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {
     /// `Bash`: the command line.
     Command,
-    /// The file tools of [`PATH_TOOLS`] and the search tools of [`SEARCH_TOOLS`]: the path.
+    /// The file and search tools: the path.
     Path,
     /// `WebFetch`: the URL's host.
     Url,
-    /// The tools of [`NAME_TOOLS`]: the agent type or skill the call names.
+    /// `Agent`, `Task` and `Skill`: the agent type or skill the call names.
     Name,
     /// Any other tool: rules name the tool only.
     ToolOnly,
@@ -46,16 +37,12 @@ impl FieldKind {
     /// The field kind of the tool called `tool`.
     #[must_use]
     pub fn of(tool: &str) -> FieldKind {
-        if tool == COMMAND_TOOL {
-            FieldKind::Command
-        } else if tool == WEB_TOOL {
-            FieldKind::Url
-        } else if PATH_TOOLS.contains(&tool) || SEARCH_TOOLS.contains(&tool) {
-            FieldKind::Path
-        } else if NAME_TOOLS.contains(&tool) {
-            FieldKind::Name
-        } else {
-            FieldKind::ToolOnly
+        match ToolField::of(tool).map(|row| row.kind) {
+            Some(SubjectKind::Command) => FieldKind::Command,
+            Some(SubjectKind::Path) => FieldKind::Path,
+            Some(SubjectKind::Url) => FieldKind::Url,
+            Some(SubjectKind::Name) => FieldKind::Name,
+            None => FieldKind::ToolOnly,
         }
     }
 }
@@ -291,7 +278,7 @@ impl Rule {
                 EDITING_TOOLS.contains(&tool) || (allow && specified && tool == "Read")
             }
             "Read"
-                if matches!(self.specifier, Specifier::Path(_)) && SEARCH_TOOLS.contains(&tool) =>
+                if matches!(self.specifier, Specifier::Path(_)) && ToolField::is_search(tool) =>
             {
                 true
             }
@@ -324,7 +311,7 @@ fn specifier_of(tool: &ToolPattern, name: &str, spec: &str) -> Specifier {
     let ToolPattern::Exact(_) = tool else {
         return uninterpreted("seal reads no field of the tools this name covers");
     };
-    if SEARCH_TOOLS.contains(&name) {
+    if ToolField::is_search(name) {
         return uninterpreted("seal reads the search path of this tool through Read rules only");
     }
     match FieldKind::of(name) {

@@ -8,38 +8,17 @@ use seal_parse::shell::{
     SegmentRef, SegmentsRef, Words,
 };
 
-use crate::chain::{Because, Reason, Ruling};
+use crate::chain::{url_host, Because, Reason, Ruling, Subject};
 use crate::paths::{
     command_paths, Access, CommandPath, Cwd, Places, Reading, Whereabouts, MAX_ADDED_DIRS,
 };
 
-use super::domain::url_host;
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
 use super::model::{model_of, RuleModel};
 use super::path::{place, Placed, SplitPath};
 use super::read_only::{self, ClientDefault};
 use super::rule::{FieldKind, Rule, RuleSyntaxError, Specifier};
 use super::{Effect, RuleLimits};
-
-/// The typed field of a call that rules bind to. Rules never see a serialized blob of all
-/// arguments: the embedder (or the chain adapter) picks the one field the tool's rules are
-/// about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Subject<'a> {
-    /// The call has no field rules look at (or the embedder has none to give): only rules
-    /// without a specifier can match, and a specifier rule for the tool makes the call
-    /// unanalysed (never allowed by rules).
-    None,
-    /// The command line of a shell tool.
-    Command(&'a str),
-    /// The path of a file tool, as given (canonicalized before matching).
-    Path(&'a str),
-    /// The URL of a web tool.
-    Url(&'a str),
-    /// The agent type (`subagent_type` of `Agent` and `Task`) or skill (`skill` of `Skill`)
-    /// a call names.
-    Name(&'a str),
-}
 
 /// Where a rule came from in a rule file: 1-based line and column (columns count Unicode
 /// scalar values) and the byte offset of the rule's value.

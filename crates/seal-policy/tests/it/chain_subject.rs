@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestError, TestRunner};
 use seal_parse::json::Value;
+use seal_policy::chain::url_host;
 use seal_policy::chain::{url_domain, CallError, Subject, ToolCall};
-use seal_policy::rules::url_host;
 use seal_record::SealedCall;
 
 /// Control, format, bidi, tag, variation-selector, fullwidth and lookalike characters, and
@@ -260,7 +260,7 @@ proptest! {
                 prop_assert!(identifier(&session) && identifier(&agent));
                 prop_assert_eq!(call.session(), session.as_str());
                 // The arguments are a string, not an object: the url is unreadable.
-                prop_assert_eq!(call.subject(), &Subject::Unreadable { field: "url" });
+                prop_assert_eq!(call.subject(), Subject::Unreadable { field: "url" });
             }
             Err(CallError::InvalidSessionId { value }) => {
                 prop_assert!(!identifier(&session));

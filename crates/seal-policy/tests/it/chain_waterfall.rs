@@ -749,7 +749,7 @@ fn subjects_follow_the_per_tool_mapping() {
         (
             "Bash",
             r#"{"command":"git log && curl x | sh","timeout":5}"#,
-            Subject::Command("git log && curl x | sh".into()),
+            Subject::Command("git log && curl x | sh"),
         ),
         (
             "Bash",
@@ -761,30 +761,26 @@ fn subjects_follow_the_per_tool_mapping() {
             r#"{"command":["rm","-rf","t"]}"#,
             Subject::Unreadable { field: "command" },
         ),
-        (
-            "Read",
-            r#"{"file_path":"./.env"}"#,
-            Subject::Path("./.env".into()),
-        ),
+        ("Read", r#"{"file_path":"./.env"}"#, Subject::Path("./.env")),
         (
             "Edit",
             r#"{"file_path":"src/a.rs","old_string":"a","new_string":"b"}"#,
-            Subject::Path("src/a.rs".into()),
+            Subject::Path("src/a.rs"),
         ),
         (
             "Write",
             r#"{"file_path":"/etc/passwd","content":"x"}"#,
-            Subject::Path("/etc/passwd".into()),
+            Subject::Path("/etc/passwd"),
         ),
         (
             "MultiEdit",
             r#"{"file_path":"b.rs","edits":[]}"#,
-            Subject::Path("b.rs".into()),
+            Subject::Path("b.rs"),
         ),
         (
             "NotebookEdit",
             r#"{"notebook_path":"n.ipynb"}"#,
-            Subject::Path("n.ipynb".into()),
+            Subject::Path("n.ipynb"),
         ),
         (
             "Read",
@@ -794,18 +790,12 @@ fn subjects_follow_the_per_tool_mapping() {
         (
             "WebFetch",
             r#"{"url":"https://Docs.Example.com/x","prompt":"p"}"#,
-            Subject::Url {
-                url: "https://Docs.Example.com/x".into(),
-                domain: Some("docs.example.com".into()),
-            },
+            Subject::Url("https://Docs.Example.com/x"),
         ),
         (
             "WebFetch",
             r#"{"url":"https://exam%70le.com/"}"#,
-            Subject::Url {
-                url: "https://exam%70le.com/".into(),
-                domain: None,
-            },
+            Subject::Url("https://exam%70le.com/"),
         ),
         ("WebFetch", r#"[]"#, Subject::Unreadable { field: "url" }),
         ("mcp__server__tool", r#"{"command":"ls"}"#, Subject::Opaque),
@@ -813,7 +803,7 @@ fn subjects_follow_the_per_tool_mapping() {
     ];
     for (tool, arguments, subject) in cases {
         let call = call_in("s", None, tool, arguments);
-        assert_eq!(call.subject(), subject, "{tool} {arguments}");
+        assert_eq!(call.subject(), *subject, "{tool} {arguments}");
     }
     let call = call_in("s", None, "Bash", r#"{"command":"ls"}"#);
     assert_eq!(
@@ -823,8 +813,15 @@ fn subjects_follow_the_per_tool_mapping() {
     let call = call_in("s", None, "WebFetch", r#"{"url":"http://a.b/"}"#);
     assert_eq!(
         (call.command(), call.path(), call.url(), call.domain()),
-        (None, None, Some("http://a.b/"), Some("a.b"))
+        (None, None, Some("http://a.b/"), Some("a.b".to_owned()))
     );
+    let domain =
+        |url: &str| call_in("s", None, "WebFetch", &format!(r#"{{"url":"{url}"}}"#)).domain();
+    assert_eq!(
+        domain("https://Docs.Example.com/x"),
+        Some("docs.example.com".to_owned())
+    );
+    assert_eq!(domain("https://exam%70le.com/"), None);
     assert_eq!(url_domain("https://evil.com\\@good.com/"), None);
 }
 

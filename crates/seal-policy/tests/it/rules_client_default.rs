@@ -223,7 +223,7 @@ fn reads_inside_the_workspace_and_unchecked_tools() {
             .effect(),
         None
     );
-    assert_eq!(set.evaluate("mcp__s__t", Subject::None).effect(), None);
+    assert_eq!(set.evaluate("mcp__s__t", Subject::Opaque).effect(), None);
     assert!(by_default(
         &set.evaluate("Agent", Subject::Name("general-purpose"))
     ));

@@ -296,7 +296,7 @@ fn every_claude_code_form_loads() {
             "WebFetch" => Subject::Url("https://example.com/x"),
             "Agent" => Subject::Name("Explore"),
             "Skill" => Subject::Name("x"),
-            _ => Subject::None,
+            _ => Subject::Opaque,
         };
         assert_eq!(allow.evaluate(tool, subject).effect(), None, "{rule}");
         for effect in ["ask", "deny"] {
@@ -309,7 +309,7 @@ fn every_claude_code_form_loads() {
             assert!(got.to_string().contains("not interpreted"), "{got}");
             // Other tools are untouched.
             assert_eq!(
-                set.evaluate("Other", Subject::None).effect(),
+                set.evaluate("Other", Subject::Opaque).effect(),
                 Some(Effect::Allow),
                 "{rule}"
             );
@@ -332,7 +332,7 @@ fn every_claude_code_form_loads() {
         None
     );
     assert_eq!(
-        names.evaluate("Agent", Subject::None).effect(),
+        names.evaluate("Agent", Subject::Opaque).effect(),
         Some(Effect::Ask)
     );
     // Negative control: a structural error still refuses the file, with its position.
@@ -355,8 +355,8 @@ fn a_field_that_cannot_be_read_asks_only_when_a_rule_would_read_it() {
     let calls = [
         ("Read", Subject::Path("/etc/passwd")),
         ("WebFetch", Subject::Url("ftp://user@x.example/a")),
-        ("Read", Subject::None),
-        ("WebFetch", Subject::None),
+        ("Read", Subject::Opaque),
+        ("WebFetch", Subject::Opaque),
     ];
     for (tool, subject) in calls {
         assert_eq!(

@@ -14,7 +14,7 @@ fn subject<'a>(tool: &str, input: &'a str) -> Subject<'a> {
         "Read" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => Subject::Path(input),
         "WebFetch" => Subject::Url(input),
         "Agent" | "Task" | "Skill" => Subject::Name(input),
-        _ => Subject::None,
+        _ => Subject::Opaque,
     }
 }
 

@@ -671,7 +671,7 @@ fn subject<'a>(tool: &str, input: &'a str) -> Subject<'a> {
         "Edit" | "Read" | "Write" | "MultiEdit" | "NotebookEdit" => Subject::Path(input),
         "WebFetch" => Subject::Url(input),
         "Agent" | "Task" | "Skill" => Subject::Name(input),
-        _ => Subject::None,
+        _ => Subject::Opaque,
     }
 }
 
