@@ -19,7 +19,7 @@ use cedar_policy::{
 use criterion::{criterion_group, criterion_main, Criterion};
 use policy_setup::{Setup, COMMAND, COMMAND_200};
 use seal_parse::shell::{segment, segment_into, SegmentBuffer, ShellLimits};
-use seal_policy::chain::{Evaluation, Trace};
+use seal_policy::chain::{Evaluated, Trace};
 use seal_policy::rules::Subject;
 
 /// The 20 rules of `policy_setup::RULES_JSON` in Cedar.
@@ -110,8 +110,8 @@ fn cedar_request(segments: [&str; 3]) -> Request {
 
 fn seal_allows(setup: &Setup, trace: Trace) -> (bool, Trace) {
     match setup.chain.evaluate_reusing(&setup.call, trace) {
-        Evaluation::Decided(verdict) => (verdict.is_allow(), verdict.into_trace()),
-        Evaluation::Pending(_) => panic!("the bench command is decided without approval"),
+        Evaluated::Decided(verdict) => (verdict.is_allow(), verdict.into_trace()),
+        Evaluated::Pending(_) => panic!("the bench command is decided without approval"),
     }
 }
 

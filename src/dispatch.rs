@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use seal_policy::approval::Effect;
+use seal_policy::approval::Action;
 use seal_policy::pipeline::Cleared;
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
 
@@ -186,12 +186,12 @@ impl Deny {
 }
 
 /// The audit events of the approval records among `effects`.
-fn audit_events(effects: &[Effect]) -> Vec<AuditEvent> {
+fn audit_events(effects: &[Action]) -> Vec<AuditEvent> {
     effects
         .iter()
         .filter_map(|effect| match effect {
-            Effect::Asked(record) => Some(AuditEvent::asked(record)),
-            Effect::Decided(record) => Some(AuditEvent::decided(record)),
+            Action::Asked(record) => Some(AuditEvent::asked(record)),
+            Action::Decided(record) => Some(AuditEvent::decided(record)),
             _ => None,
         })
         .collect()

@@ -30,7 +30,7 @@ static ALLOC: dhat::Alloc = dhat::Alloc;
 mod policy_setup;
 
 use seal_parse::shell::{segment, segment_into, SegmentBuffer, ShellLimits};
-use seal_policy::chain::{Chain, Evaluation, ToolCall, Trace, Verdict};
+use seal_policy::chain::{Chain, Evaluated, ToolCall, Trace, Verdict};
 use seal_policy::rules::{Effect, Subject};
 
 /// Allocations the full decision may make after warm-up: none.
@@ -81,8 +81,8 @@ const CODE_CARRYING: &[&str] = &[
 /// One decision, the trace handed back; a pending ask is finished as `unavailable`.
 fn decide(chain: &Chain, call: &ToolCall, trace: Trace) -> (bool, Trace) {
     let verdict = match chain.evaluate_reusing(call, trace) {
-        Evaluation::Decided(verdict) => verdict,
-        Evaluation::Pending(pending) => pending.finish(seal_record::Outcome::Unavailable),
+        Evaluated::Decided(verdict) => verdict,
+        Evaluated::Pending(pending) => pending.finish(seal_record::Outcome::Unavailable),
     };
     (matches!(verdict, Verdict::Allow(_)), verdict.into_trace())
 }

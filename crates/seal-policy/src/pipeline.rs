@@ -41,11 +41,11 @@ use seal_record::{ApprovalAsked, Outcome, RecordError};
 use seal_render::Escaped;
 
 use crate::approval::{
-    approval_card, Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict, Effect,
+    approval_card, Action, Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict,
     Event, Question, Reply, Unanswered,
 };
 use crate::chain::{
-    Chain, Decision, DenyCause, Evaluation, Pending, Returned, StageKind, ToolCall, Trace, Verdict,
+    Chain, Decision, DenyCause, Evaluated, Pending, Returned, StageKind, ToolCall, Trace, Verdict,
     Via,
 };
 use crate::escalation::{plan_session_call, CallPlan, EscalationFields, EscalationLimits, Stamp};
@@ -93,7 +93,7 @@ pub struct Cleared {
     stamp: Stamp,
     escalated: bool,
     trace: Trace,
-    audit: Vec<Effect>,
+    audit: Vec<Action>,
 }
 
 /// A refused call: why, which stage refused it, and the trace.
@@ -102,7 +102,7 @@ pub struct Refused {
     reason: Escaped,
     cause: DenyCause,
     trace: Trace,
-    audit: Vec<Effect>,
+    audit: Vec<Action>,
 }
 
 /// A call waiting for approval: the waterfall's ask, or an allowed call whose escalation needs
@@ -220,12 +220,12 @@ impl Pipeline {
             }
         };
         let waiting = match self.chain.evaluate_reusing(call, trace) {
-            Evaluation::Decided(Verdict::Deny(denied)) => {
+            Evaluated::Decided(Verdict::Deny(denied)) => {
                 let (reason, cause) = (denied.reason().as_str().to_owned(), denied.cause());
                 let trace = Verdict::Deny(denied).into_trace();
                 return Plan::Deny(Refused::new(&reason, cause, trace, Vec::new()));
             }
-            Evaluation::Decided(verdict) if plan.escalation.is_none() => {
+            Evaluated::Decided(verdict) if plan.escalation.is_none() => {
                 return Plan::Run(Cleared {
                     stamp: plan.standing,
                     escalated: false,
@@ -233,8 +233,8 @@ impl Pipeline {
                     audit: Vec::new(),
                 })
             }
-            Evaluation::Decided(verdict) => Waiting::Allowed(verdict),
-            Evaluation::Pending(pending) => Waiting::Ask(pending),
+            Evaluated::Decided(verdict) => Waiting::Allowed(verdict),
+            Evaluated::Pending(pending) => Waiting::Ask(pending),
         };
         let mut reasons = Vec::new();
         if let Waiting::Ask(pending) = &waiting {
@@ -398,7 +398,7 @@ fn run_machine(
     session: &str,
     agent: &str,
     answering: Answering<'_>,
-) -> (bool, Outcome, Vec<Effect>) {
+) -> (bool, Outcome, Vec<Action>) {
     let Ok(mut machine) = ApprovalMachine::new(asked.clone()) else {
         return (false, Outcome::Unavailable, Vec::new());
     };
@@ -407,7 +407,7 @@ fn run_machine(
         effects.extend(machine.step(Event::Cancel));
     }
     let first = machine.step(Event::Ask(policy));
-    let consult = first.contains(&Effect::Consult);
+    let consult = first.contains(&Action::Consult);
     effects.extend(first);
     if consult {
         let event = match answering {
@@ -417,7 +417,7 @@ fn run_machine(
         effects.extend(machine.step(event));
     }
     effects.extend(machine.step(Event::DispatchCheck));
-    let proceed = effects.contains(&Effect::Dispatch(DispatchVerdict::Proceed));
+    let proceed = effects.contains(&Action::Dispatch(DispatchVerdict::Proceed));
     let outcome = match machine.outcome() {
         _ if proceed => Outcome::AllowedOnce,
         // Allowed, but the dispatch check did not let it through (a cancellation overtook it).
@@ -425,7 +425,7 @@ fn run_machine(
         Some(outcome) => outcome,
         None => Outcome::Unavailable,
     };
-    effects.retain(|effect| matches!(effect, Effect::Asked(_) | Effect::Decided(_)));
+    effects.retain(|effect| matches!(effect, Action::Asked(_) | Action::Decided(_)));
     (proceed, outcome, effects)
 }
 
@@ -484,13 +484,13 @@ impl Cleared {
 
     /// The audit records of the approval (`approval/asked`, then `approval/decided`), empty
     /// when none was needed.
-    pub fn audit(&self) -> &[Effect] {
+    pub fn audit(&self) -> &[Action] {
         &self.audit
     }
 }
 
 impl Refused {
-    fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Effect>) -> Refused {
+    fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Action>) -> Refused {
         Refused {
             reason: Escaped::new(reason),
             cause,
@@ -516,7 +516,7 @@ impl Refused {
     }
 
     /// The audit records of the approval, empty when none was asked.
-    pub fn audit(&self) -> &[Effect] {
+    pub fn audit(&self) -> &[Action] {
         &self.audit
     }
 }

@@ -39,9 +39,9 @@ pub enum Event {
     DispatchCheck,
 }
 
-/// An effect of a step, for the embedder to carry out in order.
+/// An action a step asks of the embedder, to carry out in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
+pub enum Action {
     /// Append this `approval/asked` event to the session log.
     Asked(ApprovalAsked),
     /// Consult the answerer waterfall (feed its answer back as an event).
@@ -157,35 +157,35 @@ impl ApprovalMachine {
     /// Applies one event and returns its effects, in order. Every (phase, event) pair has a
     /// transition; none can produce [`DispatchVerdict::Proceed`] except a dispatch check after
     /// `allowed-once` with no cancellation.
-    pub fn step(&mut self, event: Event) -> Vec<Effect> {
+    pub fn step(&mut self, event: Event) -> Vec<Action> {
         let (next, effects) = self.transition(event);
         self.phase = next;
         effects
     }
 
-    fn transition(&self, event: Event) -> (Phase, Vec<Effect>) {
+    fn transition(&self, event: Event) -> (Phase, Vec<Action>) {
         let phase = self.phase;
         match (phase, event) {
             (Phase::Idle { .. }, Event::Cancel) => (Phase::Idle { cancelled: true }, Vec::new()),
             (Phase::Idle { cancelled }, Event::Ask(ApprovalPolicy::Never)) => {
-                let asked = Effect::Asked(self.asked.clone());
+                let asked = Action::Asked(self.asked.clone());
                 let (next, decided) = self.settle(Outcome::Rejected, cancelled);
                 (next, vec![asked, decided])
             }
             (Phase::Idle { cancelled: true }, Event::Ask(ApprovalPolicy::OnRequest)) => {
-                let asked = Effect::Asked(self.asked.clone());
+                let asked = Action::Asked(self.asked.clone());
                 let (next, decided) = self.settle(Outcome::Cancelled, true);
                 (next, vec![asked, decided])
             }
             (Phase::Idle { cancelled: false }, Event::Ask(ApprovalPolicy::OnRequest)) => (
                 Phase::Consulting,
-                vec![Effect::Asked(self.asked.clone()), Effect::Consult],
+                vec![Action::Asked(self.asked.clone()), Action::Consult],
             ),
             (Phase::Idle { .. }, Event::Answer(_) | Event::Unanswered(_)) => {
                 ignored(phase, Ignored::NotAsked)
             }
             (Phase::Idle { .. } | Phase::Consulting, Event::DispatchCheck) => {
-                (phase, vec![Effect::Dispatch(DispatchVerdict::NotSettled)])
+                (phase, vec![Action::Dispatch(DispatchVerdict::NotSettled)])
             }
             (Phase::Consulting | Phase::Settled { .. }, Event::Ask(_)) => {
                 ignored(phase, Ignored::AlreadyAsked)
@@ -228,12 +228,12 @@ impl ApprovalMachine {
                 let verdict = verdict(outcome, cancelled);
                 (
                     Phase::Checked { outcome, verdict },
-                    vec![Effect::Dispatch(verdict)],
+                    vec![Action::Dispatch(verdict)],
                 )
             }
             (Phase::Checked { .. }, Event::DispatchCheck) => (
                 phase,
-                vec![Effect::Dispatch(DispatchVerdict::AlreadyChecked)],
+                vec![Action::Dispatch(DispatchVerdict::AlreadyChecked)],
             ),
             (
                 Phase::Checked { .. },
@@ -242,10 +242,10 @@ impl ApprovalMachine {
         }
     }
 
-    fn settle(&self, outcome: Outcome, cancelled: bool) -> (Phase, Effect) {
+    fn settle(&self, outcome: Outcome, cancelled: bool) -> (Phase, Action) {
         (
             Phase::Settled { outcome, cancelled },
-            Effect::Decided(self.decided.for_outcome(outcome).clone()),
+            Action::Decided(self.decided.for_outcome(outcome).clone()),
         )
     }
 }
@@ -280,8 +280,8 @@ fn verdict(outcome: Outcome, cancelled: bool) -> DispatchVerdict {
     }
 }
 
-fn ignored(phase: Phase, why: Ignored) -> (Phase, Vec<Effect>) {
-    (phase, vec![Effect::Ignored(why)])
+fn ignored(phase: Phase, why: Ignored) -> (Phase, Vec<Action>) {
+    (phase, vec![Action::Ignored(why)])
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

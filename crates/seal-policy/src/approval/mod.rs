@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use seal_policy::approval::{
-//!     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Effect,
+//!     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Action,
 //!     Event, DispatchVerdict,
 //! };
 //!
@@ -27,7 +27,7 @@
 //! let mut asking = service.ask(&caller, &request, false).expect("routable");
 //! assert_eq!(asking.outcome(), Some(seal_record::Outcome::AllowedOnce));
 //! let effects = asking.machine.step(Event::DispatchCheck);
-//! assert_eq!(effects, vec![Effect::Dispatch(DispatchVerdict::Proceed)]);
+//! assert_eq!(effects, vec![Action::Dispatch(DispatchVerdict::Proceed)]);
 //! ```
 
 mod answerer;
@@ -46,7 +46,7 @@ mod wire_error;
 pub use answerer::{answer_with, Answer, Answerer, Reply};
 pub use card::{approval_card, CARD_MAX_FIELD_CHARS};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
-pub use machine::{ApprovalMachine, DispatchVerdict, Effect, Event, Ignored, Phase};
+pub use machine::{Action, ApprovalMachine, DispatchVerdict, Event, Ignored, Phase};
 pub use machine_answerer::{
     machine_claims, map_machine_response, parse_machine_response, MachineAnswer, MachineOption,
     MachineResponse, ALLOW_ONCE_OPTION, MACHINE_OPTIONS, REJECT_ONCE_OPTION,

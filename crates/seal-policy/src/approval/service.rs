@@ -7,7 +7,7 @@ use seal_record::{ApprovalAsked, Outcome};
 
 use super::answerer::{Answer, Answerer, Reply};
 use super::ids::{is_id, CounterIds, IdSource};
-use super::machine::{ApprovalMachine, Effect, Event};
+use super::machine::{Action, ApprovalMachine, Event};
 use super::policy::{ApprovalPolicy, Unanswered};
 use super::refusal::{Refusal, TooManyAnswerers};
 use super::request::{ApprovalRequest, Caller, Question};
@@ -63,7 +63,7 @@ pub struct Asking {
     /// dispatch check).
     pub machine: ApprovalMachine,
     /// The effects of the ask, in order.
-    pub effects: Vec<Effect>,
+    pub effects: Vec<Action>,
 }
 
 impl ApprovalService {
@@ -137,7 +137,7 @@ impl ApprovalService {
             effects.extend(machine.step(Event::Cancel));
         }
         let first = machine.step(Event::Ask(self.policy));
-        let consult = first.contains(&Effect::Consult);
+        let consult = first.contains(&Action::Consult);
         effects.extend(first);
         if consult {
             if let Some(event) = self.waterfall(machine.asked(), session, agent) {
@@ -205,7 +205,7 @@ impl Asking {
 
     /// True when the ask consulted the answerer waterfall.
     pub fn consulted_answerers(&self) -> bool {
-        self.effects.contains(&Effect::Consult)
+        self.effects.contains(&Action::Consult)
     }
 }
 

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use seal_parse::json::{parse, JsonLimits};
-//! use seal_policy::chain::{Chain, Check, Decision, Evaluation, Ruling, Scope, ToolCall};
+//! use seal_policy::chain::{Chain, Check, Decision, Evaluated, Ruling, Scope, ToolCall};
 //! use seal_record::{Outcome, SealedCall};
 //!
 //! let mut chain = Chain::new(Decision::Allow);
@@ -29,7 +29,7 @@
 //!
 //! let arguments = parse(br#"{"command":"ls"}"#, &JsonLimits::default())?;
 //! let call = ToolCall::new("s1", None, SealedCall::new("c1", "Bash", &arguments)?)?;
-//! let Evaluation::Pending(pending) = chain.evaluate(&call) else { panic!("expected an ask") };
+//! let Evaluated::Pending(pending) = chain.evaluate(&call) else { panic!("expected an ask") };
 //! assert!(pending.finish(Outcome::AllowedOnce).is_allow());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -55,7 +55,7 @@ pub use note::Note;
 pub use scope::Scope;
 pub use subject::{url_domain, url_host, Subject, SubjectKind, ToolField, TOOL_FIELDS};
 pub use trace::{Returned, Stage, StageKind, Step, Trace, Via};
-pub use verdict::{Allowed, Denied, DenyCause, Evaluation, Pending, Verdict};
+pub use verdict::{Allowed, Denied, DenyCause, Evaluated, Pending, Verdict};
 pub use waterfall::{
     Chain, ChainError, ChainLimits, APPROVAL_NAME, END_OF_CHAIN_NAME, MAX_STAGES_CEILING,
     MAX_STAGE_NAME_BYTES,

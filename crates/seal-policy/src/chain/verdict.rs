@@ -11,7 +11,7 @@ use super::waterfall::{run_guards, Chain};
 /// The result of [`Chain::evaluate`]: decided, or waiting for approval.
 #[derive(Debug)]
 #[must_use = "a pending ask must be finished with the approval outcome; dropping it allows nothing"]
-pub enum Evaluation<'a> {
+pub enum Evaluated<'a> {
     /// The chain decided without asking.
     Decided(Verdict),
     /// The waterfall asked: settle it with [`Pending::finish`].
@@ -74,13 +74,13 @@ pub struct Pending<'a> {
     trace: Trace,
 }
 
-impl Evaluation<'_> {
+impl Evaluated<'_> {
     /// The verdict if decided, or the verdict an answerer-less embedder must apply: a pending ask
     /// is finished as [`Outcome::Unavailable`] (deny).
     pub fn without_approval(self) -> Verdict {
         match self {
-            Evaluation::Decided(verdict) => verdict,
-            Evaluation::Pending(pending) => pending.finish(Outcome::Unavailable),
+            Evaluated::Decided(verdict) => verdict,
+            Evaluated::Pending(pending) => pending.finish(Outcome::Unavailable),
         }
     }
 }

@@ -10,7 +10,7 @@ use super::guard::{Check, Guard};
 use super::listener::{Listener, Next};
 use super::scope::Scope;
 use super::trace::{Returned, StageKind, Trace, Via};
-use super::verdict::{Allowed, Denied, DenyCause, Evaluation, Pending, Verdict};
+use super::verdict::{Allowed, Denied, DenyCause, Evaluated, Pending, Verdict};
 
 /// The most listeners, or guards, any [`ChainLimits`] may allow (listeners delegate by
 /// recursion, so this bounds the stack depth of an evaluation).
@@ -214,7 +214,7 @@ impl Chain {
     /// The chain itself never panics. A stage that panics outside a
     /// [`CatchPanics`](crate::chain::CatchPanics) wrapper unwinds out of this call; an embedder
     /// that catches the panic here has no verdict and must not dispatch the call.
-    pub fn evaluate<'a>(&'a self, call: &'a ToolCall) -> Evaluation<'a> {
+    pub fn evaluate<'a>(&'a self, call: &'a ToolCall) -> Evaluated<'a> {
         self.evaluate_reusing(call, Trace::default())
     }
 
@@ -224,7 +224,7 @@ impl Chain {
     /// buffers the rules listener reuses, so that deciding a command no larger in any respect
     /// than one decided before allocates nothing, unless the command is unanalysable
     /// (spec/policy.md, section 4).
-    pub fn evaluate_reusing<'a>(&'a self, call: &'a ToolCall, mut trace: Trace) -> Evaluation<'a> {
+    pub fn evaluate_reusing<'a>(&'a self, call: &'a ToolCall, mut trace: Trace) -> Evaluated<'a> {
         let capacity =
             self.listeners.len() + self.global_guards.len() + self.scoped_guards.len() + 2;
         trace.reset(capacity);
@@ -237,7 +237,7 @@ impl Chain {
         if let Some(failed) = failure {
             trace.set_decided_by(failed);
             let reason = failure_reason(&trace, failed);
-            return Evaluation::Decided(Verdict::Deny(Denied::new(
+            return Evaluated::Decided(Verdict::Deny(Denied::new(
                 reason,
                 DenyCause::Failed,
                 trace,
@@ -247,13 +247,13 @@ impl Chain {
             trace.set_decided_by(origin);
         }
         match ruling.into_decision() {
-            Decision::Allow => Evaluation::Decided(run_guards(self, call, trace)),
-            Decision::Deny(reason) => Evaluation::Decided(Verdict::Deny(Denied::new(
+            Decision::Allow => Evaluated::Decided(run_guards(self, call, trace)),
+            Decision::Deny(reason) => Evaluated::Decided(Verdict::Deny(Denied::new(
                 reason,
                 DenyCause::Decided,
                 trace,
             ))),
-            Decision::Ask(reason) => Evaluation::Pending(Pending::new(self, call, reason, trace)),
+            Decision::Ask(reason) => Evaluated::Pending(Pending::new(self, call, reason, trace)),
         }
     }
 

@@ -5,8 +5,8 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use seal_policy::approval::{
-    answer_with, Answer, ApprovalMachine, ApprovalPolicy, ApprovalRequest, ApprovalService, Asking,
-    Caller, DispatchVerdict, Effect, Event, Ignored, Outcome, Phase, Reply, Unanswered,
+    answer_with, Action, Answer, ApprovalMachine, ApprovalPolicy, ApprovalRequest, ApprovalService,
+    Asking, Caller, DispatchVerdict, Event, Ignored, Outcome, Phase, Reply, Unanswered,
 };
 use seal_record::ApprovalAsked;
 
@@ -30,11 +30,11 @@ fn ask(service: &mut ApprovalService, already_cancelled: bool) -> Asking {
     service.ask(&caller, &request, already_cancelled).unwrap()
 }
 
-fn decided(effects: &[Effect]) -> Vec<Outcome> {
+fn decided(effects: &[Action]) -> Vec<Outcome> {
     effects
         .iter()
         .filter_map(|effect| match effect {
-            Effect::Decided(decided) => Some(decided.outcome()),
+            Action::Decided(decided) => Some(decided.outcome()),
             _ => None,
         })
         .collect()
@@ -42,7 +42,7 @@ fn decided(effects: &[Effect]) -> Vec<Outcome> {
 
 fn dispatch(machine: &mut ApprovalMachine) -> DispatchVerdict {
     match machine.step(Event::DispatchCheck).as_slice() {
-        [Effect::Dispatch(verdict)] => *verdict,
+        [Action::Dispatch(verdict)] => *verdict,
         other => panic!("dispatch check gave {other:?}"),
     }
 }
@@ -55,7 +55,7 @@ fn already_cancelled_request_settles_cancelled_before_any_answerer() {
     assert_eq!(consulted.get(), 0, "no answerer may be consulted");
     assert!(!asking.consulted_answerers());
     assert_eq!(asking.outcome(), Some(Outcome::Cancelled));
-    assert!(matches!(asking.effects[0], Effect::Asked(_)));
+    assert!(matches!(asking.effects[0], Action::Asked(_)));
     assert_eq!(decided(&asking.effects), vec![Outcome::Cancelled]);
     assert_eq!(
         dispatch(&mut asking.machine),
@@ -79,7 +79,7 @@ fn answer_after_cancellation_is_a_no_op() {
     ] {
         assert_eq!(
             asking.machine.step(late),
-            vec![Effect::Ignored(Ignored::LateAnswer)]
+            vec![Action::Ignored(Ignored::LateAnswer)]
         );
     }
     assert_eq!(asking.machine.outcome(), Some(Outcome::Cancelled));
@@ -157,7 +157,7 @@ fn second_cancellation_is_a_no_op() {
     asking.machine.step(Event::Cancel);
     assert_eq!(
         asking.machine.step(Event::Cancel),
-        vec![Effect::Ignored(Ignored::AlreadyCancelled)]
+        vec![Action::Ignored(Ignored::AlreadyCancelled)]
     );
 }
 
@@ -189,7 +189,7 @@ fn answer_before_ask_is_ignored() {
     let mut machine = fresh_machine();
     assert_eq!(
         machine.step(Event::Answer(Reply::AllowOnce)),
-        vec![Effect::Ignored(Ignored::NotAsked)]
+        vec![Action::Ignored(Ignored::NotAsked)]
     );
     assert_eq!(dispatch(&mut machine), DispatchVerdict::NotSettled);
 }
@@ -244,13 +244,13 @@ fn check_sequence(sequence: &[Event], proceeded: &mut usize) {
         let effects = machine.step(event);
         for effect in &effects {
             match effect {
-                Effect::Asked(_) => asked += 1,
-                Effect::Decided(record) => {
+                Action::Asked(_) => asked += 1,
+                Action::Decided(record) => {
                     assert_eq!(asked, 1, "{sequence:?}: decided before asked");
                     assert!(decided_outcome.is_none(), "{sequence:?}: decided twice");
                     decided_outcome = Some(record.outcome());
                 }
-                Effect::Consult => assert_eq!(
+                Action::Consult => assert_eq!(
                     first_ask.or(match event {
                         Event::Ask(policy) => Some(policy),
                         _ => None,
@@ -258,13 +258,13 @@ fn check_sequence(sequence: &[Event], proceeded: &mut usize) {
                     Some(ApprovalPolicy::OnRequest),
                     "{sequence:?}: consulted under never"
                 ),
-                Effect::Dispatch(DispatchVerdict::Proceed) => {
+                Action::Dispatch(DispatchVerdict::Proceed) => {
                     proceeds += 1;
                     assert_eq!(decided_outcome, Some(Outcome::AllowedOnce), "{sequence:?}");
                     assert!(!cancelled, "{sequence:?}: proceeded after cancellation");
                     assert_eq!(first_ask, Some(ApprovalPolicy::OnRequest), "{sequence:?}");
                 }
-                Effect::Dispatch(_) | Effect::Ignored(_) => {}
+                Action::Dispatch(_) | Action::Ignored(_) => {}
             }
         }
         match event {

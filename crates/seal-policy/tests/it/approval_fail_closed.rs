@@ -12,8 +12,8 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use seal_parse::json::JsonLimits;
 use seal_policy::approval::{
-    answer_with, parse_machine_response, request_approval, Answer, ApprovalPolicy, ApprovalRequest,
-    ApprovalService, Caller, Effect, Event, RpcId, WireRegistry,
+    answer_with, parse_machine_response, request_approval, Action, Answer, ApprovalPolicy,
+    ApprovalRequest, ApprovalService, Caller, Event, RpcId, WireRegistry,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,7 +311,7 @@ fn real(scenario: &Scenario) -> bool {
         asking.machine.step(Event::Cancel);
     }
     match asking.machine.step(Event::DispatchCheck).as_slice() {
-        [Effect::Dispatch(verdict)] => verdict.proceeds(),
+        [Action::Dispatch(verdict)] => verdict.proceeds(),
         other => panic!("{other:?}"),
     }
 }

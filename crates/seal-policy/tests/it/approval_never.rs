@@ -9,8 +9,8 @@ use std::rc::Rc;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use seal_policy::approval::{
-    answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, DispatchVerdict,
-    Effect, Event, Outcome,
+    answer_with, Action, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller,
+    DispatchVerdict, Event, Outcome,
 };
 
 /// One answerer and how it joins the waterfall.
@@ -91,7 +91,7 @@ fn real(scenario: &Scenario, policy: ApprovalPolicy) -> Observed {
         .unwrap();
     let outcome = asking.outcome();
     let verdict = match asking.machine.step(Event::DispatchCheck).as_slice() {
-        [Effect::Dispatch(verdict)] => *verdict,
+        [Action::Dispatch(verdict)] => *verdict,
         other => panic!("{other:?}"),
     };
     Observed {

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::approval::{
     answer_with, machine_claims, map_machine_response, parse_machine_response, request_approval,
-    Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, Effect, IdSource,
+    Action, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller, IdSource,
     MachineAnswer, MachineResponse, Outcome, Question, Refusal, RegisterError, RegistryLimits,
     Reply, ResponseError, RpcId, ServiceLimits, Unanswered, WireRegistry, MACHINE_OPTIONS,
 };
@@ -138,7 +138,7 @@ fn audit_pair_is_asked_then_decided_with_the_same_fresh_id() {
     let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
     service.register(answer_with(|_| Answer::Reject)).unwrap();
     let asking = service.ask(&caller(), &request(), false).unwrap();
-    let [Effect::Asked(asked), Effect::Consult, Effect::Decided(decided)] =
+    let [Action::Asked(asked), Action::Consult, Action::Decided(decided)] =
         asking.effects.as_slice()
     else {
         panic!("{:?}", asking.effects);
@@ -199,8 +199,8 @@ proptest! {
         let mut documents = vec![wire.clone()];
         for effect in &asking.effects {
             match effect {
-                Effect::Asked(asked) => documents.push(asked.canonical().into_bytes()),
-                Effect::Decided(decided) => documents.push(decided.canonical().into_bytes()),
+                Action::Asked(asked) => documents.push(asked.canonical().into_bytes()),
+                Action::Decided(decided) => documents.push(decided.canonical().into_bytes()),
                 _ => {}
             }
         }
@@ -673,8 +673,8 @@ fn spec_examples_are_the_code_output() {
         .effects
         .iter()
         .filter_map(|effect| match effect {
-            Effect::Asked(asked) => Some(asked.canonical().into_bytes()),
-            Effect::Decided(decided) => Some(decided.canonical().into_bytes()),
+            Action::Asked(asked) => Some(asked.canonical().into_bytes()),
+            Action::Decided(decided) => Some(decided.canonical().into_bytes()),
             _ => None,
         })
         .map(|bytes| String::from_utf8(bytes).unwrap())

@@ -6,8 +6,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use seal_policy::approval::{
-    answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Asking, Caller,
-    DispatchVerdict, Effect, Event, Outcome, RegistryLimits, ResponseError, RpcId, WireRegistry,
+    answer_with, Action, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Asking, Caller,
+    DispatchVerdict, Event, Outcome, RegistryLimits, ResponseError, RpcId, WireRegistry,
 };
 
 fn web_service(registry: &Rc<RefCell<WireRegistry>>) -> ApprovalService {
@@ -31,7 +31,7 @@ fn ask(service: &mut ApprovalService, session: &str) -> Asking {
 
 fn dispatch(asking: &mut Asking) -> DispatchVerdict {
     match asking.machine.step(Event::DispatchCheck).as_slice() {
-        [Effect::Dispatch(verdict)] => *verdict,
+        [Action::Dispatch(verdict)] => *verdict,
         other => panic!("{other:?}"),
     }
 }
@@ -58,7 +58,7 @@ fn a_client_allow_once_reaches_the_dispatch_check() {
         .unwrap();
     let effects = asking.machine.step(settled.event());
     assert!(
-        matches!(effects.as_slice(), [Effect::Decided(d)] if d.outcome() == Outcome::AllowedOnce)
+        matches!(effects.as_slice(), [Action::Decided(d)] if d.outcome() == Outcome::AllowedOnce)
     );
     assert_eq!(dispatch(&mut asking), DispatchVerdict::Proceed);
 }

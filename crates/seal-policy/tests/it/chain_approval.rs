@@ -5,7 +5,7 @@ use seal_policy::approval::{
     answer_with, Answer, ApprovalPolicy, ApprovalRequest, ApprovalService, Caller,
 };
 use seal_policy::chain::{
-    Chain, Check, Decision, DenyCause, Evaluation, Pending, Scope, StageKind, ToolCall, Verdict,
+    Chain, Check, Decision, DenyCause, Evaluated, Pending, Scope, StageKind, ToolCall, Verdict,
 };
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
 use seal_record::Outcome;
@@ -54,8 +54,8 @@ fn evaluate_with(service: &mut ApprovalService, caller: &Caller<'_>, command: &s
     let chain = chain();
     let call = bash_call(command);
     match chain.evaluate(&call) {
-        Evaluation::Decided(verdict) => verdict,
-        Evaluation::Pending(pending) => settle(service, caller, pending),
+        Evaluated::Decided(verdict) => verdict,
+        Evaluated::Pending(pending) => settle(service, caller, pending),
     }
 }
 

@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
-    CatchPanics, Chain, Check, Decision, Evaluation, Guard, Listener, Next, Returned, Ruling,
-    Scope, StageError, ToolCall, Verdict,
+    CatchPanics, Chain, Check, Decision, Evaluated, Guard, Listener, Next, Returned, Ruling, Scope,
+    StageError, ToolCall, Verdict,
 };
 use seal_record::{Outcome, SealedCall};
 
@@ -426,8 +426,8 @@ fn observe(system: System, case: &Case) -> Observed {
     let chain = build(system, case);
     let call = tool_call(&case.call);
     let (waterfall, verdict) = match chain.evaluate(&call) {
-        Evaluation::Pending(pending) => ("ask", pending.finish(case.outcome)),
-        Evaluation::Decided(verdict) => {
+        Evaluated::Pending(pending) => ("ask", pending.finish(case.outcome)),
+        Evaluated::Decided(verdict) => {
             let waterfall = match &verdict {
                 Verdict::Allow(_) => "allow",
                 Verdict::Deny(denied) => match denied.cause() {
@@ -669,9 +669,9 @@ fn failures_are_closed(system: System, case: &Case) -> Result<(), TestCaseError>
     // No approval service at all: an ask can never become allow.
     let chain = build(system, case);
     let call = tool_call(&case.call);
-    if let Evaluation::Pending(pending) = chain.evaluate(&call) {
+    if let Evaluated::Pending(pending) = chain.evaluate(&call) {
         prop_assert!(!pending.finish(Outcome::Unavailable).is_allow());
-        let Evaluation::Pending(pending) = chain.evaluate(&call) else {
+        let Evaluated::Pending(pending) = chain.evaluate(&call) else {
             return Err(TestCaseError::fail("evaluation is not deterministic"));
         };
         drop(pending);
@@ -688,8 +688,8 @@ fn observed_failures(system: System, case: &Case) -> Vec<String> {
     let chain = build(system, case);
     let call = tool_call(&case.call);
     let verdict = match chain.evaluate(&call) {
-        Evaluation::Pending(pending) => pending.finish(case.outcome),
-        Evaluation::Decided(verdict) => verdict,
+        Evaluated::Pending(pending) => pending.finish(case.outcome),
+        Evaluated::Decided(verdict) => verdict,
     };
     verdict
         .trace()
@@ -824,10 +824,10 @@ fn negative_controls_fail_for_their_named_reason() {
     assert!(observe(System::ErrorsToAllow, &failing).allowed);
 }
 
-fn finished(evaluation: Evaluation<'_>, outcome: Outcome) -> Verdict {
+fn finished(evaluation: Evaluated<'_>, outcome: Outcome) -> Verdict {
     match evaluation {
-        Evaluation::Pending(pending) => pending.finish(outcome),
-        Evaluation::Decided(verdict) => verdict,
+        Evaluated::Pending(pending) => pending.finish(outcome),
+        Evaluated::Decided(verdict) => verdict,
     }
 }
 

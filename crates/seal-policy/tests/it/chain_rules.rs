@@ -3,10 +3,10 @@
 //! but not the same deny rules registered as a guard; the trace names the rule and the form.
 
 use seal_policy::chain::{
-    Because, Chain, Check, Decision, Evaluation, Next, Reason, Ruling, Scope, StageError, ToolCall,
+    Because, Chain, Check, Decision, Evaluated, Next, Reason, Ruling, Scope, StageError, ToolCall,
     Verdict,
 };
-use seal_policy::rules::{Evaluation as RulesEvaluation, RuleLimits, RuleSet, RulesListener};
+use seal_policy::rules::{Evaluation, RuleLimits, RuleSet, RulesListener};
 use seal_record::Outcome;
 use seal_test_support::tool_call::bash_call;
 
@@ -31,8 +31,8 @@ fn rules_chain() -> Chain {
 /// What the chain does with a call when every ask is answered `outcome`.
 fn verdict(chain: &Chain, call: &ToolCall, outcome: Outcome) -> (bool, Verdict) {
     match chain.evaluate(call) {
-        Evaluation::Decided(verdict) => (false, verdict),
-        Evaluation::Pending(pending) => (true, pending.finish(outcome)),
+        Evaluated::Decided(verdict) => (false, verdict),
+        Evaluated::Pending(pending) => (true, pending.finish(outcome)),
     }
 }
 
@@ -106,7 +106,7 @@ fn an_allow_all_rule_next_to_a_specific_ask_still_asks() {
         .append("rules", Scope::everywhere(), RulesListener::new(rules))
         .unwrap();
     let call = bash_call("git push --force origin main");
-    assert!(matches!(chain.evaluate(&call), Evaluation::Pending(_)));
+    assert!(matches!(chain.evaluate(&call), Evaluated::Pending(_)));
 }
 
 /// Deny rules as a guard: the same rule set, but only its denies, checked after every allow.
@@ -114,7 +114,7 @@ fn deny_rules_guard(rules: RuleSet) -> impl Fn(&ToolCall) -> Result<Check, Stage
     let listener = RulesListener::new(rules);
     move |call: &ToolCall| {
         Ok(match listener.evaluate(call) {
-            RulesEvaluation::Deny(matched) => Check::Deny {
+            Evaluation::Deny(matched) => Check::Deny {
                 reason: Reason::from(format!("denied by rule {}", matched.text)),
                 because: Some(Because::rule(matched.text.clone())),
             },

@@ -2,7 +2,7 @@
 
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
-    Chain, Check, Decision, Evaluation, Next, Ruling, Scope, StageError, ToolCall, Verdict,
+    Chain, Check, Decision, Evaluated, Next, Ruling, Scope, StageError, ToolCall, Verdict,
 };
 use seal_record::{Outcome, SealedCall};
 
@@ -100,10 +100,10 @@ fn the_examples_of_the_spec_hold() {
             .split_whitespace()
             .for_each(|spec| add_guard(&mut chain, spec));
         let result = match (chain.evaluate(&call), outcome(approval)) {
-            (Evaluation::Decided(verdict), None) => verdict,
-            (Evaluation::Pending(pending), Some(outcome)) => pending.finish(outcome),
-            (Evaluation::Decided(_), Some(_)) => panic!("{row:?}: expected an ask"),
-            (Evaluation::Pending(_), None) => panic!("{row:?}: unexpected ask"),
+            (Evaluated::Decided(verdict), None) => verdict,
+            (Evaluated::Pending(pending), Some(outcome)) => pending.finish(outcome),
+            (Evaluated::Decided(_), Some(_)) => panic!("{row:?}: expected an ask"),
+            (Evaluated::Pending(_), None) => panic!("{row:?}: unexpected ask"),
         };
         let got = match &result {
             Verdict::Allow(_) => "allow",

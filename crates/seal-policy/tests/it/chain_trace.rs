@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestError};
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
-    Because, Chain, Check, Decision, Evaluation, Next, Reason, Returned, Ruling, Scope, StageError,
+    Because, Chain, Check, Decision, Evaluated, Next, Reason, Returned, Ruling, Scope, StageError,
     ToolCall, Trace,
 };
 use seal_record::{Outcome, SealedCall};
@@ -122,8 +122,8 @@ fn trace_of(listeners: &[Stage], default_reason: &str, guard_reason: &str) -> Tr
     let value = parse(br#"{"command":"ls"}"#, &JsonLimits::default()).unwrap();
     let call = ToolCall::new("s", None, SealedCall::new("c", "Bash", &value).unwrap()).unwrap();
     match chain.evaluate(&call) {
-        Evaluation::Decided(verdict) => verdict.into_trace(),
-        Evaluation::Pending(pending) => pending.finish(Outcome::AllowedOnce).into_trace(),
+        Evaluated::Decided(verdict) => verdict.into_trace(),
+        Evaluated::Pending(pending) => pending.finish(Outcome::AllowedOnce).into_trace(),
     }
 }
 

@@ -5,7 +5,7 @@
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
     url_domain, Because, CallError, CatchPanics, Chain, ChainError, ChainLimits, Check, Decision,
-    DenyCause, Evaluation, Next, Reason, Returned, Ruling, Scope, StageError, StageKind, Subject,
+    DenyCause, Evaluated, Next, Reason, Returned, Ruling, Scope, StageError, StageKind, Subject,
     ToolCall, Verdict, Via, MAX_STAGES_CEILING,
 };
 use seal_record::{Outcome, SealedCall};
@@ -74,10 +74,10 @@ fn decided_by(verdict: &Verdict) -> &str {
     verdict.trace().decided_by().unwrap().stage().name()
 }
 
-fn decided(evaluation: Evaluation<'_>) -> Verdict {
+fn decided(evaluation: Evaluated<'_>) -> Verdict {
     match evaluation {
-        Evaluation::Decided(verdict) => verdict,
-        Evaluation::Pending(pending) => panic!("unexpected ask: {}", pending.trace()),
+        Evaluated::Decided(verdict) => verdict,
+        Evaluated::Pending(pending) => panic!("unexpected ask: {}", pending.trace()),
     }
 }
 
@@ -209,7 +209,7 @@ fn a_listener_out_of_scope_is_skipped_by_next() {
         .append("inner", Scope::everywhere(), short(Ruling::ask("check")))
         .unwrap();
     let call = bash("ls");
-    let Evaluation::Pending(pending) = chain.evaluate(&call) else {
+    let Evaluated::Pending(pending) = chain.evaluate(&call) else {
         panic!("expected an ask");
     };
     let names: Vec<_> = pending
@@ -270,7 +270,7 @@ fn replacing_the_downstream_ruling_names_the_replacer() {
         .unwrap();
     chain.append("rules", Scope::everywhere(), keep()).unwrap();
     let call = bash("ls");
-    let Evaluation::Pending(pending) = chain.evaluate(&call) else {
+    let Evaluated::Pending(pending) = chain.evaluate(&call) else {
         panic!("expected an ask");
     };
     let trace = pending.trace();
@@ -330,7 +330,7 @@ fn the_end_of_chain_default_is_configurable() {
         &Decision::deny("nothing is allowed here")
     );
     let ask = Chain::new(Decision::Ask(None));
-    let Evaluation::Pending(pending) = ask.evaluate(&call) else {
+    let Evaluated::Pending(pending) = ask.evaluate(&call) else {
         panic!("expected an ask");
     };
     assert_eq!(pending.reason(), None);
@@ -423,8 +423,8 @@ fn only_allowed_once_goes_on_to_the_guards() {
     chain.add_global_guard("g", pass()).unwrap();
     let call = bash("make");
     let finish = |outcome: Outcome| match chain.evaluate(&call) {
-        Evaluation::Pending(pending) => pending.finish(outcome),
-        Evaluation::Decided(_) => panic!("expected an ask"),
+        Evaluated::Pending(pending) => pending.finish(outcome),
+        Evaluated::Decided(_) => panic!("expected an ask"),
     };
     let allowed = finish(Outcome::AllowedOnce);
     assert!(allowed.is_allow());
@@ -461,7 +461,7 @@ fn a_guard_still_denies_after_allowed_once() {
         .unwrap();
     chain.add_global_guard("veto", veto("vetoed")).unwrap();
     let call = bash("ls");
-    let Evaluation::Pending(pending) = chain.evaluate(&call) else {
+    let Evaluated::Pending(pending) = chain.evaluate(&call) else {
         panic!("expected an ask");
     };
     let verdict = pending.finish(Outcome::AllowedOnce);
@@ -886,10 +886,10 @@ fn hook_rules_chain() -> Chain {
     chain
 }
 
-fn render(evaluation: Evaluation<'_>, outcome: Outcome) -> String {
+fn render(evaluation: Evaluated<'_>, outcome: Outcome) -> String {
     let (asked, verdict) = match evaluation {
-        Evaluation::Decided(verdict) => (String::from("no"), verdict),
-        Evaluation::Pending(pending) => (
+        Evaluated::Decided(verdict) => (String::from("no"), verdict),
+        Evaluated::Pending(pending) => (
             format!(
                 "yes, {}",
                 pending

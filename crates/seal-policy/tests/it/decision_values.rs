@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 
 use seal_parse::json::{parse, JsonLimits};
 use seal_policy::chain::{
-    Because, Chain, Check, Decision, Evaluation, Next, Reason, Ruling, Scope, StageError, ToolCall,
+    Because, Chain, Check, Decision, Evaluated, Next, Reason, Ruling, Scope, StageError, ToolCall,
     Trace, Verdict, Via,
 };
 use seal_policy::rules::{RuleLimits, RuleSet, RulesListener};
@@ -46,10 +46,10 @@ fn rules_chain() -> Chain {
     chain
 }
 
-fn finished(evaluation: Evaluation<'_>) -> Verdict {
+fn finished(evaluation: Evaluated<'_>) -> Verdict {
     match evaluation {
-        Evaluation::Decided(verdict) => verdict,
-        Evaluation::Pending(pending) => pending.finish(Outcome::Rejected),
+        Evaluated::Decided(verdict) => verdict,
+        Evaluated::Pending(pending) => pending.finish(Outcome::Rejected),
     }
 }
 
@@ -254,8 +254,8 @@ fn a_trace_from_a_short_circuit_has_room_for_every_stage() {
             // has to grow cannot do so where it stands.
             let fence: Vec<Box<[usize; 16]>> = (0..64).map(|i| Box::new([i; 16])).collect();
             let second = match chain.evaluate_reusing(&through, first.into_trace()) {
-                Evaluation::Pending(pending) => pending.finish(Outcome::AllowedOnce),
-                Evaluation::Decided(verdict) => panic!("the default asks: {verdict:?}"),
+                Evaluated::Pending(pending) => pending.finish(Outcome::AllowedOnce),
+                Evaluated::Decided(verdict) => panic!("the default asks: {verdict:?}"),
             };
             assert!(second.is_allow());
             let steps = second.trace().steps();

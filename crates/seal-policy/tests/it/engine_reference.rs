@@ -37,7 +37,7 @@ use seal_parse::json::{parse, JsonLimits};
 use seal_parse::shell::{carried_code_in, model, readable, segment, ShellLimits};
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::chain::{
-    Chain, Check, Evaluation, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
+    Chain, Check, Evaluated, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
 };
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::{Answering, Pipeline, Plan};
@@ -563,8 +563,8 @@ fn engine(case: &Case) -> Observed {
     let chain = build(case);
     let call = bash_call(case.session, case.agent, &case.command);
     let (asked, verdict) = match chain.evaluate(&call) {
-        Evaluation::Decided(verdict) => (false, verdict),
-        Evaluation::Pending(pending) => (true, pending.finish(case.outcome)),
+        Evaluated::Decided(verdict) => (false, verdict),
+        Evaluated::Pending(pending) => (true, pending.finish(case.outcome)),
     };
     Observed {
         asked,

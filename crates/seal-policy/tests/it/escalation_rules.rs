@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use seal_policy::approval::{
-    answer_with, map_machine_response, Answer, ApprovalPolicy, ApprovalService, Caller, Effect,
+    answer_with, map_machine_response, Action, Answer, ApprovalPolicy, ApprovalService, Caller,
     Event, MachineAnswer, MachineResponse, Outcome, Refusal, Reply, ALLOW_ONCE_OPTION,
 };
 use seal_policy::escalation::{
@@ -291,7 +291,7 @@ fn escalation_asks_the_approval_service_with_target_and_justification_in_the_rea
     )
     .unwrap();
     assert_eq!(count.get(), 1);
-    let Some(Effect::Asked(event)) = asked.asking.effects.first() else {
+    let Some(Action::Asked(event)) = asked.asking.effects.first() else {
         panic!("the first effect is the asked event");
     };
     assert_eq!(event.call_id(), Some("call-9"));

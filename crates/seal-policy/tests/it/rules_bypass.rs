@@ -4,9 +4,7 @@
 //! through the chain with an end-of-chain default of allow.
 
 use seal_parse::json::{parse, JsonLimits};
-use seal_policy::chain::{
-    Chain, Decision, Evaluation as ChainEvaluation, Scope, ToolCall, Verdict,
-};
+use seal_policy::chain::{Chain, Decision, Evaluated, Scope, ToolCall, Verdict};
 use seal_policy::rules::{
     AskCause, Effect, Evaluation, FormKind, Input, RuleLimits, RuleSet, RulesListener, Site,
     Subject,
@@ -282,22 +280,22 @@ fn through_the_chain_with_a_default_of_allow_no_shape_is_allowed() {
         let arguments = serde_json::json!({ "command": command }).to_string();
         let call = call("Bash", &arguments);
         match chain.evaluate(&call) {
-            ChainEvaluation::Decided(Verdict::Allow(_)) => panic!("{name}: allowed"),
-            ChainEvaluation::Decided(Verdict::Deny(denied)) => {
+            Evaluated::Decided(Verdict::Allow(_)) => panic!("{name}: allowed"),
+            Evaluated::Decided(Verdict::Deny(denied)) => {
                 let step = denied.trace().decided_by().unwrap();
                 assert_eq!(step.stage().name(), "rules", "{name}");
                 let because = step.because().unwrap();
                 assert!(because.rule_text().starts_with("Bash("), "{name}");
                 assert!(because.form().is_some(), "{name}");
             }
-            ChainEvaluation::Pending(pending) => {
+            Evaluated::Pending(pending) => {
                 assert!(pending.reason().is_some(), "{name}");
             }
         }
     }
     let git_log = call("Bash", r#"{"command":"git log -p"}"#);
     let allowed = chain.evaluate(&git_log);
-    let ChainEvaluation::Decided(Verdict::Allow(allowed)) = allowed else {
+    let Evaluated::Decided(Verdict::Allow(allowed)) = allowed else {
         panic!("allow expected")
     };
     let because = allowed.trace().decided_by().unwrap().because().unwrap();
