@@ -61,7 +61,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let answerer = move |question: &Question<'_>| {
         println!(
             "  [approver] asked about {} (approval {}):",
-            question.tool, question.approval_id
+            question.tool(),
+            question.approval_id()
         );
         for line in question.card.lines() {
             println!("    {line}");

@@ -23,7 +23,7 @@ use crate::{Outcome, SandboxMode};
 /// use seal::{Answer, Question};
 ///
 /// let reviewer = |question: &Question<'_>| -> Answer {
-///     if question.tool == "Read" { Answer::AllowOnce } else { Answer::Delegate }
+///     if question.tool() == "Read" { Answer::AllowOnce } else { Answer::Delegate }
 /// };
 /// let seal = seal::Seal::builder().answerer(reviewer).build()?;
 /// # Ok::<(), seal::BuildError>(())
@@ -46,7 +46,7 @@ pub enum Answer {
 }
 
 /// What an answerer sees: the core's question (approval id, session, agent, tool, call id,
-/// reason; its fields read through this value) and the rendered card. Never the raw arguments:
+/// reason; read with this value's accessors) and the rendered card. Never the raw arguments:
 /// the card shows them escaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Question<'a> {
@@ -56,11 +56,35 @@ pub struct Question<'a> {
     pub card: &'a str,
 }
 
-impl<'a> std::ops::Deref for Question<'a> {
-    type Target = CoreQuestion<'a>;
+impl<'a> Question<'a> {
+    /// The approval id (fresh for every request).
+    pub fn approval_id(&self) -> &'a str {
+        self.question.approval_id
+    }
 
-    fn deref(&self) -> &CoreQuestion<'a> {
-        &self.question
+    /// The session id.
+    pub fn session(&self) -> &'a str {
+        self.question.session
+    }
+
+    /// The agent id.
+    pub fn agent(&self) -> &'a str {
+        self.question.agent
+    }
+
+    /// The tool name.
+    pub fn tool(&self) -> &'a str {
+        self.question.tool
+    }
+
+    /// The id of the recorded tool call, if there is one.
+    pub fn call_id(&self) -> Option<&'a str> {
+        self.question.call_id
+    }
+
+    /// Why approval is needed (escaped once for display), if a reason was recorded.
+    pub fn reason(&self) -> Option<&'a str> {
+        self.question.reason
     }
 }
 
@@ -180,7 +204,7 @@ impl<'a> PendingApproval<'a> {
             How::Outcome(outcome) => Answering::Outcome(outcome),
         };
         let agent = call.agent().unwrap_or("");
-        match awaiting.settle(&asked, call.session(), agent, answering) {
+        match awaiting.settle(&asked, call.call.session(), agent, answering) {
             Ok(cleared) => Dispatch::Run(Run::cleared(call, &cleared)),
             Err(refused) => Dispatch::Deny(Deny::refused(call, refused)),
         }

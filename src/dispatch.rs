@@ -125,11 +125,20 @@ impl Deny {
     }
 }
 
-impl std::ops::Deref for Deny {
-    type Target = Refused;
+impl Deny {
+    /// Why the call was refused, escaped once for display (escape-v1, inline context).
+    pub fn reason(&self) -> &crate::render::Escaped {
+        self.refused.reason()
+    }
 
-    fn deref(&self) -> &Refused {
-        &self.refused
+    /// Which stage refused it.
+    pub fn cause(&self) -> DenyCause {
+        self.refused.cause()
+    }
+
+    /// The trace.
+    pub fn trace(&self) -> &Trace {
+        self.refused.trace()
     }
 }
 

@@ -141,7 +141,7 @@ pub use seal_policy::rules::RECOMMENDED_RULES;
 /// # Ok::<(), seal::BuildError>(())
 /// ```
 pub use seal_policy::chain::{
-    Because, Check, Guard, Listener, Next, Reason, Ruling, Scope, StageError, ToolCall,
+    Because, Check, Guard, Listener, Next, Reason, Ruling, Scope, StageError, Subject, ToolCall,
 };
 
 pub use seal_policy::approval::ApprovalPolicy;

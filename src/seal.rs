@@ -390,7 +390,9 @@ impl Seal {
     /// Freezes a tool call whose arguments are already parsed (for a foreign client, with
     /// [`json::parse_lossless`](crate::json::parse_lossless), as a hook reads its input): the
     /// value is serialized to canonical bytes and hashed once and never parsed again, so the
-    /// frozen bytes and their digest (the call's `sealed()`) are what every later stage reads. The bytes are those [`Seal::call_foreign`] gives for the value's text.
+    /// frozen bytes and their digest ([`Call::arguments_sha256`](crate::Call::arguments_sha256))
+    /// are what every later stage reads. The bytes are those [`Seal::call_foreign`] gives for
+    /// the value's text.
     ///
     /// ```
     /// use seal::json::{parse_lossless, JsonLimits};
@@ -489,7 +491,7 @@ impl Seal {
             self.approval_prefix,
             (self.next_approval.fetch_add(1, Ordering::Relaxed)).saturating_add(1)
         );
-        let (asked, card) = match awaiting.ask(&approval_id, call) {
+        let (asked, card) = match awaiting.ask(&approval_id, &call.call) {
             Ok(asked) => asked,
             Err(error) => {
                 let refused = awaiting.unavailable(format!("approval could not be asked: {error}"));

@@ -1,7 +1,7 @@
 //! Sessions and calls: who asks, with which standing permissions, for which tool call.
 
 use seal_parse::json::Value;
-use seal_policy::chain::{Arguments, CallError, ToolCall};
+use seal_policy::chain::{Arguments, CallError, Subject, ToolCall};
 use seal_policy::preset::Session as CoreSession;
 
 use crate::{ApprovalPolicy, SandboxMode};
@@ -94,13 +94,63 @@ impl Call {
     }
 }
 
-impl std::ops::Deref for Call {
-    type Target = ToolCall;
-
-    /// The frozen call: session, agent, tool, call id, canonical arguments
-    /// ([`ToolCall::arguments_json`]: for a foreign call the lossless canonical form, numbers as
-    /// written, lone surrogates as `\udxxx`) and the typed subject the rules read.
-    fn deref(&self) -> &ToolCall {
+impl Call {
+    /// The frozen call as the core's chain sees it (for a listener or guard written against
+    /// the core types).
+    pub fn tool_call(&self) -> &ToolCall {
         &self.call
+    }
+
+    /// The session id.
+    pub fn session_id(&self) -> &str {
+        self.call.session()
+    }
+
+    /// The agent id, if the call was made by an agent.
+    pub fn agent(&self) -> Option<&str> {
+        self.call.agent()
+    }
+
+    /// The tool name.
+    pub fn tool(&self) -> &str {
+        self.call.tool()
+    }
+
+    /// The call id.
+    pub fn call_id(&self) -> &str {
+        self.call.call_id()
+    }
+
+    /// The frozen arguments as RFC 8785 canonical JSON: for a foreign call the lossless
+    /// canonical form, numbers as written, lone surrogates as `\udxxx`.
+    pub fn arguments_json(&self) -> &str {
+        self.call.arguments_json()
+    }
+
+    /// SHA-256 of the frozen arguments' canonical bytes, computed once when the call was
+    /// frozen.
+    pub fn arguments_sha256(&self) -> crate::Sha256Digest {
+        self.call.sealed().arguments_sha256()
+    }
+
+    /// The typed subject the rules read (the command, path, URL or name), a view of the frozen
+    /// arguments.
+    pub fn subject(&self) -> Subject<'_> {
+        self.call.subject()
+    }
+
+    /// The shell command, for a shell tool whose `command` argument is a string.
+    pub fn command(&self) -> Option<&str> {
+        self.call.command()
+    }
+
+    /// The file path, for a file tool whose path argument is a string.
+    pub fn path(&self) -> Option<&str> {
+        self.call.path()
+    }
+
+    /// The URL, for a fetch tool whose `url` argument is a string.
+    pub fn url(&self) -> Option<&str> {
+        self.call.url()
     }
 }

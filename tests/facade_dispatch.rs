@@ -346,7 +346,7 @@ fn answerers_are_consulted_in_order_and_fail_closed() {
     };
     let allows_push = |question: &Question<'_>| {
         assert!(question.card.contains("git push"));
-        if question.reason.is_some_and(|r| r.contains("git push")) {
+        if question.reason().is_some_and(|r| r.contains("git push")) {
             Answer::AllowOnce
         } else {
             Answer::Reject

@@ -259,7 +259,7 @@ pub fn decide(
     let tool_call = seal
         .call_parsed(&session, call.agent, call.call_id, call.tool, call.input)
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
-    let arguments_sha256 = tool_call.sealed().arguments_sha256().to_hex();
+    let arguments_sha256 = tool_call.arguments_sha256().to_hex();
     let reads = match explain {
         Explain::Forms => Reads::Forms,
         Explain::Always | Explain::WhenNoRuleDecided => Reads::Evaluation,
