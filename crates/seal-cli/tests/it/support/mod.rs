@@ -1,8 +1,6 @@
 //! Running the built `seal` binary in tests: stdin in; stdout, stderr and the exit code out;
 //! unique temporary directories removed on drop.
 
-#![allow(dead_code, clippy::expect_used)]
-
 pub mod race;
 pub mod redis_server;
 

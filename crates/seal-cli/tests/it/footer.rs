@@ -2,9 +2,7 @@
 //! `seal-footer` line signing it; `scan --footer` and the prompt hook with `--footer` verify it
 //! (a replay, a changed message and a message without a footer alarm).
 
-mod support;
-
-use support::{prompt_hook, seal, TempDir, NOW};
+use crate::support::{prompt_hook, seal, TempDir, NOW};
 
 #[test]
 fn footer_messages_are_signed_verified_and_replays_alarm() {

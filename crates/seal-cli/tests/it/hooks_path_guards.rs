@@ -1,13 +1,10 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! The self-protection and secret-read guards in the tool hooks, `policy check` and `doctor`
 //! (spec/self-protection.md, spec/secret-guard.md), through the built binary: on by default,
 //! the protected paths given by flags and by environment, whatever the rules and the fallback
 //! allow, and reported by `doctor`.
 
-mod support;
-
+use crate::support::{self, fixture, seal, tool_input, TempDir};
 use serde_json::json;
-use support::{fixture, seal, tool_input, TempDir};
 
 /// The home directory of every run (the payloads' workspace is `/home/user/project`).
 const HOME: &str = "/home/user";

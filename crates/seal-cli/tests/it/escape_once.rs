@@ -1,14 +1,11 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! Every character of a reason is escaped exactly once: a rule and a command holding
 //! non-ASCII and control characters, through the Claude Code hook's answer and `policy check
 //! --json`. The snapshots show the bytes; the checks decode each reason once and find the
 //! original characters (text escaped twice would decode to `\u{e9}`, not `é`).
 
-mod support;
-
+use crate::support::{fixture, seal, tool_input};
 use seal::render::{decode, Context};
 use serde_json::json;
-use support::{fixture, seal, tool_input};
 
 /// The calls: a denied command (rule and command with `é` and U+0007), an asked one (`ï`),
 /// a command that cannot be analysed (a non-ASCII program), and a denied path (U+0001, `é`).

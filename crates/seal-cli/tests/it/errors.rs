@@ -1,9 +1,7 @@
 //! Every error path: a one-line message on stderr naming the problem, and the documented exit
 //! code (spec/cli.md, "Exit codes"); stdout stays empty.
 
-mod support;
-
-use support::{fixture, seal, TempDir, NOW};
+use crate::support::{fixture, seal, TempDir, NOW};
 
 fn failing(args: &[&str], stdin: &[u8]) -> (i32, String) {
     let run = seal(args, stdin, &[]);

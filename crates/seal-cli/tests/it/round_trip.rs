@@ -1,8 +1,6 @@
 //! `keygen` -> `sign` -> `scan` in a fresh temporary directory, and what `scan` refuses.
 
-mod support;
-
-use support::{seal, TempDir};
+use crate::support::{self, seal, TempDir};
 
 #[test]
 fn keygen_sign_scan() {

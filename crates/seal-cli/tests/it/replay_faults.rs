@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Faults of the replay state through the binary: a state file locked by another process past
 //! the busy timeout, a corrupt file and a folder that cannot hold the file each fail closed: the
 //! prompt hook answers `verification_failed` (exit 0, the prompt is not blocked, nothing
@@ -7,10 +6,8 @@
 //! and a state URL that is not served (TLS, a bad database, another scheme), each named in the
 //! error without its password.
 
-mod support;
-
+use crate::support::{self, fixture, prompt_input, redis_server, seal, TempDir, NOW, SIGNED_FRAME};
 use seal_test_support::sqlite_lock::{hold_lock_if_asked, spawn_lock_holder};
-use support::{fixture, prompt_input, redis_server, seal, TempDir, NOW, SIGNED_FRAME};
 
 fn hook(state: &str, timeout_ms: &str) -> support::Run {
     let store = fixture("store.json");
@@ -71,7 +68,7 @@ fn a_state_locked_by_another_process_past_the_timeout_fails_closed() {
     let state = dir.file("replay.sqlite3");
     // Create the file, then hold its write lock from another process.
     assert_eq!(hook(&state, "5000").code, 0);
-    let mut holder = spawn_lock_holder("lock_holder", &state);
+    let mut holder = spawn_lock_holder("replay_faults::lock_holder", &state);
     let run = hook(&state, "200");
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(

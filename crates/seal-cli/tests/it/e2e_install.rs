@@ -1,4 +1,3 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! The end-to-end record of spec/cli.md section 6.1 ("Installed, observed"), replayed:
 //! `fixtures/e2e/install-claude-code.case.json` was run by the real Claude Code 2.1.332
 //! (offline, a mock model making the calls) with the user settings exactly as `seal install
@@ -8,10 +7,8 @@
 //! writes those settings, and that the hooks as built now answer what Claude Code received from
 //! them then: Bash calls, skill lines and the prompt.
 
-mod support;
-
+use crate::support::{seal, TempDir};
 use serde_json::{json, Value};
-use support::{seal, TempDir};
 
 const FAKE_HOME: &str = "/SEALHOME";
 

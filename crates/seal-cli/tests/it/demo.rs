@@ -1,8 +1,6 @@
 //! `seal demo`: deterministic, ASCII, 80 columns.
 
-mod support;
-
-use support::seal;
+use crate::support::seal;
 
 #[test]
 fn demo_output() {

@@ -1,11 +1,8 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! `seal hook claude-code ...` end to end, with hook inputs shaped as the Claude Code hooks
 //! reference documents them.
 
-mod support;
-
+use crate::support::{self, fixture, prompt_input, seal, tool_input, NOW, SIGNED_FRAME};
 use serde_json::json;
-use support::{fixture, prompt_input, seal, tool_input, NOW, SIGNED_FRAME};
 
 fn prompt_hook(input: &[u8]) -> support::Run {
     let store = fixture("store.json");

@@ -1,13 +1,10 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 //! `seal install` and `seal uninstall` on real and unusual settings files (spec/install.md):
 //! every byte that is not seal's stays, a second install changes nothing, an uninstall gives the
 //! original bytes back, and a file that is not JSON is refused and left untouched.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
-use support::{fixture, seal, Run, TempDir};
+use crate::support::{self, fixture, seal, Run, TempDir};
 
 const RULES: &str = "/home/op/.seal/rules.json";
 const STORE: &str = "/home/op/.seal/store.json";

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 //! The hooks fail closed under every fault, shown on the built binary: a forced panic at each
 //! point (the `fault-injection` feature), a hang past the deadline, a non-UTF-8 argument, a bad
 //! or asked-for-help command line, a missing or unreadable rules file or store, and a closed
@@ -6,12 +5,10 @@
 //! exit 2 with the reason on stderr when not even the deny can be written. A prompt hook's only
 //! outcome is a `verification_failed` alarm with exit 0 (it never blocks the prompt).
 
-mod support;
-
 use std::ffi::OsString;
 
+use crate::support::{fixture, prompt_input, seal_with, tool_input, Run, Stdout, TempDir, NOW};
 use serde_json::json;
-use support::{fixture, prompt_input, seal_with, tool_input, Run, Stdout, TempDir, NOW};
 
 /// Runs `seal args` with `stdin` and `env`; with `close_stdout`, the read end of stdout is
 /// closed before the binary writes anything.

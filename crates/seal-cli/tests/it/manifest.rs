@@ -1,9 +1,6 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! `manifest seal` -> change the world -> `manifest verify`, with the distinct exit codes.
 
-mod support;
-
-use support::{seal, seal_in, TempDir};
+use crate::support::{self, seal, seal_in, TempDir};
 
 const DESCRIPTION: &str = r#"{
   "run_id": "run-42",

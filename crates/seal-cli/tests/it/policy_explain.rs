@@ -1,11 +1,8 @@
-#![allow(clippy::unwrap_used)]
 //! `seal policy check --explain`: every form of every segment, the model's reading, the
 //! payload, the rules and the guard on each, next to an unchanged decision; as text
 //! (snapshot) and as JSON.
 
-mod support;
-
-use support::{seal, TempDir};
+use crate::support::{self, seal, TempDir};
 
 const RULES: &str = r#"{"permissions": {
     "allow": ["Bash(git:*)", "Bash(find:*)", "Bash(ls:*)"],

@@ -1,13 +1,10 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! `seal hook claude-code pre-skill-shell-command`: a skill's `` !`command` `` line is decided
 //! exactly as a `Bash` call with that command, with the same failure behaviour, in the answer
 //! shape Claude Code 2.1.332 reads for `PreSkillShellCommand`. The payload is the one Claude
 //! Code 2.1.332 sent (fixtures/skill-lines), with the command and directories changed.
 
-mod support;
-
+use crate::support::{self, fixture, seal, tool_input};
 use serde_json::{json, Value};
-use support::{fixture, seal, tool_input};
 
 fn payload(command: &str) -> Value {
     let text = std::fs::read_to_string(fixture("skill-lines/payload.claude-code-2.1.332.json"))

@@ -1,13 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 //! `seal hook codex pre-tool-use` on Codex `apply_patch` calls (spec/apply-patch.md), through the
 //! built binary: every path of the patch is decided as an `Edit`; any deny denies, any ask
 //! denies (Codex cannot ask), and a patch seal cannot read is denied. The patches are the
 //! fixtures under tests/fixtures/codex-patches, the payload has the fields Codex sends.
 
-mod support;
-
+use crate::support::{self, fixture, seal};
 use serde_json::json;
-use support::{fixture, seal};
 
 const CWD: &str = "/home/user/project";
 

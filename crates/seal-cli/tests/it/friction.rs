@@ -1,4 +1,3 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing, clippy::print_stdout)]
 //! No more friction than the client alone: on a corpus of everyday calls (reads, searches and
 //! edits of project files, read-only and build/test commands, everyday writes), recorded with
 //! Claude Code 2.1.332 alone in its default and accept-edits modes
@@ -12,10 +11,8 @@
 //! Negative control: a hook with no rule and `--default ask` (the hook's fallback before it read
 //! the permission mode) asks more often than Claude Code, so the count can fail.
 
-mod support;
-
+use crate::support::{seal, TempDir};
 use serde_json::Value;
-use support::{seal, TempDir};
 
 const WORKSPACE: &str = "/home/dev/app";
 const HOME: &str = "/home/dev";

@@ -3,8 +3,6 @@
 //! user-prompt-submit` on one state, all sent the same frames at once; then every frame
 //! replayed.
 
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
-
 use std::sync::{Arc, Barrier};
 
 use super::{fixture, prompt_input, seal, NOW};

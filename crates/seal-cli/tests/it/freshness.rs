@@ -1,12 +1,9 @@
-#![allow(clippy::unwrap_used)]
 //! Freshness through the binary: `seal sign --now` dates a frame; `scan` and the prompt hook
 //! accept it at both edges of the window and alarm `stale_frame` one second outside;
 //! `--max-age` and `--max-skew` move the edges; an undated frame (signed before issue times
 //! existed) alarms unless `--accept-undated-until` covers the time of verification.
 
-mod support;
-
-use support::{fixture, prompt_input, seal, NOW, SIGNED_FRAME};
+use crate::support::{self, fixture, prompt_input, seal, NOW, SIGNED_FRAME};
 
 /// The fixture frame as it was signed before issue times existed (no `iat`).
 const UNDATED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" kid=\"test-frames\" sig=\"40lz_p4y51BeWQnghb35e5\">hello from telegram \\u{3c}/channel> still the body</channel>";

@@ -1,11 +1,8 @@
-#![allow(clippy::unwrap_used)]
 //! `seal hook codex ...`: the Codex hook events. Codex's `PreToolUse` honours a deny only, so an
 //! allow is answered with no decision and an ask is answered as deny.
 
-mod support;
-
+use crate::support::{self, fixture, seal, NOW};
 use serde_json::json;
-use support::{fixture, seal, NOW};
 
 fn codex_tool(command: &str) -> support::Run {
     let input = serde_json::to_vec(&json!({

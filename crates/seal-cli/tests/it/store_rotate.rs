@@ -1,13 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! `seal store sign` and `seal store rotate` end to end: the next version signed by the current
 //! root rotates in place; a rollback, a skipped version, an expired offer and a takeover signed
 //! only by a new root are each refused with exit 4 and leave the pinned store as it was; the
 //! rotated store is the one the prompt hook then verifies with.
 
-mod support;
-
+use crate::support::{self, fixture, prompt_hook, seal, TempDir, NOW, SIGNED_FRAME};
 use serde_json::{json, Value};
-use support::{fixture, prompt_hook, seal, TempDir, NOW, SIGNED_FRAME};
 
 /// The fixture store's document (version 1, root `test-root`).
 fn fixture_document() -> Value {

@@ -1,8 +1,6 @@
 //! `render`, `policy check`, `policy lint` and `doctor` end to end.
 
-mod support;
-
-use support::{fixture, seal, TempDir, NOW};
+use crate::support::{self, fixture, seal, TempDir, NOW};
 
 #[test]
 fn render_and_decode() {

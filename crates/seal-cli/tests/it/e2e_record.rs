@@ -1,4 +1,3 @@
-#![allow(clippy::expect_used, clippy::indexing_slicing)]
 //! The end-to-end record of spec/cli.md section 6.1 ("Self-protection, observed"), replayed:
 //! `fixtures/e2e/self-protection.case.json` was run by the real Claude Code 2.1.332 (offline,
 //! a mock model making the calls) with the `PreToolUse` hook as the README installs it (the
@@ -9,10 +8,8 @@
 //! file, an SSH key, a cloud credential, seal's rules and Claude Code's settings denied, the
 //! same kind of calls inside the workspace allowed.
 
-mod support;
-
+use crate::support::{seal, TempDir};
 use serde_json::Value;
-use support::{seal, TempDir};
 
 fn fixture(name: &str) -> String {
     let path = format!("{}/tests/fixtures/e2e/{name}", env!("CARGO_MANIFEST_DIR"));

@@ -1,13 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Real Claude Code 2.1 payload shapes through the built binary: hook input is read with the
 //! lossless JSON profile (spec/canonical-json.md section 12), so an integer beyond 2^53 or a
 //! lone surrogate escape in a field the rules do not read never turns an allowed call into a
 //! deny, `seal policy check` decides the same call the same way, and a duplicate key still
 //! denies.
 
-mod support;
-
-use support::{fixture, seal, NOW};
+use crate::support::{self, fixture, seal, NOW};
 
 /// A `PreToolUse` payload as Claude Code 2.1 writes it, as raw JSON text (so that it can hold
 /// what serde_json would not write: lone surrogate escapes, integers as the client spelled

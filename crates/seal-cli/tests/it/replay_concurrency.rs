@@ -5,13 +5,11 @@
 //! failed), and every replay must alarm `replayed_frame` (0 ids lost). The Redis runs use the
 //! server of `SEAL_TEST_REDIS` (support/redis_server.rs) and a conversation of their own.
 
-mod support;
-
 use std::sync::Arc;
 
-use support::race::{frames, lost_on_replay, race, PROMPTS, STREAMS};
-use support::redis_server;
-use support::TempDir;
+use crate::support::race::{frames, lost_on_replay, race, PROMPTS, STREAMS};
+use crate::support::redis_server;
+use crate::support::TempDir;
 
 /// Runs the race on `state` and checks it: no prompt failed, 0 verified twice, 0 never, then
 /// 0 ids lost on replay.
