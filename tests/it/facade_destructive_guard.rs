@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! `SealBuilder::destructive_guard`: one builder call denies destructive commands before any
 //! rule can allow or ask about them, naming the pattern and the path, and leaves the rest to
 //! the rules.

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Disclosure through the facade: a sealed manifest, its summary, and verification before
 //! spawn with a distinct error for each stale item.
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Signing frames with one key outside a seal (`FrameSigner`): what it signs verifies in a seal
 //! trusting the key, and only there; a key's tag length is bound to it.
 

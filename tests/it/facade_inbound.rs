@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! Inbound messages through the facade: signed frames verify, everything else alarms, the
 //! message itself is never changed.
 

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic)]
 //! Tool dispatch through the facade: run, deny and needs-approval, every failure closed.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! The renderer checkers of `seal::testing`: seal's own escape passes each of them, and a
 //! broken renderer is caught by each one under a fixed seed (the negative controls).
 

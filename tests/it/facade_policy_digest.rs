@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! `Seal::policy_digest` covers the effective tool-call policy (spec/policy-digest.md): every
 //! covered component changes it, formatting does not, and the real digest equals a reference
 //! encoder written from the spec, including the golden vectors printed in the spec.
@@ -24,7 +23,10 @@ const RULES_OTHER: &str = r#"{"permissions": {
     "deny": ["Bash(rm:*)", "Read(./.env)"]
 }}"#;
 
-const SPEC: &str = include_str!("../spec/policy-digest.md");
+const SPEC: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/spec/policy-digest.md"
+));
 
 // ---------------------------------------------------------------------------------------------
 // A policy configuration, with two interpreters: the real builder, and a reference encoder

@@ -1,9 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 //! Replays every committed fuzz corpus through the same entry points the fuzz targets call, so
 //! the properties the fuzzers checked keep holding on stable in every test run.
 

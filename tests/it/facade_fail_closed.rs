@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::panic)]
 //! Every failure is closed (I12), through the facade: random stacks of listeners, guards,
 //! fallbacks and approval outcomes give exactly the verdict of a small reference model, and a
 //! call runs only when no consulted stage failed. A deliberately broken embedding (a listener

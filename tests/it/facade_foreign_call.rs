@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used)]
 //! `Seal::call_foreign`: a foreign client's arguments frozen exactly (lossless profile), decided
 //! by the same rules, and never read as text where they are not text.
 

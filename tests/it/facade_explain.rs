@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The reading the rules listener records in a decision's trace (`Seal::prepare_explaining`)
 //! is what it decided with: the rule it reports in the trace is the evaluation's decisive rule,
 //! the decision is the one `Seal::prepare` gives, and the forms of a command are the ones
