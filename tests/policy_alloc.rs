@@ -1,3 +1,5 @@
+// A binary of its own, outside tests/it: it installs a counting global allocator, which must not
+// share a process with other tests.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Heap allocations on the decision path, counted by `dhat`'s global allocator.
 //!

@@ -18,6 +18,10 @@ pub const HOLD_VARIABLE: &str = "SEAL_TEST_HOLD_SQLITE";
 /// Runs the ignored test `helper` of this test binary in a child process that locks `path`,
 /// and returns once the child holds the write lock. The caller kills the child to release it.
 ///
+/// The helper is run with `--exact`, so `helper` is its full name in the test binary, module
+/// path included: `replay_faults::lock_holder` for a helper in the module `replay_faults` of
+/// a `tests/it` binary.
+///
 /// # Panics
 ///
 /// When the child cannot be started or ends before it holds the lock.
