@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use frames_support::{config, hmac_secret, master, sign, store, CONVERSATION, ELEMENT, NOW};
 use seal_record::{canonical_path, CanonicalPath, Sha256Digest};
 use seal_verify::store::{
-    BindError, InsertError, IntendedUse, Operation, Purpose, RecordError, ResolveError, TrustStore,
-    VerifyFailure,
+    BindError, InsertError, IntendedUse, KeyRecordError, Operation, Purpose, ResolveError,
+    TrustStore, VerifyFailure,
 };
 use seal_verify::{
     ApprovalError, CompensatingControls, Ed25519SigningKey, FrameVerifier, HmacKey, HmacSecret,
@@ -550,7 +550,7 @@ fn bind_errors_name_the_key_and_the_rule() {
             "key `k-compact`: compact tags need a replay set turned on",
         ),
         (
-            BindError::Record(RecordError::Window {
+            BindError::Record(KeyRecordError::Window {
                 not_before: UnixTime(20),
                 not_after: UnixTime(10),
             }),
@@ -691,12 +691,12 @@ fn resolve_errors_from_the_store_read_as_the_operator_needs() {
 #[test]
 fn refused_tag_lengths_name_the_bits_and_the_rule() {
     assert_messages(&[(
-        RecordError::TagLengthNotWholeChars { bits: 128 },
+        KeyRecordError::TagLengthNotWholeChars { bits: 128 },
         "an hmac key's tag length of 128 bits is not a whole number of base64url characters (a \
          multiple of 6 bits)",
     )]);
     assert_messages(&[(
-        seal_verify::SignError::TagLengthNotWholeChars { bits: 100 },
+        seal_verify::FrameRefusal::TagLengthNotWholeChars { bits: 100 },
         "a frame tag length of 100 bits is not a whole number of base64url characters (a \
          multiple of 6 bits)",
     )]);

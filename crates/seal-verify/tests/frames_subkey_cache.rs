@@ -27,7 +27,7 @@ fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
         .unwrap()
 }
 
-fn reasons(report: &seal_verify::Report) -> Vec<Option<AlarmReason>> {
+fn reasons(report: &seal_verify::InboundReport) -> Vec<Option<AlarmReason>> {
     report
         .frames()
         .iter()

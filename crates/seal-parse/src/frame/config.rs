@@ -19,10 +19,10 @@ impl ScanConfig {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidElement`] when `element` is not `[a-z][a-z0-9-]{0,63}`.
-    pub fn new(element: &str) -> Result<Self, ConfigError> {
+    /// [`ElementError::InvalidElement`] when `element` is not `[a-z][a-z0-9-]{0,63}`.
+    pub fn new(element: &str) -> Result<Self, ElementError> {
         if !is_element_name(element) {
-            return Err(ConfigError::InvalidElement {
+            return Err(ElementError::InvalidElement {
                 element: element.to_owned(),
             });
         }
@@ -114,8 +114,8 @@ impl HarnessRewrite {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidElement`] when `element` is not a frame-v1 element name.
-    pub fn closing_tag(element: &str) -> Result<Self, ConfigError> {
+    /// [`ElementError::InvalidElement`] when `element` is not a frame-v1 element name.
+    pub fn closing_tag(element: &str) -> Result<Self, ElementError> {
         ScanConfig::new(element).map(|config| HarnessRewrite {
             element: config.element,
         })
@@ -148,10 +148,10 @@ impl HarnessRewrite {
     }
 }
 
-/// An invalid configuration.
+/// Why an element name was refused: it is outside the frame element grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ConfigError {
+pub enum ElementError {
     /// The element name is not `[a-z][a-z0-9-]{0,63}`.
     InvalidElement {
         /// The name given.
@@ -159,10 +159,10 @@ pub enum ConfigError {
     },
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for ElementError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::InvalidElement { element } => write!(
+            ElementError::InvalidElement { element } => write!(
                 f,
                 "element name `{}` is not `[a-z][a-z0-9-]{{0,63}}`",
                 element.escape_debug()
@@ -171,7 +171,7 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ElementError {}
 
 /// Whether `name` is `[a-z][a-z0-9-]{0,63}`.
 pub(crate) fn is_element_name(name: &str) -> bool {

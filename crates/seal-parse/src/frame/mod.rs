@@ -34,7 +34,7 @@ mod strict;
 mod tag;
 mod value;
 
-pub use config::{ConfigError, HarnessRewrite, ScanConfig, ScanLimits};
+pub use config::{ElementError, HarnessRewrite, ScanConfig, ScanLimits};
 pub use finding::{
     Attribute, CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
 };

@@ -4,7 +4,7 @@
 use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
 use smallvec::SmallVec;
 
-use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
+use super::report::{AlarmReason, FrameCause, FrameReport, InboundReport, VerifiedFrame};
 use super::verify::{
     pairs_into, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
@@ -22,13 +22,13 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
     /// is not last is `malformed_frame`), and a text without a footer gets one `unsigned_frame`
     /// entry. The configured element's frames are not looked at: run
     /// [`FrameVerifier::verify`] on the message for those.
-    pub fn verify_footer<'t>(&self, text: &'t str) -> Report<'t> {
+    pub fn verify_footer<'t>(&self, text: &'t str) -> InboundReport<'t> {
         let scan = footer_scan(self.config.scan());
         let (scanned, stats) = scan_with_stats(text, &scan);
         let findings = match scanned {
             Ok(findings) => findings,
             Err(error) => {
-                let mut report = Report::open(stats, 0);
+                let mut report = InboundReport::open(stats, 0);
                 report.scan_error = Some(error);
                 self.finish(text, FOOTER_ELEMENT, &mut report);
                 return report;
@@ -37,7 +37,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let last = footer_position(text, &findings);
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let mut report = Report::open(stats, findings.len().saturating_add(1));
+        let mut report = InboundReport::open(stats, findings.len().saturating_add(1));
         for (index, finding) in findings.into_iter().enumerate() {
             self.record(&mut report, finding, |finding, earlier| {
                 match (finding, last) {
@@ -47,7 +47,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                         self.admit(checked, earlier, &mut admitted)
                     }
                     (Finding::Frame(_), _) => {
-                        untrusted(AlarmReason::MalformedFrame, Cause::FooterNotLast)
+                        untrusted(AlarmReason::MalformedFrame, FrameCause::FooterNotLast)
                     }
                 }
             });
@@ -67,7 +67,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 source: None,
                 frame_id: None,
                 key_id: None,
-                outcome: untrusted(reason, Cause::NoFooter),
+                outcome: untrusted(reason, FrameCause::NoFooter),
             });
         }
         report.signature_checks = checks;
@@ -81,9 +81,9 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         frame: Frame<'t>,
         message_end: usize,
         checks: &mut usize,
-    ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
-        let (fields, sig) =
-            split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
+    ) -> Result<VerifiedFrame<'t>, (AlarmReason, FrameCause)> {
+        let (fields, sig) = split_sig(&frame.attributes)
+            .ok_or((AlarmReason::UnsignedFrame, FrameCause::NoSignature))?;
         let message = text.get(..message_end).unwrap_or_default();
         let mut pairs = SmallVec::new();
         pairs_into(fields, &mut pairs);

@@ -22,7 +22,7 @@ pub use operator::{
     check_rotation, sign_store_document, sign_store_rotation, KeyRefusal, Rotation, TrustError,
 };
 pub use record::{
-    is_key_id, FrameScope, KeyRecord, KeyStatus, RecordError, ScopeError, Scopes, Validity,
+    is_key_id, FrameScope, KeyRecord, KeyRecordError, KeyStatus, ScopeError, Scopes, Validity,
     MAX_KEY_ID_LEN,
 };
 pub use resolve::{
