@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use frames_support::{config, hmac_secret, master, sign, store, CONVERSATION, ELEMENT, NOW};
 use seal_record::{canonical_path, CanonicalPath, Sha256Digest};
 use seal_verify::store::{
-    BindError, InsertError, IntendedUse, KeyRecordError, Operation, Purpose, ResolveError,
-    TrustStore, VerifyFailure,
+    BindError, InsertError, IntendedUse, KeyRecordError, KeySource, Purpose, ResolveError,
+    StoreOperation, VerifyFailure,
 };
 use seal_verify::{
     ApprovalError, CompensatingControls, Ed25519SigningKey, FrameVerifier, HmacKey, HmacSecret,
@@ -661,7 +661,7 @@ fn resolve_errors_name_the_reason_the_key_is_refused() {
 fn resolve_errors_from_the_store_read_as_the_operator_needs() {
     let store = store();
     let verify = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::Frame {
             element: ELEMENT,
             attributes: &[("source", "telegram")],

@@ -8,8 +8,8 @@ use std::cell::Cell;
 
 use seal_test_support::verify_setup::{config, record, Forgetful, ELEMENT, NOW};
 use seal_verify::store::{
-    check_record, IntendedUse, KeyRecord, KeyStatus, MemoryTrustStore, ResolveError, Resolved,
-    TrustStore,
+    check_record, IntendedUse, KeyRecord, KeySource, KeyStatus, MemoryTrustStore, ResolveError,
+    Resolved,
 };
 use seal_verify::{
     AlarmReason, ConversationKeys, FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey,
@@ -354,7 +354,7 @@ struct Switchable {
     revoked: Cell<bool>,
 }
 
-impl TrustStore for Switchable {
+impl KeySource for Switchable {
     fn resolve(
         &self,
         key_id: &str,

@@ -70,17 +70,17 @@ impl ScanConfig {
 }
 
 /// Caller-visible bounds on the scanner's work. Exceeding one is never silent: it is either a
-/// [`ScanError`](super::ScanError) or a reported [`Reason`](super::Reason).
+/// [`ScanError`](super::ScanError) or a reported [`SuspectReason`](super::SuspectReason).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScanLimits {
     /// Most findings (frames, suspect tags, stray closes) one scan reports; one more is
     /// [`ScanError::TooManyFindings`](super::ScanError::TooManyFindings). Default 1024.
     pub max_frames: usize,
     /// Most attributes kept for one opening tag; more are reported as
-    /// [`Reason::TooManyAttributes`](super::Reason::TooManyAttributes). Default 32.
+    /// [`SuspectReason::TooManyAttributes`](super::SuspectReason::TooManyAttributes). Default 32.
     pub max_attributes: usize,
     /// Most bytes of one tag, from its bracket to its closing bracket; a longer tag is reported
-    /// as [`Reason::HeaderTooLong`](super::Reason::HeaderTooLong). Default 16384.
+    /// as [`SuspectReason::HeaderTooLong`](super::SuspectReason::HeaderTooLong). Default 16384.
     pub max_header_bytes: usize,
     /// Most frames open at once; opening one more is
     /// [`ScanError::TooDeep`](super::ScanError::TooDeep). Default 32.

@@ -1,7 +1,7 @@
 //! The footer form: a signed footer line after a message, for lanes that cannot carry
 //! attributes, verified by the same checks as frames.
 
-use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
+use seal_parse::frame::{scan_with_stats, Frame, FrameFinding, ScanConfig, Span};
 use smallvec::SmallVec;
 
 use super::report::{AlarmReason, FrameCause, FrameReport, InboundReport, VerifiedFrame};
@@ -9,9 +9,9 @@ use super::verify::{
     pairs_into, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
 use crate::sign::FOOTER_ELEMENT;
-use crate::store::TrustStore;
+use crate::store::KeySource;
 
-impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
+impl<S: KeySource + ?Sized> FrameVerifier<'_, S> {
     /// Verifies a message of the footer lane: `message` LF `<seal-footer a="v" .. sig="t">
     /// </seal-footer>`, optionally followed by one LF.
     ///
@@ -41,12 +41,12 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         for (index, finding) in findings.into_iter().enumerate() {
             self.record(&mut report, finding, |finding, earlier| {
                 match (finding, last) {
-                    (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
-                    (Finding::Frame(frame), Some((at, message_end))) if at == index => {
+                    (FrameFinding::Suspect(suspect), _) => suspect_outcome(&suspect),
+                    (FrameFinding::Frame(frame), Some((at, message_end))) if at == index => {
                         let checked = self.check_footer(text, frame, message_end, &mut checks);
                         self.admit(checked, earlier, &mut admitted)
                     }
-                    (Finding::Frame(_), _) => {
+                    (FrameFinding::Frame(_), _) => {
                         untrusted(AlarmReason::MalformedFrame, FrameCause::FooterNotLast)
                     }
                 }
@@ -126,9 +126,9 @@ fn footer_scan(frames: &ScanConfig) -> ScanConfig {
 /// The index of the footer finding and the end of the message it signs: the last finding, a
 /// strictly accepted top-level frame with an empty body, directly after an LF, ending the text
 /// (or followed by exactly one LF).
-fn footer_position(text: &str, findings: &[Finding<'_>]) -> Option<(usize, usize)> {
+fn footer_position(text: &str, findings: &[FrameFinding<'_>]) -> Option<(usize, usize)> {
     let index = findings.len().checked_sub(1)?;
-    let Some(Finding::Frame(frame)) = findings.get(index) else {
+    let Some(FrameFinding::Frame(frame)) = findings.get(index) else {
         return None;
     };
     let rest = text.get(frame.close.end..)?;

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
+use seal_parse::frame::{Attribute, ScanError, ScanStats, Span, SuspectReason};
 use seal_record::SigningInputError;
 use smallvec::SmallVec;
 
@@ -79,7 +79,7 @@ pub enum FrameCause {
     /// The scanner did not strictly accept the tag, for these reasons.
     Suspect {
         /// The scanner's reasons, in order of discovery.
-        reasons: Vec<Reason>,
+        reasons: Vec<SuspectReason>,
     },
     /// The frame lies inside another frame's body.
     Nested {

@@ -2,7 +2,9 @@
 
 use std::borrow::Cow;
 
-use seal_parse::frame::{scan_findings, Attribute, Finding, Findings, Frame, Suspect, TagKind};
+use seal_parse::frame::{
+    scan_findings, Attribute, Findings, Frame, FrameFinding, Suspect, TagKind,
+};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 use smallvec::SmallVec;
 
@@ -18,7 +20,7 @@ use crate::key::Algorithm;
 use crate::replay::{Claim, ClaimOutcome, ClaimScope, ReplayStore};
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
-    IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
+    IntendedUse, KeySource, Purpose, ResolveError, StoreOperation, Verified, VerifyFailure,
 };
 use crate::time::UnixTime;
 
@@ -33,7 +35,7 @@ use crate::time::UnixTime;
 /// keys), so a verifier reused for many messages of its conversation derives each subkey once.
 /// Reuse the verifier, or build each one with [`FrameVerifier::with_keys`] over one
 /// [`ConversationKeys`] per conversation: a fresh verifier of its own pays the derivation again.
-pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
+pub struct FrameVerifier<'a, S: KeySource + ?Sized> {
     pub(crate) config: &'a VerifyConfig,
     pub(crate) store: &'a S,
     pub(crate) conversation_id: &'a str,
@@ -49,7 +51,7 @@ enum Subkeys<'a> {
     Kept(&'a SubkeyCache),
 }
 
-impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
+impl<S: KeySource + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FrameVerifier")
             .field("config", self.config)
@@ -59,7 +61,7 @@ impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
     }
 }
 
-impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
+impl<'a, S: KeySource + ?Sized> FrameVerifier<'a, S> {
     /// A verifier with `config`, resolving keys in `store` at `now`, checking HMAC tags with the
     /// subkeys of `conversation_id` (the conversation the embedder is in, never one named by a
     /// message), and claiming the id of every frame whose tag checks in `replay` (a frame
@@ -132,12 +134,12 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             Ok(findings) => {
                 for finding in findings {
                     self.record(&mut report, finding, |finding, earlier| match finding {
-                        Finding::Suspect(suspect) => suspect_outcome(&suspect),
-                        Finding::Frame(frame) if frame.is_nested() => untrusted(
+                        FrameFinding::Suspect(suspect) => suspect_outcome(&suspect),
+                        FrameFinding::Frame(frame) if frame.is_nested() => untrusted(
                             AlarmReason::NestedFrame,
                             FrameCause::Nested { depth: frame.depth },
                         ),
-                        Finding::Frame(frame) => self.admit(
+                        FrameFinding::Frame(frame) => self.admit(
                             self.check_frame(text, frame, &mut checks),
                             earlier,
                             &mut admitted,
@@ -157,8 +159,8 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     pub(crate) fn record<'t>(
         &self,
         report: &mut InboundReport<'t>,
-        finding: Finding<'t>,
-        decide: impl FnOnce(Finding<'t>, &[FrameReport<'t>]) -> FrameOutcome<'t>,
+        finding: FrameFinding<'t>,
+        decide: impl FnOnce(FrameFinding<'t>, &[FrameReport<'t>]) -> FrameOutcome<'t>,
     ) {
         let tag = finding.tag();
         let depth = finding.depth();
@@ -383,7 +385,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             attributes,
         };
         let intended = IntendedUse {
-            operation: Operation::Verify,
+            operation: StoreOperation::Verify,
             purpose,
         };
         let resolved = self
@@ -506,14 +508,14 @@ pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> FrameOutcome<'t> {
 /// The decoded value of attribute `name` of a strictly accepted frame (borrowed from the text
 /// unless the value held an escape).
 #[inline]
-pub(crate) fn attribute_of<'t>(finding: &Finding<'t>, name: &str) -> Option<Cow<'t, str>> {
+pub(crate) fn attribute_of<'t>(finding: &FrameFinding<'t>, name: &str) -> Option<Cow<'t, str>> {
     match finding {
-        Finding::Frame(frame) => frame
+        FrameFinding::Frame(frame) => frame
             .attributes
             .iter()
             .find(|attribute| attribute.name == name)
             .map(|attribute| attribute.value.clone()),
-        Finding::Suspect(_) => None,
+        FrameFinding::Suspect(_) => None,
     }
 }
 

@@ -26,7 +26,8 @@ pub use record::{
     MAX_KEY_ID_LEN,
 };
 pub use resolve::{
-    check_record, IntendedUse, MatchedScope, Operation, Purpose, ResolveError, Resolved, TrustStore,
+    check_record, IntendedUse, KeySource, MatchedScope, Purpose, ResolveError, Resolved,
+    StoreOperation,
 };
 pub use signed::{
     accept_initial, count_signers, rotate, RotationError, SignedStoreDocument, StoreSignature,
