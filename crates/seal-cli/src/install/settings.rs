@@ -7,7 +7,7 @@
 //! words (after any `NAME=value` assignments).
 
 use super::json_text::{self, append, apply, parse, remove, replace, Kind, Layout, Node, Out};
-use super::{events, Event};
+use super::{events, HookEntry};
 
 /// The program the commands run unless `--binary` says otherwise: `seal`, as the client's
 /// `PATH` finds it, so an upgrade changes no hook definition.
@@ -66,9 +66,10 @@ pub struct Wanted {
     pub timeout: u64,
 }
 
-/// An edit planned: the whole new text and a line per event saying what changed.
+/// An install or uninstall planned for one settings file: the whole new text and a line per event
+/// saying what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub struct InstallPlan {
     /// The settings file's text after the change (the same text when nothing changes).
     pub text: String,
     /// What happened to each event.
@@ -89,7 +90,7 @@ pub fn quote(word: &str) -> String {
 }
 
 /// The command seal's hook for `event` runs.
-pub fn command(wanted: &Wanted, event: &Event) -> String {
+pub fn command(wanted: &Wanted, event: &HookEntry) -> String {
     let mut words = vec![
         quote(&wanted.binary),
         "hook".to_owned(),
@@ -122,7 +123,7 @@ pub fn command(wanted: &Wanted, event: &Event) -> String {
 }
 
 /// The handler object seal writes for `event`.
-pub fn handler(wanted: &Wanted, event: &Event) -> Out {
+pub fn handler(wanted: &Wanted, event: &HookEntry) -> Out {
     Out::Object(vec![
         ("type".into(), Out::String("command".into())),
         ("command".into(), Out::String(command(wanted, event))),
@@ -131,7 +132,7 @@ pub fn handler(wanted: &Wanted, event: &Event) -> Out {
 }
 
 /// The matcher group seal writes for `event`: its handler alone.
-pub fn group(wanted: &Wanted, event: &Event) -> Out {
+pub fn group(wanted: &Wanted, event: &HookEntry) -> Out {
     let mut members = Vec::new();
     if let Some(matcher) = event.matcher {
         members.push(("matcher".into(), Out::String(matcher.into())));
@@ -375,7 +376,7 @@ enum Change {
 fn install_step(
     text: &str,
     root: &Node,
-    event: &Event,
+    event: &HookEntry,
     wanted: &Wanted,
     layout: &Layout,
     change: &mut Change,
@@ -505,7 +506,7 @@ pub const MAX_EDITS: usize = 256;
 ///
 /// A text that is not JSON (with its line and column), or whose hook settings do not have the
 /// client's shape.
-pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<Plan, String> {
+pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<InstallPlan, String> {
     let mut text = match before {
         Some(text) => text.to_owned(),
         None => "{}\n".to_owned(),
@@ -555,7 +556,7 @@ pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<Plan, String> {
         ));
     }
     check_kept(&text, &kept)?;
-    Ok(Plan { text, report })
+    Ok(InstallPlan { text, report })
 }
 
 /// Plans removing every seal hook from `before`.
@@ -563,7 +564,7 @@ pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<Plan, String> {
 /// # Errors
 ///
 /// As [`install`].
-pub fn uninstall(before: &str, client: Client) -> Result<Plan, String> {
+pub fn uninstall(before: &str, client: Client) -> Result<InstallPlan, String> {
     let mut text = before.to_owned();
     let original = parse(&text).map_err(|error| error.to_string())?;
     let kept = without_seal(&text, &original)?;
@@ -576,7 +577,7 @@ pub fn uninstall(before: &str, client: Client) -> Result<Plan, String> {
                 report.push(format!("no seal hook for {} here", client.name()));
             }
             check_kept(&text, &kept)?;
-            return Ok(Plan { text, report });
+            return Ok(InstallPlan { text, report });
         };
         report.push(format!("{:<22} removed   {}", first.event, first.command));
         let edit = removal(&text, &root, first)?;
