@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use seal::render::{append_alarm, escape, render_frame, Context};
-use seal_parse::frame::{scan, Finding, HarnessRewrite, ScanConfig};
+use seal_parse::frame::{scan, FrameFinding, HarnessRewrite, ScanConfig};
 
 const CORPUS: &[(&str, &str)] = &[
     ("plain text", "hello, operator"),
@@ -78,12 +78,12 @@ fn main() {
     let mut submitted = message.clone();
     for finding in &findings {
         let (reason, detail) = match finding {
-            Finding::Frame(frame) if frame.is_nested() => (
+            FrameFinding::Frame(frame) if frame.is_nested() => (
                 "nested_frame",
                 format!("strict frame at depth {}", frame.depth),
             ),
-            Finding::Frame(_) => continue,
-            Finding::Suspect(suspect) => {
+            FrameFinding::Frame(_) => continue,
+            FrameFinding::Suspect(suspect) => {
                 let codes: Vec<_> = suspect.reasons.iter().map(|r| r.code()).collect();
                 let depth = suspect.depth;
                 (

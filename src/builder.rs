@@ -38,10 +38,10 @@ pub use seal_parse::frame::ScanLimits;
 pub use seal_verify::VerifyLimits;
 
 /// Why a rule file was refused (the rule engine's own error kinds).
-pub use seal_policy::rules::LoadErrorKind as RulesErrorKind;
+pub use seal_policy::rules::RulesErrorKind;
 
 /// Why a preset table could not be loaded.
-pub use seal_policy::preset::LoadError as PresetLoadError;
+pub use seal_policy::preset::PresetLoadError;
 
 /// Assembles a [`Seal`]. Defaults:
 ///

@@ -59,7 +59,8 @@ pub struct Deny {
 /// that failed, the approval outcome, or an invalid escalation request.
 pub use seal_policy::chain::DenyCause;
 
-/// How a call runs: its sandbox mode, and whether it runs confined.
+/// How a call runs: its sandbox mode, and whether it runs confined (the core's
+/// [`seal_policy::escalation::Stamp`]), and whether the mode comes from an escalation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Stamp {
     /// The mode for this one call (the standing mode, or a granted escalation's mode).

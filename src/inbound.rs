@@ -3,13 +3,12 @@
 use std::fmt;
 
 use seal_render::{escape, Context};
-use seal_verify::Report;
 
 /// What the verifier found, for the operator: every finding with its outcome and detailed
 /// cause, the ids claimed, the replay store's errors. It borrows the verified message (`'t`):
 /// attributes and ids are slices of it, never copies. Detail here never reaches the alarm
 /// text.
-pub use seal_verify::Report as InboundReport;
+pub use seal_verify::InboundReport;
 
 /// One finding of a verification ([`InboundReport::frames`]): the tag, its depth, its decoded
 /// `source`, `id` and `kid`, and its outcome.
@@ -17,14 +16,14 @@ pub use seal_verify::FrameReport;
 
 /// Whether one finding verified ([`FrameOutcome::Verified`], with the witness) or not (the alarm
 /// reason and the detailed cause).
-pub use seal_verify::Outcome as FrameOutcome;
+pub use seal_verify::FrameOutcome;
 
 /// The witness of a verified frame: only the verifier constructs it (element, attributes,
 /// body, the key and scope that verified it).
 pub use seal_verify::VerifiedFrame;
 
 /// The detailed cause of an untrusted finding, for the operator.
-pub use seal_verify::Cause as FrameCause;
+pub use seal_verify::FrameCause;
 
 /// The result of verifying one submitted message: the alarm text to append after it (for the
 /// model) and the report (for the operator). The message itself is never changed; the result
@@ -47,11 +46,11 @@ pub use seal_verify::Cause as FrameCause;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Inbound<'t> {
-    report: Report<'t>,
+    report: InboundReport<'t>,
 }
 
 impl<'t> Inbound<'t> {
-    pub(crate) fn from_report(report: Report<'t>) -> Inbound<'t> {
+    pub(crate) fn from_report(report: InboundReport<'t>) -> Inbound<'t> {
         Inbound { report }
     }
 

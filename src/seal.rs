@@ -86,10 +86,10 @@ pub enum SignError {
 
 /// Why the core signer refused a frame (the frame grammar, the frame id grammar, reserved
 /// attributes, the conversation id).
-pub use seal_verify::SignError as FrameRefusal;
+pub use seal_verify::FrameRefusal;
 
 /// Why an element name was refused (the frame element grammar).
-pub use seal_parse::frame::ConfigError as ElementError;
+pub use seal_parse::frame::ElementError;
 
 /// The harness's rewrite of a frame's closing tag in bodies (`</element>` into `<\/element>`),
 /// applied before signing.

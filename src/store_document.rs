@@ -15,7 +15,7 @@
 //! ```
 
 /// Why a key record was refused (a key id outside the grammar, an inverted window).
-pub use seal_verify::store::RecordError as KeyRecordError;
+pub use seal_verify::store::KeyRecordError;
 pub use seal_verify::store::{
     accept_initial, BindError, DocumentError, DocumentErrorKind, InsertError, KeyEntry,
     KeyMaterial, KeyStatus, RotationError, ScopeError, SignedStoreDocument, StoreDocument,

@@ -1,8 +1,8 @@
 //! Integration tests of the `seal` facade in one binary: inbound frames and signing, tool-call
 //! decisions, dispatch and failure closure, disclosure, the policy digest, the `testing`
-//! checkers (`facade_*`), and the replay of the committed fuzz corpora (`fuzz_corpus`), one
-//! module per former test file. The allocation bound (`tests/policy_alloc.rs`) stays a binary of
-//! its own.
+//! checkers (`facade_*`), the replay of the committed fuzz corpora (`fuzz_corpus`) and the
+//! vocabulary check (`vocabulary`), one module per file. The allocation bound
+//! (`tests/policy_alloc.rs`) stays a binary of its own.
 #![allow(
     clippy::expect_used,
     clippy::indexing_slicing,
@@ -21,3 +21,4 @@ mod facade_policy_digest;
 mod facade_signer;
 mod facade_testing;
 mod fuzz_corpus;
+mod vocabulary;

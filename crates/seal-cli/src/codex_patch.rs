@@ -12,7 +12,7 @@ use seal::Fallback;
 
 use crate::failure::Failure;
 use crate::json_out::J;
-use crate::policy::{decide, Answer, CallInput, Decided, Explain, Mode};
+use crate::policy::{decide, CallInput, Decided, ExplainDepth, Mode, PolicyAnswer};
 
 /// The tool name Codex gives its patch tool in hook payloads.
 pub const TOOL: &str = "apply_patch";
@@ -37,7 +37,7 @@ pub fn decide_patch(
     rules: &str,
     mode: Mode<'_>,
     call: &CallInput<'_>,
-) -> Result<(Answer, String), Failure> {
+) -> Result<(PolicyAnswer, String), Failure> {
     let by_name = decide(
         rules,
         Mode {
@@ -45,28 +45,35 @@ pub fn decide_patch(
             ..mode
         },
         call,
-        Explain::WhenNoRuleDecided,
+        ExplainDepth::WhenNoRuleDecided,
     )?;
     let mut ask: Option<String> = None;
     match by_name.answer {
-        Answer::Deny => return Ok((Answer::Deny, format!("seal: {}", explained(&by_name)))),
-        Answer::Ask => ask = Some(format!("seal: {}", explained(&by_name))),
-        Answer::Allow => {}
+        PolicyAnswer::Deny => {
+            return Ok((PolicyAnswer::Deny, format!("seal: {}", explained(&by_name))))
+        }
+        PolicyAnswer::Ask => ask = Some(format!("seal: {}", explained(&by_name))),
+        PolicyAnswer::Allow => {}
     }
-    let path_fallback = if by_name.answer == Answer::Allow && by_name.matched.is_some() {
+    let path_fallback = if by_name.answer == PolicyAnswer::Allow && by_name.matched.is_some() {
         Fallback::Allow
     } else {
         mode.fallback
     };
     let text = match patch_text(call.input) {
         Ok(text) => text,
-        Err(problem) => return Ok((Answer::Deny, format!("seal: apply_patch denied: {problem}"))),
+        Err(problem) => {
+            return Ok((
+                PolicyAnswer::Deny,
+                format!("seal: apply_patch denied: {problem}"),
+            ))
+        }
     };
     let patch = match Patch::parse(text.as_bytes(), &PatchLimits::DEFAULT) {
         Ok(patch) => patch,
         Err(error) => {
             return Ok((
-                Answer::Deny,
+                PolicyAnswer::Deny,
                 format!(
                     "seal: apply_patch denied: the patch cannot be read: {}",
                     inline(&error.to_string())
@@ -87,28 +94,28 @@ pub fn decide_patch(
             touched.line
         );
         match decided.answer {
-            Answer::Deny => {
+            PolicyAnswer::Deny => {
                 return Ok((
-                    Answer::Deny,
+                    PolicyAnswer::Deny,
                     format!(
                         "seal: apply_patch denied for {what}: {}",
                         explained(&decided)
                     ),
                 ))
             }
-            Answer::Ask if ask.is_none() => {
+            PolicyAnswer::Ask if ask.is_none() => {
                 ask = Some(format!(
                     "seal: approval needed for {what}: {}",
                     explained(&decided)
                 ));
             }
-            Answer::Ask | Answer::Allow => {}
+            PolicyAnswer::Ask | PolicyAnswer::Allow => {}
         }
     }
     Ok(match ask {
-        Some(reason) => (Answer::Ask, reason),
+        Some(reason) => (PolicyAnswer::Ask, reason),
         None => (
-            Answer::Allow,
+            PolicyAnswer::Allow,
             format!(
                 "seal: allowed: every path of the patch ({})",
                 patch.paths().len()
@@ -173,7 +180,7 @@ fn decide_path(
         cwd: call.cwd,
         permission_mode: None,
     };
-    decide(rules, mode, &edit, Explain::WhenNoRuleDecided)
+    decide(rules, mode, &edit, ExplainDepth::WhenNoRuleDecided)
 }
 
 /// The reason of a deny or an ask with the rule that matched, or what the rules saw.

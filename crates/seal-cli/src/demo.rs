@@ -11,7 +11,7 @@ use seal::{FrameSigner, HarnessRewrite};
 
 use crate::failure::{Exit, Failure};
 use crate::manifest::{spawn_code, spawn_exit};
-use crate::policy::{decide, CallInput, Decided, Explain, Mode};
+use crate::policy::{decide, CallInput, Decided, ExplainDepth, Mode};
 
 /// The demo's fixed time: 2026-01-01T00:00:00Z.
 pub const DEMO_TIME: UnixTime = UnixTime(1_767_225_600);
@@ -247,7 +247,7 @@ fn decide_bash(command: &str) -> Result<Decided, Failure> {
         DEMO_RULES,
         Mode::guarded(Fallback::Ask),
         &call,
-        Explain::Always,
+        ExplainDepth::Always,
     )
 }
 

@@ -26,7 +26,7 @@ pub struct Explained<'a> {
 }
 
 /// Explains `call` as `policy check` decided it under `mode`: the rules' reading `rules` (from
-/// [`decide`](crate::policy::decide) with `Explain::Forms`), and the guard's reading with the
+/// [`decide`](crate::policy::decide) with `ExplainDepth::Forms`), and the guard's reading with the
 /// same workspace (the call's `cwd`, `~` as `HOME`).
 pub fn explain<'a>(rules: Option<&'a Reading>, mode: Mode, call: &CallInput<'_>) -> Explained<'a> {
     // The shell tool's command, as the chain reads it (another field is not explained).

@@ -22,7 +22,7 @@ use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::lane;
 use crate::path_guards::{PathGuards, SealFiles};
-use crate::policy::{decide, read_rules, Answer, CallInput, Explain, Mode};
+use crate::policy::{decide, read_rules, CallInput, ExplainDepth, Mode, PolicyAnswer};
 use crate::state;
 use crate::verify::{inbound_seal, verify_text, FrameOptions};
 
@@ -256,12 +256,12 @@ fn answer_text(answer: &J) -> String {
 pub fn answer_for(
     harness: Harness,
     event: ToolEvent,
-    decided: Result<(Answer, String), Failure>,
+    decided: Result<(PolicyAnswer, String), Failure>,
 ) -> J {
     let (answer, reason) = match decided {
         Ok(pair) => pair,
         Err(failure) => (
-            Answer::Deny,
+            PolicyAnswer::Deny,
             format!(
                 "seal: the policy check failed, so the call is denied: {}",
                 escape(&failure.to_string(), Context::Inline)
@@ -272,10 +272,10 @@ pub fn answer_for(
 }
 
 /// The hook answer for a decision.
-pub fn tool_answer(harness: Harness, event: ToolEvent, answer: Answer, reason: &str) -> J {
+pub fn tool_answer(harness: Harness, event: ToolEvent, answer: PolicyAnswer, reason: &str) -> J {
     let (decision, reason) = match (harness, answer) {
-        (Harness::Codex, Answer::Allow) => return J::Obj(vec![]),
-        (Harness::Codex, Answer::Ask) => (
+        (Harness::Codex, PolicyAnswer::Allow) => return J::Obj(vec![]),
+        (Harness::Codex, PolicyAnswer::Ask) => (
             "deny",
             format!("{reason} (Codex hooks cannot ask for approval, so seal denies)"),
         ),
@@ -331,7 +331,7 @@ fn tool_decision(
     harness: Harness,
     event: ToolEvent,
     flags: &ToolHookArgs,
-) -> Result<(Answer, String), Failure> {
+) -> Result<(PolicyAnswer, String), Failure> {
     let rules_path = flags
         .rules
         .as_deref()
@@ -368,7 +368,7 @@ pub fn decide_skill_line(
     rules: &str,
     mode: Mode<'_>,
     bytes: Vec<u8>,
-) -> Result<(Answer, String), Failure> {
+) -> Result<(PolicyAnswer, String), Failure> {
     let text = utf8(bytes, "hook input")?;
     let object = json_in::foreign_object(text.as_bytes(), "hook input")?;
     check_event(&object, ToolEvent::PreSkillShellCommand.name())?;
@@ -393,7 +393,7 @@ pub fn decide_input(
     rules: &str,
     mode: Mode<'_>,
     bytes: Vec<u8>,
-) -> Result<(Answer, String), Failure> {
+) -> Result<(PolicyAnswer, String), Failure> {
     let text = utf8(bytes, "hook input")?;
     let object = json_in::foreign_object(text.as_bytes(), "hook input")?;
     check_event(&object, "PreToolUse")?;
@@ -412,14 +412,14 @@ fn decided_reason(
     rules: &str,
     mode: Mode<'_>,
     call: &CallInput<'_>,
-) -> Result<(Answer, String), Failure> {
-    let decided = decide(rules, mode, call, Explain::WhenNoRuleDecided)?;
+) -> Result<(PolicyAnswer, String), Failure> {
+    let decided = decide(rules, mode, call, ExplainDepth::WhenNoRuleDecided)?;
     let matched = match &decided.matched {
         Some(matched) => format!(" [{matched}]"),
         None => String::new(),
     };
     let reason = match (decided.answer, decided.matched.is_some()) {
-        (Answer::Allow, _) => format!("seal: allowed{matched}"),
+        (PolicyAnswer::Allow, _) => format!("seal: allowed{matched}"),
         (_, true) => format!("seal: {}{matched}", decided.reason),
         // No rule decided: say what the rules saw (the first segment no allow rule covers).
         (_, false) => format!("seal: {} [{}]", decided.reason, decided.rules),
@@ -447,7 +447,7 @@ mod tests {
     const RULES: &str = r#"{"permissions": {"allow": ["Bash(git log:*)", "Read"], "ask": ["Bash(git push:*)"], "deny": ["Bash(rm:*)"]}}"#;
 
     /// A mapping from a decision (or failure) to the hook's answer.
-    type Mapping = fn(Harness, ToolEvent, Result<(Answer, String), Failure>) -> J;
+    type Mapping = fn(Harness, ToolEvent, Result<(PolicyAnswer, String), Failure>) -> J;
 
     /// The answer a hook writes for `input`, through `answer` (the real mapping or a broken one).
     fn answer_text(answer: Mapping, input: &[u8]) -> String {
@@ -558,11 +558,11 @@ mod tests {
     fn failure_allows(
         harness: Harness,
         event: ToolEvent,
-        decided: Result<(Answer, String), Failure>,
+        decided: Result<(PolicyAnswer, String), Failure>,
     ) -> J {
         match decided {
             Ok((answer, reason)) => tool_answer(harness, event, answer, &reason),
-            Err(_) => tool_answer(harness, event, Answer::Allow, "seal: failed open"),
+            Err(_) => tool_answer(harness, event, PolicyAnswer::Allow, "seal: failed open"),
         }
     }
 

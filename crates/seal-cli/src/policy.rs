@@ -15,9 +15,9 @@ use crate::json_in;
 use crate::json_out::J;
 use crate::path_guards::{PathGuards, SealFiles, NO_PATH_GUARDS};
 
-/// The three answers.
+/// The binary's three answers to a tool call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
+pub enum PolicyAnswer {
     /// The call may run.
     Allow,
     /// The call is refused.
@@ -26,13 +26,13 @@ pub enum Answer {
     Ask,
 }
 
-impl Answer {
+impl PolicyAnswer {
     /// `allow`, `deny` or `ask`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Answer::Allow => "allow",
-            Answer::Deny => "deny",
-            Answer::Ask => "ask",
+            PolicyAnswer::Allow => "allow",
+            PolicyAnswer::Deny => "deny",
+            PolicyAnswer::Ask => "ask",
         }
     }
 }
@@ -41,7 +41,7 @@ impl Answer {
 #[derive(Debug, Clone)]
 pub struct Decided {
     /// The answer.
-    pub answer: Answer,
+    pub answer: PolicyAnswer,
     /// The reason (for deny and ask), escaped once.
     pub reason: Escaped,
     /// The trace, one line per stage that ran, then `decided by: n` (for an ask, the stages
@@ -50,11 +50,11 @@ pub struct Decided {
     /// The rule that decided and the normalized form it matched, when a rule decided.
     pub matched: Option<Escaped>,
     /// What the rules alone give, per segment (for a command no rule covers, the first segment
-    /// no allow rule covers); empty when not asked for ([`Explain`]).
+    /// no allow rule covers); empty when not asked for ([`ExplainDepth`]).
     pub rules: Escaped,
     /// The rules listener's reading of the call, recorded in the decision's trace as it
     /// decided ([`Decided::rules`] comes from it), form by form for a shell command with
-    /// [`Explain::Forms`]; `None` when a stage before the rules decided.
+    /// [`ExplainDepth::Forms`]; `None` when a stage before the rules decided.
     pub explanation: Option<Reading>,
     /// The approval card, for an ask.
     pub card: Option<String>,
@@ -155,7 +155,7 @@ pub fn read_rules(path: &str) -> Result<String, Failure> {
 
 /// Whether [`decide`] explains what the rule set alone gives ([`Decided::rules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Explain {
+pub enum ExplainDepth {
     /// Always, and a shell command form by form as well (`policy check --explain`), from the
     /// same evaluation.
     Forms,
@@ -219,7 +219,7 @@ pub fn decide(
     rules: &str,
     mode: Mode<'_>,
     call: &CallInput<'_>,
-    explain: Explain,
+    explain: ExplainDepth,
 ) -> Result<Decided, Failure> {
     let mode = mode.for_call(call);
     let fallback = mode.fallback;
@@ -261,8 +261,8 @@ pub fn decide(
         .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
     let arguments_sha256 = tool_call.arguments_sha256().to_hex();
     let reads = match explain {
-        Explain::Forms => Reads::Forms,
-        Explain::Always | Explain::WhenNoRuleDecided => Reads::Evaluation,
+        ExplainDepth::Forms => Reads::Forms,
+        ExplainDepth::Always | ExplainDepth::WhenNoRuleDecided => Reads::Evaluation,
     };
     let decided = |answer, reason, trace: &Trace, before_approval, card| Decided {
         answer,
@@ -275,9 +275,15 @@ pub fn decide(
         arguments_sha256: arguments_sha256.clone(),
     };
     let mut decided = match seal.prepare_explaining(&tool_call, None, reads) {
-        Prepared::Run(run) => decided(Answer::Allow, Escaped::default(), run.trace(), false, None),
+        Prepared::Run(run) => decided(
+            PolicyAnswer::Allow,
+            Escaped::default(),
+            run.trace(),
+            false,
+            None,
+        ),
         Prepared::Deny(deny) => decided(
-            Answer::Deny,
+            PolicyAnswer::Deny,
             deny.reason().clone(),
             deny.trace(),
             false,
@@ -288,7 +294,7 @@ pub fn decide(
         Prepared::NeedsApproval(pending) => {
             let card = Some(pending.card().to_owned());
             decided(
-                Answer::Ask,
+                PolicyAnswer::Ask,
                 pending.reason().clone(),
                 pending.trace(),
                 true,
@@ -296,7 +302,7 @@ pub fn decide(
             )
         }
     };
-    if explain != Explain::WhenNoRuleDecided || decided.matched.is_none() {
+    if explain != ExplainDepth::WhenNoRuleDecided || decided.matched.is_none() {
         // What the rules alone give, next to the seal's decision and never instead of it: the
         // rules listener's own reading, recorded in the decision's trace as it decided.
         // When a stage before the rules decided, the rules never read the call: they read it
@@ -421,9 +427,9 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         call.cwd = Some(cwd);
     }
     let explain = if args.explain {
-        Explain::Forms
+        ExplainDepth::Forms
     } else {
-        Explain::Always
+        ExplainDepth::Always
     };
     let decided = decide(&rules, mode, &call, explain)?;
     let explained = args
@@ -442,9 +448,9 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         }
     }
     Ok(match decided.answer {
-        Answer::Allow => Exit::Ok,
-        Answer::Deny => Exit::Deny,
-        Answer::Ask => Exit::Ask,
+        PolicyAnswer::Allow => Exit::Ok,
+        PolicyAnswer::Deny => Exit::Deny,
+        PolicyAnswer::Ask => Exit::Ask,
     }
     .code())
 }

@@ -1,7 +1,7 @@
 //! Property checks behind the fuzz targets in `fuzz/`, also replayed over the committed corpora
 //! by the ordinary test suite. Each returns `Err` naming the property an input violates.
 
-use crate::frame::{agrees_with_lenient, scan_with_stats, Finding, ScanConfig, Span};
+use crate::frame::{agrees_with_lenient, scan_with_stats, FrameFinding, ScanConfig, Span};
 use crate::json::{canonicalize, canonicalize_lossless, parse, parse_lossless, JsonLimits};
 use crate::patch::{Operation, Patch, PatchLimits, ADD_FILE, DELETE_FILE, MOVE_TO, UPDATE_FILE};
 
@@ -188,9 +188,9 @@ pub fn apply_patch(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-fn check_finding(text: &str, finding: &Finding, element: &str) -> Result<(), String> {
+fn check_finding(text: &str, finding: &FrameFinding, element: &str) -> Result<(), String> {
     match finding {
-        Finding::Frame(frame) => {
+        FrameFinding::Frame(frame) => {
             let spans = [frame.header, frame.body, frame.close];
             for span in spans {
                 in_bounds(text, span)?;
@@ -214,7 +214,7 @@ fn check_finding(text: &str, finding: &Finding, element: &str) -> Result<(), Str
                 }
             }
         }
-        Finding::Suspect(suspect) => {
+        FrameFinding::Suspect(suspect) => {
             in_bounds(text, suspect.tag)?;
             for span in suspect.body.iter().chain(suspect.close.iter()) {
                 in_bounds(text, *span)?;

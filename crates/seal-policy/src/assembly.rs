@@ -18,10 +18,11 @@ use crate::guards::self_protection::SelfProtection;
 use crate::guards::Shared;
 use crate::pipeline::Pipeline;
 use crate::preset::{
-    Executor, Knobs, LoadError, PermissionState, PresetConfig, PresetTable, SandboxMode, Settings,
+    Executor, Knobs, PermissionState, PresetConfig, PresetLoadError, PresetTable, SandboxMode,
+    Settings,
 };
 use crate::rules::{
-    closest_list, lint, ClientDefault, LoadErrorKind, RuleLimits, RuleSet, RulesListener,
+    closest_list, lint, ClientDefault, RuleLimits, RuleSet, RulesErrorKind, RulesListener,
 };
 use seal_render::{escape, Context};
 
@@ -130,7 +131,7 @@ pub enum PolicyError {
         /// 1-based column, in characters.
         column: usize,
         /// What is wrong.
-        kind: LoadErrorKind,
+        kind: RulesErrorKind,
     },
     /// The workspace root is not an absolute path.
     WorkspaceRoot {
@@ -153,7 +154,7 @@ pub enum PolicyError {
         known: Vec<String>,
     },
     /// The permission settings cannot be loaded (for instance an executor that cannot sandbox).
-    Preset(LoadError),
+    Preset(PresetLoadError),
 }
 
 /// An assembled policy.
@@ -389,7 +390,7 @@ impl PolicyBuilder {
             rules = rules.with_added_dir(dir);
         }
         let canonical_rules = canonicalize(rules_text.as_bytes(), &JsonLimits::default())
-            .map_err(|error| rules_error(1, 1, LoadErrorKind::Json(error.kind)))?;
+            .map_err(|error| rules_error(1, 1, RulesErrorKind::Json(error.kind)))?;
         let default = match self.fallback {
             Fallback::Ask | Fallback::ClaudeCode | Fallback::ClaudeCodeAcceptEdits => {
                 Decision::ask("no rule decides this call")
@@ -573,7 +574,7 @@ pub fn rule_set(
     Ok(rules)
 }
 
-fn rules_error(line: usize, column: usize, kind: LoadErrorKind) -> PolicyError {
+fn rules_error(line: usize, column: usize, kind: RulesErrorKind) -> PolicyError {
     PolicyError::Rules { line, column, kind }
 }
 

@@ -35,21 +35,21 @@ impl Default for CardLimits {
     }
 }
 
-/// What the subject of a call is: a shell command or a file path.
+/// What the subject shown on an approval card is: a shell command or a file path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SubjectKind {
+pub enum CardSubject {
     /// A shell command, labelled `command`.
     Command,
     /// A file path, labelled `path`.
     Path,
 }
 
-impl SubjectKind {
+impl CardSubject {
     /// The label of the subject's field.
     pub fn label(self) -> &'static str {
         match self {
-            SubjectKind::Command => "command",
-            SubjectKind::Path => "path",
+            CardSubject::Command => "command",
+            CardSubject::Path => "path",
         }
     }
 }
@@ -78,7 +78,7 @@ pub struct ApprovalCard<'a> {
     /// The agent.
     pub agent: &'a str,
     /// The command or path the call acts on, if it has one.
-    pub subject: Option<(SubjectKind, DigestedText<'a>)>,
+    pub subject: Option<(CardSubject, DigestedText<'a>)>,
     /// The call's arguments as the caller shows them (for example canonical JSON).
     pub arguments: DigestedText<'a>,
     /// The sandbox the call runs in, as the caller words it.
@@ -90,12 +90,12 @@ pub struct ApprovalCard<'a> {
 /// Renders an approval card (spec/cards.md).
 ///
 /// ```
-/// use seal_render::{render_card, ApprovalCard, CardLimits, DigestedText, SubjectKind};
+/// use seal_render::{render_card, ApprovalCard, CardLimits, DigestedText, CardSubject};
 /// let command = DigestedText { text: "git push \u{202e}origin", sha256: [0xab; 32] };
 /// let card = render_card(
 ///     &ApprovalCard {
 ///         approval_id: "approval-1", tool: "Bash", call_id: "c1", session: "s1", agent: "a1",
-///         subject: Some((SubjectKind::Command, command)),
+///         subject: Some((CardSubject::Command, command)),
 ///         arguments: DigestedText { text: "{}", sha256: [0xcd; 32] },
 ///         sandbox: "workspace-write",
 ///         reason: DigestedText { text: "rule asks", sha256: [0; 32] },

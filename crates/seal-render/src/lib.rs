@@ -38,7 +38,7 @@ pub mod testing;
 
 pub use alarm::{append_alarm, render_alarm};
 pub use card::{
-    render_card, ApprovalCard, CardLimits, DigestedText, SubjectKind, CARD_BOTTOM, CARD_TOP,
+    render_card, ApprovalCard, CardLimits, CardSubject, DigestedText, CARD_BOTTOM, CARD_TOP,
     DEFAULT_MAX_FIELD_COLUMNS, LINE_WIDTH,
 };
 pub use context::Context;

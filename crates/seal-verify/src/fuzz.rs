@@ -291,7 +291,7 @@ fn fuzz_store() -> Result<MemoryTrustStore, String> {
     Ok(store)
 }
 
-fn check_report(text: &str, report: &crate::frames::Report) -> Result<(), String> {
+fn check_report(text: &str, report: &crate::frames::InboundReport) -> Result<(), String> {
     let alarm = report.alarm_text();
     if !alarm.is_ascii() {
         return Err("alarm text is not ASCII".to_owned());

@@ -19,7 +19,7 @@
 //! ```
 //!
 //! Frames are signed with [`FrameSigner`] and verified over submitted text with
-//! [`FrameVerifier`], which returns a [`Report`] (an outcome per frame for the operator) and the
+//! [`FrameVerifier`], which returns a [`InboundReport`] (an outcome per frame for the operator) and the
 //! alarm text to append; the message itself is never changed (spec/frame-v1.md):
 //!
 //! ```
@@ -86,8 +86,8 @@ pub use frame_id::{
     check_frame_id, is_frame_id, FrameIdProblem, FRAME_ID_PUNCTUATION, MAX_FRAME_ID_BYTES,
 };
 pub use frames::{
-    AlarmReason, Cause, ConversationKeys, FrameReport, FrameVerifier, Outcome, Report,
-    VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
+    AlarmReason, ConversationKeys, FrameCause, FrameOutcome, FrameReport, FrameVerifier,
+    InboundReport, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
     SUBKEY_CACHE_CAPACITY,
 };
 pub use freshness::{
@@ -111,7 +111,7 @@ pub use replay::{
 };
 pub use secret::{HmacSecret, MAX_SECRET_BYTES};
 pub use sign::{
-    BodyHashing, FrameSigner, SignError, SigningKey, FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE,
+    BodyHashing, FrameRefusal, FrameSigner, SigningKey, FOOTER_ELEMENT, FRAME_ID_ATTRIBUTE,
     KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE,
 };
 pub use tag::{

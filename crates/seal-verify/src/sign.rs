@@ -69,10 +69,11 @@ pub struct FrameSigner<'a> {
     hashing: BodyHashing,
 }
 
-/// Why a frame could not be signed.
+/// Why the signer refused a frame: its key id, tag length or conversation id when it was
+/// built, or the frame's element, attributes or id when signing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum SignError {
+pub enum FrameRefusal {
     /// The key id is outside the key id grammar.
     InvalidKeyId {
         /// The id given.
@@ -105,7 +106,7 @@ pub enum SignError {
     },
 }
 
-impl fmt::Display for SignError {
+impl fmt::Display for FrameRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::InvalidKeyId { key_id } => {
@@ -131,7 +132,7 @@ impl fmt::Display for SignError {
     }
 }
 
-impl std::error::Error for SignError {}
+impl std::error::Error for FrameRefusal {}
 
 impl<'a> FrameSigner<'a> {
     /// A signer for `key_id` with `key` in the conversation `conversation_id`, dating every
@@ -140,34 +141,34 @@ impl<'a> FrameSigner<'a> {
     /// [`BodyHashing::AsSubmitted`].
     ///
     /// # Errors
-    /// [`SignError::InvalidKeyId`], [`SignError::TagLengthNotWholeChars`] for an HMAC key whose
-    /// tag length is not a multiple of 6 bits, or [`SignError::Conversation`] for an empty or too
+    /// [`FrameRefusal::InvalidKeyId`], [`FrameRefusal::TagLengthNotWholeChars`] for an HMAC key whose
+    /// tag length is not a multiple of 6 bits, or [`FrameRefusal::Conversation`] for an empty or too
     /// long conversation id (checked for both algorithms, so a signer is always usable for HMAC).
     pub fn new(
         key_id: &'a str,
         key: SigningKey<'a>,
         conversation_id: &str,
         issued_at: UnixTime,
-    ) -> Result<FrameSigner<'a>, SignError> {
+    ) -> Result<FrameSigner<'a>, FrameRefusal> {
         if !is_key_id(key_id) {
-            return Err(SignError::InvalidKeyId {
+            return Err(FrameRefusal::InvalidKeyId {
                 key_id: key_id.to_owned(),
             });
         }
         let key = match key {
             SigningKey::Hmac(master) if !master.tag_length().is_whole_chars() => {
-                return Err(SignError::TagLengthNotWholeChars {
+                return Err(FrameRefusal::TagLengthNotWholeChars {
                     bits: master.tag_length().bits(),
                 })
             }
             SigningKey::Hmac(master) => BoundKey::Hmac(
                 master
                     .conversation_subkey(conversation_id)
-                    .map_err(SignError::Conversation)?,
+                    .map_err(FrameRefusal::Conversation)?,
             ),
             SigningKey::Ed25519(pair) => {
                 crate::hmac_key::check_conversation_id(conversation_id)
-                    .map_err(SignError::Conversation)?;
+                    .map_err(FrameRefusal::Conversation)?;
                 BoundKey::Ed25519(pair)
             }
         };
@@ -237,16 +238,16 @@ impl<'a> FrameSigner<'a> {
     /// verifier therefore needs no decoding.
     ///
     /// # Errors
-    /// [`SignError::ReservedAttribute`] for a `kid` or `sig` among `attributes` (or `iat`,
+    /// [`FrameRefusal::ReservedAttribute`] for a `kid` or `sig` among `attributes` (or `iat`,
     /// unless the signer writes no issue time),
-    /// [`SignError::InvalidFrameId`] for an `id` outside the frame id grammar,
-    /// [`SignError::Render`] for names outside the grammar or duplicates.
+    /// [`FrameRefusal::InvalidFrameId`] for an `id` outside the frame id grammar,
+    /// [`FrameRefusal::Render`] for names outside the grammar or duplicates.
     pub fn sign(
         &self,
         element: &str,
         attributes: &[(&str, &str)],
         body: &str,
-    ) -> Result<String, SignError> {
+    ) -> Result<String, FrameRefusal> {
         let escaped = escape(body, Context::Block);
         self.sign_body(element, attributes, &escaped)
     }
@@ -265,7 +266,7 @@ impl<'a> FrameSigner<'a> {
         element: &str,
         attributes: &[(&str, &str)],
         body: &str,
-    ) -> Result<String, SignError> {
+    ) -> Result<String, FrameRefusal> {
         self.sign_body(element, attributes, body)
     }
 
@@ -276,7 +277,11 @@ impl<'a> FrameSigner<'a> {
     ///
     /// # Errors
     /// As [`FrameSigner::sign`].
-    pub fn sign_footer(&self, fields: &[(&str, &str)], message: &str) -> Result<String, SignError> {
+    pub fn sign_footer(
+        &self,
+        fields: &[(&str, &str)],
+        message: &str,
+    ) -> Result<String, FrameRefusal> {
         let fields = self.with_key_id(fields)?;
         let input = FooterSigningInput::new(
             self.key_id,
@@ -285,11 +290,11 @@ impl<'a> FrameSigner<'a> {
             &fields,
             message.as_bytes(),
         )
-        .map_err(SignError::SigningInput)?;
+        .map_err(FrameRefusal::SigningInput)?;
         let sig = self.tag(input.bytes()).to_text();
         let mut all = fields;
         all.push((SIG_ATTRIBUTE, sig.as_str()));
-        let tag = StartTag::new(FOOTER_ELEMENT, &all).map_err(SignError::Render)?;
+        let tag = StartTag::new(FOOTER_ELEMENT, &all).map_err(FrameRefusal::Render)?;
         let mut out = String::from("\n");
         tag.write(&mut out);
         tag.write_end(&mut out);
@@ -301,10 +306,10 @@ impl<'a> FrameSigner<'a> {
         element: &str,
         attributes: &[(&str, &str)],
         body: &str,
-    ) -> Result<String, SignError> {
+    ) -> Result<String, FrameRefusal> {
         let attributes = self.with_key_id(attributes)?;
         // Check names before hashing so grammar errors are render errors.
-        StartTag::new(element, &attributes).map_err(SignError::Render)?;
+        StartTag::new(element, &attributes).map_err(FrameRefusal::Render)?;
         let submitted = match &self.rewrite {
             Some(rewrite) => rewrite.apply(body),
             None => body.into(),
@@ -321,11 +326,11 @@ impl<'a> FrameSigner<'a> {
             &attributes,
             hashed.as_bytes(),
         )
-        .map_err(SignError::SigningInput)?;
+        .map_err(FrameRefusal::SigningInput)?;
         let sig = self.tag(input.bytes()).to_text();
         let mut all = attributes;
         all.push((SIG_ATTRIBUTE, sig.as_str()));
-        let tag = StartTag::new(element, &all).map_err(SignError::Render)?;
+        let tag = StartTag::new(element, &all).map_err(FrameRefusal::Render)?;
         let mut out = String::with_capacity(tag.plain_len() + submitted.len() + element.len() + 3);
         tag.write(&mut out);
         out.push_str(&submitted);
@@ -336,14 +341,14 @@ impl<'a> FrameSigner<'a> {
     fn with_key_id<'b>(
         &'b self,
         attributes: &[(&'b str, &'b str)],
-    ) -> Result<Vec<(&'b str, &'b str)>, SignError> {
+    ) -> Result<Vec<(&'b str, &'b str)>, FrameRefusal> {
         let dated = self.issued_at.is_some();
         if let Some((name, _)) = attributes.iter().find(|(name, _)| {
             *name == KEY_ID_ATTRIBUTE
                 || *name == SIG_ATTRIBUTE
                 || (dated && *name == ISSUED_AT_ATTRIBUTE)
         }) {
-            return Err(SignError::ReservedAttribute {
+            return Err(FrameRefusal::ReservedAttribute {
                 name: (*name).to_owned(),
             });
         }
@@ -351,7 +356,7 @@ impl<'a> FrameSigner<'a> {
             .iter()
             .filter(|(name, _)| *name == FRAME_ID_ATTRIBUTE)
         {
-            check_frame_id(id).map_err(|problem| SignError::InvalidFrameId {
+            check_frame_id(id).map_err(|problem| FrameRefusal::InvalidFrameId {
                 id: (*id).to_owned(),
                 problem,
             })?;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{InstallArgs, UninstallArgs};
 use crate::failure::{quoted, Exit, Failure};
-use settings::{Client, Plan};
+use settings::{Client, InstallPlan};
 
 /// The hook timeout `seal install` writes, in seconds: above the hooks' default deadline, so
 /// a hook always gives its own answer (a deny, or a `verification_failed` alarm) before the
@@ -26,9 +26,10 @@ pub const DEFAULT_TIMEOUT_SECONDS: u64 = 60;
 /// The suffix of the backup of a settings file that an install or uninstall changed.
 pub const BACKUP_SUFFIX: &str = ".seal-backup";
 
-/// One event seal answers for a client.
+/// One hook seal writes into a client's settings: the client's event, the subcommand that answers
+/// it and the group's matcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Event {
+pub struct HookEntry {
     /// The client's name for it, as in its settings (`PreToolUse`).
     pub name: &'static str,
     /// The `seal hook <client> <hook>` subcommand that answers it.
@@ -41,7 +42,7 @@ pub struct Event {
     pub frames: bool,
 }
 
-const USER_PROMPT_SUBMIT: Event = Event {
+const USER_PROMPT_SUBMIT: HookEntry = HookEntry {
     name: "UserPromptSubmit",
     hook: "user-prompt-submit",
     matcher: None,
@@ -49,17 +50,17 @@ const USER_PROMPT_SUBMIT: Event = Event {
 };
 
 /// The events seal answers, per client, in the order they are written.
-pub fn events(client: Client) -> &'static [Event] {
+pub fn events(client: Client) -> &'static [HookEntry] {
     match client {
         Client::ClaudeCode => &[
             USER_PROMPT_SUBMIT,
-            Event {
+            HookEntry {
                 name: "PreToolUse",
                 hook: "pre-tool-use",
                 matcher: Some("*"),
                 frames: false,
             },
-            Event {
+            HookEntry {
                 name: "PreSkillShellCommand",
                 hook: "pre-skill-shell-command",
                 matcher: None,
@@ -68,7 +69,7 @@ pub fn events(client: Client) -> &'static [Event] {
         ],
         Client::Codex => &[
             USER_PROMPT_SUBMIT,
-            Event {
+            HookEntry {
                 name: "PreToolUse",
                 hook: "pre-tool-use",
                 matcher: None,
@@ -303,7 +304,12 @@ fn read(path: &Path) -> Result<Option<String>, Failure> {
     }
 }
 
-fn finish(path: &Path, before: Option<&str>, plan: &Plan, dry_run: bool) -> Result<(), Failure> {
+fn finish(
+    path: &Path,
+    before: Option<&str>,
+    plan: &InstallPlan,
+    dry_run: bool,
+) -> Result<(), Failure> {
     let shown = path.display().to_string();
     for line in &plan.report {
         outln!("{line}");

@@ -76,9 +76,10 @@ pub struct Wanted {
     pub timeout: u64,
 }
 
-/// An edit planned: the whole new text and a line per event saying what changed.
+/// An install or uninstall planned for one settings file: the whole new text and a line per event
+/// saying what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub struct InstallPlan {
     /// The settings file's text after the change (the same text when nothing changes).
     pub text: String,
     /// What happened to each event.

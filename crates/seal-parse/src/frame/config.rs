@@ -19,10 +19,10 @@ impl ScanConfig {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidElement`] when `element` is not `[a-z][a-z0-9-]{0,63}`.
-    pub fn new(element: &str) -> Result<Self, ConfigError> {
+    /// [`ElementError::InvalidElement`] when `element` is not `[a-z][a-z0-9-]{0,63}`.
+    pub fn new(element: &str) -> Result<Self, ElementError> {
         if !is_element_name(element) {
-            return Err(ConfigError::InvalidElement {
+            return Err(ElementError::InvalidElement {
                 element: element.to_owned(),
             });
         }
@@ -70,17 +70,17 @@ impl ScanConfig {
 }
 
 /// Caller-visible bounds on the scanner's work. Exceeding one is never silent: it is either a
-/// [`ScanError`](super::ScanError) or a reported [`Reason`](super::Reason).
+/// [`ScanError`](super::ScanError) or a reported [`SuspectReason`](super::SuspectReason).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScanLimits {
     /// Most findings (frames, suspect tags, stray closes) one scan reports; one more is
     /// [`ScanError::TooManyFindings`](super::ScanError::TooManyFindings). Default 1024.
     pub max_frames: usize,
     /// Most attributes kept for one opening tag; more are reported as
-    /// [`Reason::TooManyAttributes`](super::Reason::TooManyAttributes). Default 32.
+    /// [`SuspectReason::TooManyAttributes`](super::SuspectReason::TooManyAttributes). Default 32.
     pub max_attributes: usize,
     /// Most bytes of one tag, from its bracket to its closing bracket; a longer tag is reported
-    /// as [`Reason::HeaderTooLong`](super::Reason::HeaderTooLong). Default 16384.
+    /// as [`SuspectReason::HeaderTooLong`](super::SuspectReason::HeaderTooLong). Default 16384.
     pub max_header_bytes: usize,
     /// Most frames open at once; opening one more is
     /// [`ScanError::TooDeep`](super::ScanError::TooDeep). Default 32.
@@ -114,8 +114,8 @@ impl HarnessRewrite {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidElement`] when `element` is not a frame-v1 element name.
-    pub fn closing_tag(element: &str) -> Result<Self, ConfigError> {
+    /// [`ElementError::InvalidElement`] when `element` is not a frame-v1 element name.
+    pub fn closing_tag(element: &str) -> Result<Self, ElementError> {
         ScanConfig::new(element).map(|config| HarnessRewrite {
             element: config.element,
         })
@@ -148,10 +148,10 @@ impl HarnessRewrite {
     }
 }
 
-/// An invalid configuration.
+/// Why an element name was refused: it is outside the frame element grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ConfigError {
+pub enum ElementError {
     /// The element name is not `[a-z][a-z0-9-]{0,63}`.
     InvalidElement {
         /// The name given.
@@ -159,10 +159,10 @@ pub enum ConfigError {
     },
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for ElementError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::InvalidElement { element } => write!(
+            ElementError::InvalidElement { element } => write!(
                 f,
                 "element name `{}` is not `[a-z][a-z0-9-]{{0,63}}`",
                 element.escape_debug()
@@ -171,7 +171,7 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ElementError {}
 
 /// Whether `name` is `[a-z][a-z0-9-]{0,63}`.
 pub(crate) fn is_element_name(name: &str) -> bool {

@@ -48,7 +48,7 @@ impl Attribute<'_> {
 
 /// What a scan found at one place of the text; borrows from the scanned text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding<'t> {
+pub enum FrameFinding<'t> {
     /// A frame whose opening tag is exactly frame-v1 and whose closing tag is exact: re-rendering
     /// its header from `element` and `attributes` gives back the header bytes.
     Frame(Frame<'t>),
@@ -57,14 +57,14 @@ pub enum Finding<'t> {
     Suspect(Suspect),
 }
 
-impl Finding<'_> {
+impl FrameFinding<'_> {
     /// Nesting depth: 1 for a frame at top level, 2 and more for a frame inside another frame's
     /// body, 0 for a closing tag with no open frame.
     #[must_use]
     pub fn depth(&self) -> usize {
         match self {
-            Finding::Frame(frame) => frame.depth,
-            Finding::Suspect(suspect) => suspect.depth,
+            FrameFinding::Frame(frame) => frame.depth,
+            FrameFinding::Suspect(suspect) => suspect.depth,
         }
     }
 
@@ -72,8 +72,8 @@ impl Finding<'_> {
     #[must_use]
     pub fn tag(&self) -> Span {
         match self {
-            Finding::Frame(frame) => frame.header,
-            Finding::Suspect(suspect) => suspect.tag,
+            FrameFinding::Frame(frame) => frame.header,
+            FrameFinding::Suspect(suspect) => suspect.tag,
         }
     }
 }
@@ -141,7 +141,7 @@ pub struct Suspect {
     /// The closing tag paired with it, if any.
     pub close: Option<Span>,
     /// Every reason found, in order of discovery, without repeats; never empty.
-    pub reasons: Vec<Reason>,
+    pub reasons: Vec<SuspectReason>,
 }
 
 /// The kind of a detected tag.
@@ -155,10 +155,10 @@ pub enum TagKind {
     RewrittenClose,
 }
 
-/// Why a detection is not strictly accepted.
+/// Why a detection is not strictly accepted: each [`Suspect`] carries one or more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum Reason {
+pub enum SuspectReason {
     /// A fullwidth or lookalike `<`, `>` or `/`.
     LookalikeBracket,
     /// The element name in another case.
@@ -197,32 +197,32 @@ pub enum Reason {
     CloseSyntax,
 }
 
-impl Reason {
+impl SuspectReason {
     /// A stable snake_case code for reports and golden vectors.
     #[must_use]
     pub fn code(self) -> &'static str {
         match self {
-            Reason::LookalikeBracket => "lookalike_bracket",
-            Reason::NameCase => "name_case",
-            Reason::LookalikeName => "lookalike_name",
-            Reason::IgnorableInName => "ignorable_in_name",
-            Reason::WhitespaceInTag => "whitespace_in_tag",
-            Reason::AttributeSyntax => "attribute_syntax",
-            Reason::NonCanonicalValue => "non_canonical_value",
-            Reason::DuplicateAttribute => "duplicate_attribute",
-            Reason::SigNotLast => "sig_not_last",
-            Reason::TooManyAttributes => "too_many_attributes",
-            Reason::HeaderTooLong => "header_too_long",
-            Reason::Unterminated => "unterminated",
-            Reason::Unclosed => "unclosed",
-            Reason::StrayClose => "stray_close",
-            Reason::SelfClosing => "self_closing",
-            Reason::CloseSyntax => "close_syntax",
+            SuspectReason::LookalikeBracket => "lookalike_bracket",
+            SuspectReason::NameCase => "name_case",
+            SuspectReason::LookalikeName => "lookalike_name",
+            SuspectReason::IgnorableInName => "ignorable_in_name",
+            SuspectReason::WhitespaceInTag => "whitespace_in_tag",
+            SuspectReason::AttributeSyntax => "attribute_syntax",
+            SuspectReason::NonCanonicalValue => "non_canonical_value",
+            SuspectReason::DuplicateAttribute => "duplicate_attribute",
+            SuspectReason::SigNotLast => "sig_not_last",
+            SuspectReason::TooManyAttributes => "too_many_attributes",
+            SuspectReason::HeaderTooLong => "header_too_long",
+            SuspectReason::Unterminated => "unterminated",
+            SuspectReason::Unclosed => "unclosed",
+            SuspectReason::StrayClose => "stray_close",
+            SuspectReason::SelfClosing => "self_closing",
+            SuspectReason::CloseSyntax => "close_syntax",
         }
     }
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for SuspectReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
     }

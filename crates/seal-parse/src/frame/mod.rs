@@ -8,18 +8,18 @@
 //!   the closing tag is exact, so re-rendering the header gives the same bytes;
 //! - [`Suspect`]: anything a reader would take for such a tag but that is not strictly accepted
 //!   (other case, lookalike brackets, invisible characters in the name, loose attributes,
-//!   unterminated or unclosed tags, stray closing tags...), each with its [`Reason`]s.
+//!   unterminated or unclosed tags, stray closing tags...), each with its [`SuspectReason`]s.
 //!
 //! Every finding has a depth: a frame whose header lies in another frame's body is nested and is
 //! never to be trusted. Scanning is one linear pass whose frame-free fast path is a byte search.
 //!
 //! ```
-//! use seal_parse::frame::{scan, Finding, ScanConfig};
+//! use seal_parse::frame::{scan, FrameFinding, ScanConfig};
 //!
 //! let config = ScanConfig::new("channel")?;
 //! let text = "<channel source=\"tg\">hi</channel>";
 //! let findings = scan(text, &config)?;
-//! let [Finding::Frame(frame)] = findings.as_slice() else { panic!("one frame") };
+//! let [FrameFinding::Frame(frame)] = findings.as_slice() else { panic!("one frame") };
 //! assert_eq!(frame.attributes[0].value, "tg");
 //! assert_eq!(frame.body.of(text), Some("hi"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -34,9 +34,10 @@ mod strict;
 mod tag;
 mod value;
 
-pub use config::{ConfigError, HarnessRewrite, ScanConfig, ScanLimits};
+pub use config::{ElementError, HarnessRewrite, ScanConfig, ScanLimits};
 pub use finding::{
-    Attribute, CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
+    Attribute, CloseForm, Frame, FrameFinding, ScanError, ScanStats, Span, Suspect, SuspectReason,
+    TagKind,
 };
 pub use scan::{scan, scan_findings, scan_with_stats, Findings};
 pub use value::{decode_attribute_value, ValueError};

@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 
 use super::config::ScanConfig;
 use super::finding::{
-    CloseForm, Finding, Frame, Reason, ScanError, ScanStats, Span, Suspect, TagKind,
+    CloseForm, Frame, FrameFinding, ScanError, ScanStats, Span, Suspect, SuspectReason, TagKind,
 };
 use super::search::CandidateSearch;
 use super::strict::strict_tag;
@@ -12,7 +12,7 @@ use super::tag::{detect_lenient, Detection, Tag};
 
 /// Finds every tag of the configured element in `text`, in document order of their first tag.
 ///
-/// Returns one [`Finding`] per opening tag (a strictly accepted [`Frame`] or a [`Suspect`]) and
+/// Returns one [`FrameFinding`] per opening tag (a strictly accepted [`Frame`] or a [`Suspect`]) and
 /// one [`Suspect`] per closing tag that closes nothing. Pairing follows spec/frame-v1.md: without
 /// a harness rewrite a closing tag closes the innermost open frame; with it, a literal `</name>`
 /// closes the outermost open frame and `<\/name>` closes the innermost one only when that one is
@@ -22,7 +22,7 @@ use super::tag::{detect_lenient, Detection, Tag};
 ///
 /// [`ScanError`] when a count limit of [`ScanLimits`](super::ScanLimits) is exceeded; the text
 /// must then be treated as failing verification.
-pub fn scan<'t>(text: &'t str, config: &ScanConfig) -> Result<Vec<Finding<'t>>, ScanError> {
+pub fn scan<'t>(text: &'t str, config: &ScanConfig) -> Result<Vec<FrameFinding<'t>>, ScanError> {
     scan_with_stats(text, config).0
 }
 
@@ -30,7 +30,7 @@ pub fn scan<'t>(text: &'t str, config: &ScanConfig) -> Result<Vec<Finding<'t>>, 
 pub fn scan_with_stats<'t>(
     text: &'t str,
     config: &ScanConfig,
-) -> (Result<Vec<Finding<'t>>, ScanError>, ScanStats) {
+) -> (Result<Vec<FrameFinding<'t>>, ScanError>, ScanStats) {
     let (findings, stats) = scan_findings(text, config);
     (findings.map(Iterator::collect), stats)
 }
@@ -85,10 +85,10 @@ pub struct Findings<'t> {
 }
 
 impl<'t> Iterator for Findings<'t> {
-    type Item = Finding<'t>;
+    type Item = FrameFinding<'t>;
 
     #[inline]
-    fn next(&mut self) -> Option<Finding<'t>> {
+    fn next(&mut self) -> Option<FrameFinding<'t>> {
         let entry = self.entries.get_mut(self.next)?;
         self.next += 1;
         Some(finding(entry, self.element_len, self.text))
@@ -176,7 +176,7 @@ impl<'t> Pairing<'_, 't> {
             }
             None => {
                 let mut tag = tag;
-                tag.reasons.add(Reason::StrayClose);
+                tag.reasons.add(SuspectReason::StrayClose);
                 self.push(tag, 0)
             }
         }
@@ -217,7 +217,7 @@ impl<'t> Pairing<'_, 't> {
     }
 }
 
-fn finding<'t>(entry: &mut Entry<'t>, element_len: usize, text: &'t str) -> Finding<'t> {
+fn finding<'t>(entry: &mut Entry<'t>, element_len: usize, text: &'t str) -> FrameFinding<'t> {
     let (tag, depth) = (&mut entry.tag, entry.depth);
     let mut reasons = std::mem::take(&mut tag.reasons);
     let opens = tag.kind == TagKind::Open && tag.terminated && !tag.self_closing;
@@ -237,12 +237,12 @@ fn finding<'t>(entry: &mut Entry<'t>, element_len: usize, text: &'t str) -> Find
                 }
                 reasons.extend(std::mem::take(&mut close.reasons));
             }
-            None => reasons.add(Reason::Unclosed),
+            None => reasons.add(SuspectReason::Unclosed),
         }
     }
     let reasons = reasons.into_vec();
     match (reasons.is_empty(), body, close_span) {
-        (true, Some(body), Some(close)) => Finding::Frame(Frame {
+        (true, Some(body), Some(close)) => FrameFinding::Frame(Frame {
             // A strict header starts with `<` and the exact element name.
             element: text
                 .get(tag.span.start + 1..tag.span.start + 1 + element_len)
@@ -254,7 +254,7 @@ fn finding<'t>(entry: &mut Entry<'t>, element_len: usize, text: &'t str) -> Find
             close,
             close_form,
         }),
-        _ => Finding::Suspect(Suspect {
+        _ => FrameFinding::Suspect(Suspect {
             kind: tag.kind,
             depth,
             tag: tag.span,

@@ -171,7 +171,7 @@ mod tests {
 
     use super::*;
     use crate::frame::config::ScanLimits;
-    use crate::frame::finding::Reason;
+    use crate::frame::finding::SuspectReason;
 
     /// Tags the fast path took in the agreement checks (so a vacuous pass shows).
     static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -351,7 +351,7 @@ mod tests {
             change(&mut tag);
             same_tag(&strict, (Detection::Tag(tag), steps))
         };
-        assert!(!changed(|tag| tag.reasons.add(Reason::NameCase)));
+        assert!(!changed(|tag| tag.reasons.add(SuspectReason::NameCase)));
         assert!(!changed(|tag| tag.span.end += 1));
         assert!(!changed(|tag| tag.attributes.clear()));
         let (_, steps) = lenient();

@@ -13,7 +13,7 @@ use super::chars::{
     match_name_char, NameMatch,
 };
 use super::config::{is_attribute_name, ScanConfig};
-use super::finding::{Attribute, Reason, Span, TagKind};
+use super::finding::{Attribute, Span, SuspectReason, TagKind};
 use super::value::decode_attribute_value;
 
 /// The outcome of detection at one candidate.
@@ -44,10 +44,10 @@ pub(crate) struct Tag<'t> {
 /// Reasons in order of discovery, without repeats (an empty list allocates nothing, so
 /// detection at a candidate that turns out not to be a tag allocates nothing).
 #[derive(Debug, Default)]
-pub(crate) struct Reasons(Vec<Reason>);
+pub(crate) struct Reasons(Vec<SuspectReason>);
 
 impl Reasons {
-    pub(crate) fn add(&mut self, reason: Reason) {
+    pub(crate) fn add(&mut self, reason: SuspectReason) {
         if !self.0.contains(&reason) {
             self.0.push(reason);
         }
@@ -59,7 +59,7 @@ impl Reasons {
         }
     }
 
-    pub(crate) fn into_vec(self) -> Vec<Reason> {
+    pub(crate) fn into_vec(self) -> Vec<SuspectReason> {
         self.0
     }
 }
@@ -171,7 +171,7 @@ struct Detector<'c, 't> {
 impl<'t> Detector<'_, 't> {
     fn run(&mut self, bracket: char) -> Detection<'t> {
         if bracket != '<' {
-            self.reasons.add(Reason::LookalikeBracket);
+            self.reasons.add(SuspectReason::LookalikeBracket);
         }
         let space = self.cursor.skip_space();
         self.note_leading_space(&space);
@@ -179,7 +179,7 @@ impl<'t> Detector<'_, 't> {
             Some('\\') if bracket == '<' && !space.any() => return self.rewritten_close(),
             Some(c) if is_slash(c) => {
                 if c != '/' {
-                    self.reasons.add(Reason::LookalikeBracket);
+                    self.reasons.add(SuspectReason::LookalikeBracket);
                 }
                 self.cursor.bump(c);
                 let space = self.cursor.skip_space();
@@ -205,10 +205,10 @@ impl<'t> Detector<'_, 't> {
 
     fn note_leading_space(&mut self, space: &Space) {
         if space.whitespace {
-            self.reasons.add(Reason::WhitespaceInTag);
+            self.reasons.add(SuspectReason::WhitespaceInTag);
         }
         if space.ignorable {
-            self.reasons.add(Reason::IgnorableInName);
+            self.reasons.add(SuspectReason::IgnorableInName);
         }
     }
 
@@ -239,11 +239,11 @@ impl<'t> Detector<'_, 't> {
             };
             match match_name_char(c, expected) {
                 Some(NameMatch::Exact) => {}
-                Some(NameMatch::Case) => self.reasons.add(Reason::NameCase),
+                Some(NameMatch::Case) => self.reasons.add(SuspectReason::NameCase),
                 Some(NameMatch::Fullwidth) => {
-                    self.reasons.add(Reason::LookalikeName);
+                    self.reasons.add(SuspectReason::LookalikeName);
                     if c > '\u{ff20}' && c < '\u{ff3b}' {
-                        self.reasons.add(Reason::NameCase);
+                        self.reasons.add(SuspectReason::NameCase);
                     }
                 }
                 None => return NameOutcome::Mismatch,
@@ -277,26 +277,26 @@ impl<'t> Detector<'_, 't> {
             if !is_ignorable(c) {
                 break;
             }
-            self.reasons.add(Reason::IgnorableInName);
+            self.reasons.add(SuspectReason::IgnorableInName);
             self.cursor.bump(c);
         }
     }
 
     fn close_rest(&mut self, kind: TagKind) -> Detection<'t> {
         if self.cursor.skip_space().any() {
-            self.reasons.add(Reason::WhitespaceInTag);
+            self.reasons.add(SuspectReason::WhitespaceInTag);
         }
         loop {
             match self.cursor.peek() {
                 Some(c) if is_close_bracket(c) => {
                     if c != '>' {
-                        self.reasons.add(Reason::LookalikeBracket);
+                        self.reasons.add(SuspectReason::LookalikeBracket);
                     }
                     self.cursor.bump(c);
                     return self.tag(kind, true, false, Vec::new());
                 }
                 Some(c) if !is_open_bracket(c) => {
-                    self.reasons.add(Reason::CloseSyntax);
+                    self.reasons.add(SuspectReason::CloseSyntax);
                     self.cursor.bump(c);
                 }
                 _ => return self.unterminated(kind, Vec::new()),
@@ -316,10 +316,10 @@ impl<'t> Detector<'_, 't> {
             };
             if is_close_bracket(c) {
                 if space.any() {
-                    self.reasons.add(Reason::WhitespaceInTag);
+                    self.reasons.add(SuspectReason::WhitespaceInTag);
                 }
                 if c != '>' {
-                    self.reasons.add(Reason::LookalikeBracket);
+                    self.reasons.add(SuspectReason::LookalikeBracket);
                 }
                 self.cursor.bump(c);
                 return self.tag(TagKind::Open, true, false, attributes);
@@ -333,23 +333,23 @@ impl<'t> Detector<'_, 't> {
                 match self.cursor.peek() {
                     Some(d) if is_close_bracket(d) => {
                         if c != '/' || d != '>' {
-                            self.reasons.add(Reason::LookalikeBracket);
+                            self.reasons.add(SuspectReason::LookalikeBracket);
                         }
-                        self.reasons.add(Reason::SelfClosing);
+                        self.reasons.add(SuspectReason::SelfClosing);
                         self.cursor.bump(d);
                         return self.tag(TagKind::Open, true, true, attributes);
                     }
                     _ => {
-                        self.reasons.add(Reason::AttributeSyntax);
+                        self.reasons.add(SuspectReason::AttributeSyntax);
                         continue;
                     }
                 }
             }
             if !space.one_ascii_space {
                 self.reasons.add(if space.any() {
-                    Reason::WhitespaceInTag
+                    SuspectReason::WhitespaceInTag
                 } else {
-                    Reason::AttributeSyntax
+                    SuspectReason::AttributeSyntax
                 });
             }
             let Some((name, value)) = self.attribute() else {
@@ -357,15 +357,15 @@ impl<'t> Detector<'_, 't> {
             };
             count += 1;
             if count > self.config.limits().max_attributes {
-                self.reasons.add(Reason::TooManyAttributes);
+                self.reasons.add(SuspectReason::TooManyAttributes);
                 continue;
             }
             if sig_seen {
-                self.reasons.add(Reason::SigNotLast);
+                self.reasons.add(SuspectReason::SigNotLast);
             }
             sig_seen |= name == "sig";
             if !name.is_empty() && !names.insert(name) {
-                self.reasons.add(Reason::DuplicateAttribute);
+                self.reasons.add(SuspectReason::DuplicateAttribute);
             }
             if let Some(value) = value {
                 attributes.push(Attribute { name, value });
@@ -392,10 +392,10 @@ impl<'t> Detector<'_, 't> {
         let name = text.get(name_start..self.cursor.pos).unwrap_or_default();
         let mut strict = is_attribute_name(name);
         if !strict {
-            self.reasons.add(Reason::AttributeSyntax);
+            self.reasons.add(SuspectReason::AttributeSyntax);
         }
         if self.cursor.skip_space().any() {
-            self.reasons.add(Reason::WhitespaceInTag);
+            self.reasons.add(SuspectReason::WhitespaceInTag);
             strict = false;
         }
         let mut value = None;
@@ -403,7 +403,7 @@ impl<'t> Detector<'_, 't> {
             Some('=') => {
                 self.cursor.bump('=');
                 if self.cursor.skip_space().any() {
-                    self.reasons.add(Reason::WhitespaceInTag);
+                    self.reasons.add(SuspectReason::WhitespaceInTag);
                     strict = false;
                 }
                 match self.cursor.peek() {
@@ -420,17 +420,17 @@ impl<'t> Detector<'_, 't> {
                         let raw = text.get(value_start..self.cursor.pos).unwrap_or_default();
                         self.cursor.bump(quote);
                         if quote == '\'' {
-                            self.reasons.add(Reason::AttributeSyntax);
+                            self.reasons.add(SuspectReason::AttributeSyntax);
                         } else {
                             match decode_attribute_value(raw) {
                                 Ok(decoded) if strict => value = Some(decoded),
                                 Ok(_) => {}
-                                Err(_) => self.reasons.add(Reason::NonCanonicalValue),
+                                Err(_) => self.reasons.add(SuspectReason::NonCanonicalValue),
                             }
                         }
                     }
                     _ => {
-                        self.reasons.add(Reason::AttributeSyntax);
+                        self.reasons.add(SuspectReason::AttributeSyntax);
                         while let Some(c) = self.cursor.peek() {
                             if is_tag_space(c) || is_close_bracket(c) || is_open_bracket(c) {
                                 break;
@@ -440,7 +440,7 @@ impl<'t> Detector<'_, 't> {
                     }
                 }
             }
-            _ => self.reasons.add(Reason::AttributeSyntax),
+            _ => self.reasons.add(SuspectReason::AttributeSyntax),
         }
         if self.cursor.pos == name_start {
             // Nothing read (a stray quote): consume it so detection moves on.
@@ -453,9 +453,9 @@ impl<'t> Detector<'_, 't> {
 
     fn unterminated(&mut self, kind: TagKind, attributes: Vec<Attribute<'t>>) -> Detection<'t> {
         self.reasons.add(if self.cursor.at_limit() {
-            Reason::HeaderTooLong
+            SuspectReason::HeaderTooLong
         } else {
-            Reason::Unterminated
+            SuspectReason::Unterminated
         });
         self.tag(kind, false, false, attributes)
     }
@@ -492,23 +492,23 @@ mod tests {
     use super::*;
 
     /// Every variant.
-    const ALL: [Reason; 16] = [
-        Reason::LookalikeBracket,
-        Reason::NameCase,
-        Reason::LookalikeName,
-        Reason::IgnorableInName,
-        Reason::WhitespaceInTag,
-        Reason::AttributeSyntax,
-        Reason::NonCanonicalValue,
-        Reason::DuplicateAttribute,
-        Reason::SigNotLast,
-        Reason::TooManyAttributes,
-        Reason::HeaderTooLong,
-        Reason::Unterminated,
-        Reason::Unclosed,
-        Reason::StrayClose,
-        Reason::SelfClosing,
-        Reason::CloseSyntax,
+    const ALL: [SuspectReason; 16] = [
+        SuspectReason::LookalikeBracket,
+        SuspectReason::NameCase,
+        SuspectReason::LookalikeName,
+        SuspectReason::IgnorableInName,
+        SuspectReason::WhitespaceInTag,
+        SuspectReason::AttributeSyntax,
+        SuspectReason::NonCanonicalValue,
+        SuspectReason::DuplicateAttribute,
+        SuspectReason::SigNotLast,
+        SuspectReason::TooManyAttributes,
+        SuspectReason::HeaderTooLong,
+        SuspectReason::Unterminated,
+        SuspectReason::Unclosed,
+        SuspectReason::StrayClose,
+        SuspectReason::SelfClosing,
+        SuspectReason::CloseSyntax,
     ];
 
     #[test]
@@ -533,7 +533,7 @@ mod tests {
             };
             let reasons = tag.reasons.into_vec();
             assert_eq!(
-                reasons.contains(&Reason::DuplicateAttribute),
+                reasons.contains(&SuspectReason::DuplicateAttribute),
                 repeated,
                 "{text}"
             );

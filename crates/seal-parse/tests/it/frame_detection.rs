@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestError};
-use seal_parse::frame::{scan, scan_findings, Finding, ScanConfig, ScanError, ScanLimits};
+use seal_parse::frame::{scan, scan_findings, FrameFinding, ScanConfig, ScanError, ScanLimits};
 use seal_render::render_frame;
 use seal_render::testing::hostile_string;
 use seal_test_support::seeded;
@@ -128,10 +128,10 @@ fn embedded_tag() -> impl Strategy<Value = (String, String, String, bool)> {
 /// order, whether it is a suspect and where its tag starts.
 type Scanner = fn(&str, &ScanConfig) -> Vec<(bool, usize)>;
 
-fn summary(findings: &[Finding<'_>]) -> Vec<(bool, usize)> {
+fn summary(findings: &[FrameFinding<'_>]) -> Vec<(bool, usize)> {
     findings
         .iter()
-        .map(|f| (matches!(f, Finding::Suspect(_)), f.tag().start))
+        .map(|f| (matches!(f, FrameFinding::Suspect(_)), f.tag().start))
         .collect()
 }
 
@@ -161,7 +161,7 @@ fn well_formed(text: &str, rewrite: bool) -> Result<(), TestCaseError> {
         last_start = Some(tag.start);
         prop_assert!(tag.of(text).is_some());
         match finding {
-            Finding::Frame(frame) => {
+            FrameFinding::Frame(frame) => {
                 prop_assert!(frame.depth >= 1);
                 prop_assert_eq!(frame.header.end, frame.body.start);
                 prop_assert_eq!(frame.body.end, frame.close.start);
@@ -176,7 +176,7 @@ fn well_formed(text: &str, rewrite: bool) -> Result<(), TestCaseError> {
                 let header = &rendered[..rendered.len() - frame.element.len() - 3];
                 prop_assert_eq!(frame.header.of(text), Some(header));
             }
-            Finding::Suspect(suspect) => {
+            FrameFinding::Suspect(suspect) => {
                 prop_assert!(!suspect.reasons.is_empty());
                 if let (Some(body), Some(close)) = (suspect.body, suspect.close) {
                     prop_assert_eq!(suspect.tag.end, body.start);
@@ -276,8 +276,8 @@ fn the_usual_message_scans_as_its_one_frame() {
         let (findings, stats) = scan_findings(&text, &config);
         let findings = findings.unwrap();
         assert_eq!(findings.size_hint(), (1, Some(1)));
-        let found: Vec<Finding<'_>> = findings.collect();
-        let [Finding::Frame(found)] = found.as_slice() else {
+        let found: Vec<FrameFinding<'_>> = findings.collect();
+        let [FrameFinding::Frame(found)] = found.as_slice() else {
             panic!("{text:?}: {found:?}")
         };
         assert_eq!(found.depth, 1);

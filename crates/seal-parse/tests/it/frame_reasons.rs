@@ -1,22 +1,22 @@
 //! Each detection reason, nesting, the harness rewrite on and off, and the forged-close attack.
 
 use seal_parse::frame::{
-    scan, CloseForm, Finding, Reason, ScanConfig, ScanError, ScanLimits, TagKind,
+    scan, CloseForm, FrameFinding, ScanConfig, ScanError, ScanLimits, SuspectReason, TagKind,
 };
-use Reason::*;
+use SuspectReason::*;
 
 fn config() -> ScanConfig {
     ScanConfig::new("channel").unwrap()
 }
 
 /// (kind, depth, reasons) per finding; kind is `frame` for a strictly accepted frame.
-fn summary(text: &str, config: &ScanConfig) -> Vec<(&'static str, usize, Vec<Reason>)> {
+fn summary(text: &str, config: &ScanConfig) -> Vec<(&'static str, usize, Vec<SuspectReason>)> {
     scan(text, config)
         .unwrap()
         .into_iter()
         .map(|finding| match finding {
-            Finding::Frame(frame) => ("frame", frame.depth, Vec::new()),
-            Finding::Suspect(suspect) => {
+            FrameFinding::Frame(frame) => ("frame", frame.depth, Vec::new()),
+            FrameFinding::Suspect(suspect) => {
                 assert!(!suspect.reasons.is_empty());
                 let kind = match suspect.kind {
                     TagKind::Open => "open",
@@ -30,7 +30,7 @@ fn summary(text: &str, config: &ScanConfig) -> Vec<(&'static str, usize, Vec<Rea
 }
 
 /// One finding, an opening tag at top level with exactly these reasons.
-fn one_open(text: &str, reasons: &[Reason]) {
+fn one_open(text: &str, reasons: &[SuspectReason]) {
     assert_eq!(
         summary(text, &config()),
         vec![("open", 1, reasons.to_vec())],
@@ -43,7 +43,7 @@ fn describe(text: &str, config: &ScanConfig) -> String {
     let mut out = String::new();
     for finding in scan(text, config).unwrap() {
         match finding {
-            Finding::Frame(frame) => {
+            FrameFinding::Frame(frame) => {
                 out.push_str(&format!(
                     "frame depth={} header={:?} body={:?} close={:?} ({:?})\n  attributes: {:?}\n",
                     frame.depth,
@@ -58,7 +58,7 @@ fn describe(text: &str, config: &ScanConfig) -> String {
                         .collect::<Vec<_>>(),
                 ));
             }
-            Finding::Suspect(suspect) => {
+            FrameFinding::Suspect(suspect) => {
                 out.push_str(&format!(
                     "suspect {:?} depth={} tag={:?} reasons={:?}\n  body={:?}\n  close={:?}\n",
                     suspect.kind,
@@ -78,7 +78,7 @@ fn describe(text: &str, config: &ScanConfig) -> String {
 fn strict_frame_is_accepted_with_spans_and_attributes() {
     let text = "hi <channel source=\"tg\" id=\"m\\u{e9}\\n\" sig=\"AbC\">body\nok</channel> bye";
     let findings = scan(text, &config()).unwrap();
-    let [Finding::Frame(frame)] = findings.as_slice() else {
+    let [FrameFinding::Frame(frame)] = findings.as_slice() else {
         panic!("{findings:?}")
     };
     assert_eq!(frame.element, "channel");
@@ -360,7 +360,7 @@ fn nested_frames_with_rewrite() {
         [("frame", 1, vec![]), ("frame", 2, vec![])]
     );
     let findings = scan(text, &rewrite).unwrap();
-    let Finding::Frame(inner) = &findings[1] else {
+    let FrameFinding::Frame(inner) = &findings[1] else {
         panic!()
     };
     assert_eq!(inner.close_form, CloseForm::Rewritten);
@@ -388,7 +388,7 @@ fn nested_frames_with_rewrite() {
         ]
     );
     let findings = scan(text, &rewrite).unwrap();
-    let Finding::Frame(outer) = &findings[0] else {
+    let FrameFinding::Frame(outer) = &findings[0] else {
         panic!()
     };
     assert_eq!(outer.body.of(text), Some("a<\\/channel>b"));
@@ -412,7 +412,7 @@ fn forged_close_attack_without_rewrite() {
     );
     // The genuine frame's body is cut short, so its signature (over the whole body) fails too.
     let findings = scan(&text, &config).unwrap();
-    let Finding::Frame(real) = &findings[0] else {
+    let FrameFinding::Frame(real) = &findings[0] else {
         panic!()
     };
     assert_eq!(real.body.of(&text), Some("Testing the alarm\n"));
@@ -433,7 +433,7 @@ fn forged_close_attack_with_rewrite() {
     );
     // The real frame spans the whole rewritten body; undoing the rewrite gives what was signed.
     let findings = scan(&text, &config).unwrap();
-    let Finding::Frame(real) = &findings[0] else {
+    let FrameFinding::Frame(real) = &findings[0] else {
         panic!()
     };
     let seen = real.body.of(&text).unwrap();

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use seal_parse::frame::{decode_attribute_value, scan, Finding, ScanConfig};
+use seal_parse::frame::{decode_attribute_value, scan, FrameFinding, ScanConfig};
 use seal_render::testing::hostile_string;
 use seal_render::{decode, escape, render_frame, Context};
 use seal_test_support::seeded;
@@ -134,7 +134,7 @@ fn exactly_one_frame<'t>(
 ) -> Result<&'t str, TestCaseError> {
     let findings = scan(text, &config_for(&input.element, rewrite))
         .map_err(|e| TestCaseError::fail(format!("scan error {e}")))?;
-    let [Finding::Frame(frame)] = findings.as_slice() else {
+    let [FrameFinding::Frame(frame)] = findings.as_slice() else {
         return Err(TestCaseError::fail(format!(
             "expected one strict frame in {text:?}, got {findings:?}"
         )));

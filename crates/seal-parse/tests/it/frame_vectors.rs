@@ -7,7 +7,7 @@ use seal_test_support::{check_json_or_regenerate, pretty_sorted, sorted_keys, sp
 
 use serde_json::{json, Value};
 
-use seal_parse::frame::{scan, CloseForm, Finding, ScanConfig, ScanLimits, Span, TagKind};
+use seal_parse::frame::{scan, CloseForm, FrameFinding, ScanConfig, ScanLimits, Span, TagKind};
 
 const VECTORS: &str = "frame-v1.json";
 
@@ -171,9 +171,9 @@ fn kind(kind: TagKind) -> &'static str {
     }
 }
 
-fn finding(finding: &Finding) -> Value {
+fn finding(finding: &FrameFinding) -> Value {
     match finding {
-        Finding::Frame(frame) => json!({
+        FrameFinding::Frame(frame) => json!({
             "outcome": "frame",
             "depth": frame.depth,
             "header": span(frame.header),
@@ -186,7 +186,7 @@ fn finding(finding: &Finding) -> Value {
             "element": frame.element,
             "attributes": frame.attributes.iter().map(|a| json!([a.name, a.value])).collect::<Vec<_>>(),
         }),
-        Finding::Suspect(suspect) => json!({
+        FrameFinding::Suspect(suspect) => json!({
             "outcome": "suspect",
             "kind": kind(suspect.kind),
             "depth": suspect.depth,

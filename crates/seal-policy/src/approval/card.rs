@@ -2,7 +2,7 @@
 //! (spec/cards.md).
 
 use seal_record::Sha256Digest;
-use seal_render::{render_card, ApprovalCard, CardLimits, DigestedText, SubjectKind};
+use seal_render::{render_card, ApprovalCard, CardLimits, CardSubject, DigestedText};
 
 use crate::chain::ToolCall;
 use crate::preset::SandboxMode;
@@ -30,8 +30,8 @@ pub fn approval_card(
 ) -> String {
     let subject = call
         .command()
-        .map(|command| (SubjectKind::Command, command))
-        .or_else(|| call.path().map(|path| (SubjectKind::Path, path)));
+        .map(|command| (CardSubject::Command, command))
+        .or_else(|| call.path().map(|path| (CardSubject::Path, path)));
     let sandbox = match target {
         Some(target) => format!(
             "{} -> {} (escalation for this call only)",

@@ -53,4 +53,6 @@ pub use key::{PresetKey, PresetKeyError, CUSTOM, MAX_KEY_BYTES};
 pub use knobs::{Knobs, PermissionState, Write};
 pub use mode::SandboxMode;
 pub use session::{SeededFacts, Session, Settings};
-pub use table::{Current, LoadError, Preset, PresetConfig, PresetLimits, PresetTable, SelectError};
+pub use table::{
+    Current, Preset, PresetConfig, PresetLimits, PresetLoadError, PresetTable, SelectError,
+};

@@ -21,10 +21,10 @@ pub struct Preset {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PresetLimits {
-    /// Most rows. Default 64; more is [`LoadError::TooManyRows`].
+    /// Most rows. Default 64; more is [`PresetLoadError::TooManyRows`].
     pub max_rows: usize,
     /// Longest label, in Unicode scalar values. Default 256; longer is
-    /// [`LoadError::LabelTooLong`].
+    /// [`PresetLoadError::LabelTooLong`].
     pub max_label_chars: usize,
 }
 
@@ -60,7 +60,7 @@ pub enum Current<'a> {
 /// Why a preset table failed to load.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum LoadError {
+pub enum PresetLoadError {
     /// The executor cannot confine calls, so a preset would promise a sandbox it cannot keep.
     NonConfiningExecutor,
     /// The table has no row.
@@ -145,7 +145,7 @@ impl Default for PresetLimits {
 
 impl PresetTable {
     /// Loads a table with the default limits. See [`PresetTable::load_with`].
-    pub fn load(config: &PresetConfig<'_>) -> Result<PresetTable, LoadError> {
+    pub fn load(config: &PresetConfig<'_>) -> Result<PresetTable, PresetLoadError> {
         PresetTable::load_with(config, PresetLimits::DEFAULT)
     }
 
@@ -156,24 +156,24 @@ impl PresetTable {
     pub fn load_with(
         config: &PresetConfig<'_>,
         limits: PresetLimits,
-    ) -> Result<PresetTable, LoadError> {
+    ) -> Result<PresetTable, PresetLoadError> {
         if !config.executor.can_sandbox {
-            return Err(LoadError::NonConfiningExecutor);
+            return Err(PresetLoadError::NonConfiningExecutor);
         }
         if config.rows.is_empty() {
-            return Err(LoadError::Empty);
+            return Err(PresetLoadError::Empty);
         }
         if config.rows.len() > limits.max_rows {
-            return Err(LoadError::TooManyRows {
+            return Err(PresetLoadError::TooManyRows {
                 rows: config.rows.len(),
                 max: limits.max_rows,
             });
         }
         let mut rows: Vec<Preset> = Vec::with_capacity(config.rows.len());
         for &(key, knobs, label) in &config.rows {
-            let key = PresetKey::new(key).map_err(LoadError::InvalidKey)?;
+            let key = PresetKey::new(key).map_err(PresetLoadError::InvalidKey)?;
             if rows.iter().any(|row| row.key == key) {
-                return Err(LoadError::DuplicateKey {
+                return Err(PresetLoadError::DuplicateKey {
                     key: key.as_str().to_owned(),
                 });
             }
@@ -191,7 +191,7 @@ impl PresetTable {
                 let row = rows
                     .iter()
                     .find(|row| row.key.as_str() == name)
-                    .ok_or_else(|| LoadError::UnresolvedDefault {
+                    .ok_or_else(|| PresetLoadError::UnresolvedDefault {
                         key: name.to_owned(),
                     })?;
                 PermissionState {
@@ -201,7 +201,7 @@ impl PresetTable {
             }
             None => {
                 if !rows.iter().any(|row| row.knobs == config.composed_defaults) {
-                    return Err(LoadError::DefaultsMatchNoRow {
+                    return Err(PresetLoadError::DefaultsMatchNoRow {
                         knobs: config.composed_defaults,
                     });
                 }
@@ -281,32 +281,32 @@ impl Current<'_> {
     }
 }
 
-impl fmt::Display for LoadError {
+impl fmt::Display for PresetLoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::NonConfiningExecutor => {
+            PresetLoadError::NonConfiningExecutor => {
                 f.write_str("presets need an executor that can sandbox calls")
             }
-            LoadError::Empty => f.write_str("the preset table has no row"),
-            LoadError::TooManyRows { rows, max } => {
+            PresetLoadError::Empty => f.write_str("the preset table has no row"),
+            PresetLoadError::TooManyRows { rows, max } => {
                 write!(f, "the preset table has {rows} rows, more than {max}")
             }
-            LoadError::InvalidKey(error) => write!(f, "invalid preset row: {error}"),
-            LoadError::DuplicateKey { key } => write!(f, "preset key `{key}` appears twice"),
-            LoadError::InvalidLabel { key } => write!(
+            PresetLoadError::InvalidKey(error) => write!(f, "invalid preset row: {error}"),
+            PresetLoadError::DuplicateKey { key } => write!(f, "preset key `{key}` appears twice"),
+            PresetLoadError::InvalidLabel { key } => write!(
                 f,
                 "the label of preset `{key}` is blank or holds a control, bidi or invisible character"
             ),
-            LoadError::LabelTooLong { key, max } => write!(
+            PresetLoadError::LabelTooLong { key, max } => write!(
                 f,
                 "the label of preset `{key}` is longer than {max} characters"
             ),
-            LoadError::UnresolvedDefault { key } => write!(
+            PresetLoadError::UnresolvedDefault { key } => write!(
                 f,
                 "default preset `{}` names no row",
                 key.escape_debug()
             ),
-            LoadError::DefaultsMatchNoRow { knobs } => write!(
+            PresetLoadError::DefaultsMatchNoRow { knobs } => write!(
                 f,
                 "no explicit default and the default knobs (`{}`, `{}`) match no preset",
                 knobs.sandbox, knobs.approval
@@ -315,7 +315,7 @@ impl fmt::Display for LoadError {
     }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for PresetLoadError {}
 
 impl fmt::Display for SelectError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -332,14 +332,14 @@ impl fmt::Display for SelectError {
 
 impl std::error::Error for SelectError {}
 
-fn check_label(key: &PresetKey, label: &str, limits: PresetLimits) -> Result<(), LoadError> {
+fn check_label(key: &PresetKey, label: &str, limits: PresetLimits) -> Result<(), PresetLoadError> {
     if label.trim().is_empty() || label.chars().any(seal_record::is_forbidden_text_char) {
-        return Err(LoadError::InvalidLabel {
+        return Err(PresetLoadError::InvalidLabel {
             key: key.as_str().to_owned(),
         });
     }
     if label.chars().count() > limits.max_label_chars {
-        return Err(LoadError::LabelTooLong {
+        return Err(PresetLoadError::LabelTooLong {
             key: key.as_str().to_owned(),
             max: limits.max_label_chars,
         });

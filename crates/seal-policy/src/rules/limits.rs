@@ -3,7 +3,7 @@
 use seal_parse::json::JsonLimits;
 use seal_parse::shell::ShellLimits;
 
-/// Bounds on a rule set. Exceeding one is a named [`LoadErrorKind`](super::LoadErrorKind) at
+/// Bounds on a rule set. Exceeding one is a named [`RulesErrorKind`](super::RulesErrorKind) at
 /// load time; commands beyond the shell limits are unanalysable (never allowed).
 ///
 /// `#[non_exhaustive]`: start from [`RuleLimits::default`] and change the fields you need.

@@ -13,7 +13,7 @@ use crate::chain::Subject;
 
 /// A rule file that was refused, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadError {
+pub struct RulesError {
     /// 1-based line of the offending value (or of the JSON error).
     pub line: usize,
     /// 1-based column, counted in characters.
@@ -21,13 +21,13 @@ pub struct LoadError {
     /// Byte offset.
     pub offset: usize,
     /// What is wrong.
-    pub kind: LoadErrorKind,
+    pub kind: RulesErrorKind,
 }
 
 /// Why a rule file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum LoadErrorKind {
+pub enum RulesErrorKind {
     /// The document is not strict JSON (duplicate keys included), per `seal_parse::json`.
     Json(JsonErrorKind),
     /// A value of the wrong JSON type.
@@ -79,7 +79,7 @@ pub enum LoadErrorKind {
     },
 }
 
-impl fmt::Display for LoadError {
+impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -89,7 +89,7 @@ impl fmt::Display for LoadError {
     }
 }
 
-impl fmt::Display for LoadErrorKind {
+impl fmt::Display for RulesErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Json(kind) => write!(f, "invalid JSON ({})", kind.name()),
@@ -125,7 +125,7 @@ impl fmt::Display for LoadErrorKind {
     }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for RulesError {}
 
 impl RuleSet {
     /// Loads `{"permissions": {"allow": [...], "ask": [...], "deny": [...]}}`.
@@ -142,11 +142,11 @@ impl RuleSet {
     ///
     /// # Errors
     ///
-    /// [`LoadError`] with the line and column of the offending value: strict JSON (duplicate
+    /// [`RulesError`] with the line and column of the offending value: strict JSON (duplicate
     /// keys are refused), types, members, rule syntax, limits, failing examples.
-    pub fn from_json(input: &[u8], limits: &RuleLimits) -> Result<RuleSet, LoadError> {
-        let value = json::parse(input, &limits.json).map_err(|e| LoadError {
-            kind: LoadErrorKind::Json(e.kind),
+    pub fn from_json(input: &[u8], limits: &RuleLimits) -> Result<RuleSet, RulesError> {
+        let value = json::parse(input, &limits.json).map_err(|e| RulesError {
+            kind: RulesErrorKind::Json(e.kind),
             ..at(input, e.offset)
         })?;
         let located = locate(input, limits.json.max_depth).unwrap_or(super::locate::Located {
@@ -164,13 +164,13 @@ impl RuleSet {
     }
 }
 
-fn at(input: &[u8], offset: usize) -> LoadError {
+fn at(input: &[u8], offset: usize) -> RulesError {
     let (line, column) = line_column(input, offset);
-    LoadError {
+    RulesError {
         line,
         column,
         offset,
-        kind: LoadErrorKind::Json(JsonErrorKind::UnexpectedEnd),
+        kind: RulesErrorKind::Json(JsonErrorKind::UnexpectedEnd),
     }
 }
 
@@ -183,18 +183,18 @@ struct Loader<'a> {
 }
 
 impl Loader<'_> {
-    fn fail(&self, offset: usize, kind: LoadErrorKind) -> LoadError {
-        LoadError {
+    fn fail(&self, offset: usize, kind: RulesErrorKind) -> RulesError {
+        RulesError {
             kind,
             ..at(self.input, offset)
         }
     }
 
-    fn document(&mut self, value: &Value<'_>, located: &Located) -> Result<(), LoadError> {
+    fn document(&mut self, value: &Value<'_>, located: &Located) -> Result<(), RulesError> {
         let Some(root) = value.as_object() else {
             return Err(self.fail(
                 located.start,
-                LoadErrorKind::WrongType {
+                RulesErrorKind::WrongType {
                     path: "$".into(),
                     expected: "an object",
                 },
@@ -203,7 +203,7 @@ impl Loader<'_> {
         let Some(permissions) = root.get("permissions") else {
             return Err(self.fail(
                 located.start,
-                LoadErrorKind::MissingMember {
+                RulesErrorKind::MissingMember {
                     path: "$".into(),
                     key: "permissions",
                 },
@@ -213,7 +213,7 @@ impl Loader<'_> {
         let Some(lists) = permissions.as_object() else {
             return Err(self.fail(
                 where_permissions.start,
-                LoadErrorKind::WrongType {
+                RulesErrorKind::WrongType {
                     path: "$.permissions".into(),
                     expected: "an object",
                 },
@@ -239,7 +239,7 @@ impl Loader<'_> {
                 "additionalDirectories" => {
                     let list = lists.get(key).unwrap_or(&Value::Null);
                     let path = "$.permissions.additionalDirectories";
-                    let wrong = LoadErrorKind::WrongType {
+                    let wrong = RulesErrorKind::WrongType {
                         path: path.into(),
                         expected: "an array of directory paths",
                     };
@@ -287,12 +287,12 @@ impl Loader<'_> {
         effect: Effect,
         list: &Value<'_>,
         located: &Located,
-    ) -> Result<(), LoadError> {
+    ) -> Result<(), RulesError> {
         let path = format!("$.permissions.{effect}");
         let Some(items) = list.as_array() else {
             return Err(self.fail(
                 located.start,
-                LoadErrorKind::WrongType {
+                RulesErrorKind::WrongType {
                     path,
                     expected: "an array of rules",
                 },
@@ -311,7 +311,7 @@ impl Loader<'_> {
         item: &Value<'_>,
         located: &Located,
         path: &str,
-    ) -> Result<(), LoadError> {
+    ) -> Result<(), RulesError> {
         let (text, where_text, examples) = match item {
             Value::String(text) => (text.as_ref(), located, None),
             Value::Object(object) => {
@@ -320,7 +320,7 @@ impl Loader<'_> {
                         let offset = located.member(key).map_or(located.start, |(o, _)| o);
                         return Err(self.fail(
                             offset,
-                            LoadErrorKind::UnknownMember {
+                            RulesErrorKind::UnknownMember {
                                 path: path.to_owned(),
                                 key: key.to_owned(),
                             },
@@ -330,7 +330,7 @@ impl Loader<'_> {
                 let Some(rule) = object.get("rule") else {
                     return Err(self.fail(
                         located.start,
-                        LoadErrorKind::MissingMember {
+                        RulesErrorKind::MissingMember {
                             path: path.to_owned(),
                             key: "rule",
                         },
@@ -340,7 +340,7 @@ impl Loader<'_> {
                 let Some(text) = rule.as_str() else {
                     return Err(self.fail(
                         where_rule.start,
-                        LoadErrorKind::WrongType {
+                        RulesErrorKind::WrongType {
                             path: format!("{path}.rule"),
                             expected: "a string",
                         },
@@ -351,7 +351,7 @@ impl Loader<'_> {
             _ => {
                 return Err(self.fail(
                     located.start,
-                    LoadErrorKind::WrongType {
+                    RulesErrorKind::WrongType {
                         path: path.to_owned(),
                         expected: "a rule string or an object with `rule`",
                     },
@@ -369,7 +369,7 @@ impl Loader<'_> {
             .map_err(|error| {
                 self.fail(
                     where_text.start,
-                    LoadErrorKind::Rule {
+                    RulesErrorKind::Rule {
                         rule: text.to_owned(),
                         error,
                     },
@@ -385,7 +385,7 @@ impl Loader<'_> {
                 let wrong = |me: &Self, offset| {
                     me.fail(
                         offset,
-                        LoadErrorKind::WrongType {
+                        RulesErrorKind::WrongType {
                             path: format!("{path}.{key}"),
                             expected: "an array of strings",
                         },
@@ -403,7 +403,7 @@ impl Loader<'_> {
                     if count > self.limits.max_examples {
                         return Err(self.fail(
                             where_example.start,
-                            LoadErrorKind::TooManyExamples {
+                            RulesErrorKind::TooManyExamples {
                                 rule: text.to_owned(),
                                 max: self.limits.max_examples,
                             },
@@ -413,7 +413,7 @@ impl Loader<'_> {
                     if got.0 != should_match {
                         return Err(self.fail(
                             where_example.start,
-                            LoadErrorKind::ExampleFailed {
+                            RulesErrorKind::ExampleFailed {
                                 rule: text.to_owned(),
                                 example: example.to_owned(),
                                 should_match,

@@ -33,7 +33,7 @@
 //! assert_eq!(effect("git log; rm -rf t"), Some(Effect::Deny));
 //! assert_eq!(effect("bash -c 'git status; sudo rm -rf t'"), Some(Effect::Deny));
 //! assert_eq!(effect("git status > ~/.bashrc"), Some(Effect::Ask));
-//! # Ok::<(), seal_policy::rules::LoadError>(())
+//! # Ok::<(), seal_policy::rules::RulesError>(())
 //! ```
 
 mod command;
@@ -67,7 +67,7 @@ pub use explain::{
 pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, Finding, FindingKind};
 pub use listener::{Explain, Reading, RulesListener};
-pub use load::{LoadError, LoadErrorKind};
+pub use load::{RulesError, RulesErrorKind};
 pub use path::{workspace_path, PathPattern, PathPatternError, WorkspacePath};
 pub use read_only::ClientDefault;
 pub use rule::{FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, WEB_TOOL};

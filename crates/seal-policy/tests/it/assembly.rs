@@ -12,7 +12,7 @@ use seal_policy::destructive::DestructiveGuard;
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::Plan;
 use seal_policy::preset::{SandboxMode, Session};
-use seal_policy::rules::{Effect, Explain, LoadErrorKind, Subject};
+use seal_policy::rules::{Effect, Explain, RulesErrorKind, Subject};
 use seal_test_support::tool_call::bash_call;
 
 const ALLOW_GIT: &str = r#"{"permissions": {"allow": ["Bash(git:*)", "Bash(rm:*)"]}}"#;
@@ -487,7 +487,7 @@ fn rule_set_reads_the_text_under_the_fallback_and_root() {
         rule_set("[", Fallback::Ask, None).unwrap_err(),
         PolicyError::Rules {
             line: 1,
-            kind: LoadErrorKind::Json(_),
+            kind: RulesErrorKind::Json(_),
             ..
         }
     ));

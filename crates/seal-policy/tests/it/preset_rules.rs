@@ -4,8 +4,9 @@
 
 use seal_policy::approval::ApprovalPolicy;
 use seal_policy::preset::{
-    Current, Executor, Knobs, LoadError, PermissionState, PresetConfig, PresetKey, PresetKeyError,
-    PresetLimits, PresetTable, SandboxMode, SeededFacts, SelectError, Session, Settings, Write,
+    Current, Executor, Knobs, PermissionState, PresetConfig, PresetKey, PresetKeyError,
+    PresetLimits, PresetLoadError, PresetTable, SandboxMode, SeededFacts, SelectError, Session,
+    Settings, Write,
 };
 
 use ApprovalPolicy::{Never, OnRequest};
@@ -47,7 +48,7 @@ fn custom_cannot_be_configured_as_a_row() {
         .push(("custom", knobs(ReadOnly, Never), Some("Custom")));
     assert_eq!(
         PresetTable::load(&config),
-        Err(LoadError::InvalidKey(PresetKeyError::Reserved))
+        Err(PresetLoadError::InvalidKey(PresetKeyError::Reserved))
     );
     assert_eq!(PresetKey::new("custom"), Err(PresetKeyError::Reserved));
 }
@@ -159,7 +160,7 @@ fn load_fails_on_a_non_confining_executor() {
     config.executor = Executor::UNCONFINED;
     assert_eq!(
         PresetTable::load(&config),
-        Err(LoadError::NonConfiningExecutor)
+        Err(PresetLoadError::NonConfiningExecutor)
     );
 }
 
@@ -169,14 +170,14 @@ fn load_fails_on_an_unresolved_default() {
     config.default = Some("safe");
     assert_eq!(
         PresetTable::load(&config),
-        Err(LoadError::UnresolvedDefault {
+        Err(PresetLoadError::UnresolvedDefault {
             key: "safe".to_owned()
         })
     );
     config.default = Some("custom");
     assert!(matches!(
         PresetTable::load(&config),
-        Err(LoadError::UnresolvedDefault { .. })
+        Err(PresetLoadError::UnresolvedDefault { .. })
     ));
 }
 
@@ -186,7 +187,7 @@ fn load_fails_when_the_defaults_match_no_row_without_an_explicit_default() {
     config.composed_defaults = knobs(ReadOnly, Never);
     assert_eq!(
         PresetTable::load(&config),
-        Err(LoadError::DefaultsMatchNoRow {
+        Err(PresetLoadError::DefaultsMatchNoRow {
             knobs: knobs(ReadOnly, Never)
         })
     );
@@ -216,7 +217,7 @@ fn load_fails_on_malformed_or_duplicate_keys_labels_and_limits() {
     bad.rows.push(("auto", knobs(ReadOnly, Never), None));
     assert_eq!(
         PresetTable::load(&bad),
-        Err(LoadError::DuplicateKey {
+        Err(PresetLoadError::DuplicateKey {
             key: "auto".to_owned()
         })
     );
@@ -226,7 +227,9 @@ fn load_fails_on_malformed_or_duplicate_keys_labels_and_limits() {
         assert!(
             matches!(
                 PresetTable::load(&bad),
-                Err(LoadError::InvalidKey(PresetKeyError::Malformed { .. }))
+                Err(PresetLoadError::InvalidKey(
+                    PresetKeyError::Malformed { .. }
+                ))
             ),
             "{name:?}"
         );
@@ -235,7 +238,10 @@ fn load_fails_on_malformed_or_duplicate_keys_labels_and_limits() {
         let mut bad = config();
         bad.rows.push(("x", knobs(ReadOnly, Never), Some(label)));
         assert!(
-            matches!(PresetTable::load(&bad), Err(LoadError::InvalidLabel { .. })),
+            matches!(
+                PresetTable::load(&bad),
+                Err(PresetLoadError::InvalidLabel { .. })
+            ),
             "{label:?}"
         );
     }
@@ -244,15 +250,15 @@ fn load_fails_on_malformed_or_duplicate_keys_labels_and_limits() {
     bad.rows.push(("x", knobs(ReadOnly, Never), Some(&long)));
     assert!(matches!(
         PresetTable::load(&bad),
-        Err(LoadError::LabelTooLong { max: 256, .. })
+        Err(PresetLoadError::LabelTooLong { max: 256, .. })
     ));
     let mut empty = config();
     empty.rows.clear();
-    assert_eq!(PresetTable::load(&empty), Err(LoadError::Empty));
+    assert_eq!(PresetTable::load(&empty), Err(PresetLoadError::Empty));
     let limits = PresetLimits::DEFAULT.with_max_rows(3);
     assert_eq!(
         PresetTable::load_with(&config(), limits),
-        Err(LoadError::TooManyRows { rows: 4, max: 3 })
+        Err(PresetLoadError::TooManyRows { rows: 4, max: 3 })
     );
 }
 
@@ -368,8 +374,8 @@ fn the_sandbox_order_is_total_and_meet_is_the_narrower() {
 #[test]
 fn errors_display_lowercase_without_trailing_period() {
     let messages = [
-        LoadError::NonConfiningExecutor.to_string(),
-        LoadError::UnresolvedDefault {
+        PresetLoadError::NonConfiningExecutor.to_string(),
+        PresetLoadError::UnresolvedDefault {
             key: "x\u{202e}".to_owned(),
         }
         .to_string(),

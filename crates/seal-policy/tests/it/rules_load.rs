@@ -1,10 +1,10 @@
 //! Loading rule files: the accepted shapes, line-precise errors, and examples checked at load.
 
 use seal_policy::rules::{
-    AskCause, Effect, Evaluation, LoadErrorKind, RuleLimits, RuleSet, RuleSyntaxError, Subject,
+    AskCause, Effect, Evaluation, RuleLimits, RuleSet, RuleSyntaxError, RulesErrorKind, Subject,
 };
 
-fn load(text: &str) -> Result<RuleSet, seal_policy::rules::LoadError> {
+fn load(text: &str) -> Result<RuleSet, seal_policy::rules::RulesError> {
     RuleSet::from_json(text.as_bytes(), &RuleLimits::default())
 }
 
@@ -37,7 +37,7 @@ fn errors_point_at_the_offending_rule() {
     let text = "{\"permissions\": {\n  \"allow\": [\n    \"Bash(git status)\",\n      7\n  ]\n}}";
     let error = load(text).unwrap_err();
     assert_eq!((error.line, error.column), (4, 7));
-    assert!(matches!(&error.kind, LoadErrorKind::WrongType { .. }));
+    assert!(matches!(&error.kind, RulesErrorKind::WrongType { .. }));
     // Columns count characters, not bytes.
     let error = load("{\"permissions\": {\"allow\": [\"Bash(\u{e9}\u{e9})\", 7]}}").unwrap_err();
     assert_eq!((error.line, error.column), (1, 40));
@@ -63,10 +63,10 @@ fn errors_point_at_the_offending_rule() {
 fn duplicate_keys_are_refused_where_the_second_one_stands() {
     let error = load("{\"permissions\": {\n\"allow\": [],\n\"allow\": [\"Bash\"]}}").unwrap_err();
     assert_eq!((error.line, error.column), (3, 1));
-    assert!(matches!(error.kind, LoadErrorKind::Json(_)));
+    assert!(matches!(error.kind, RulesErrorKind::Json(_)));
     let error =
         load(r#"{"permissions": {"deny": [{"rule": "Bash(rm:*)", "rule": "Bash"}]}}"#).unwrap_err();
-    assert!(matches!(error.kind, LoadErrorKind::Json(_)));
+    assert!(matches!(error.kind, RulesErrorKind::Json(_)));
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn examples_are_checked_at_load() {
     assert_eq!((error.line, error.column), (3, 28));
     assert!(matches!(
         &error.kind,
-        LoadErrorKind::ExampleFailed { rule, example, should_match: true, .. }
+        RulesErrorKind::ExampleFailed { rule, example, should_match: true, .. }
             if rule == "Bash(git log:*)" && example == "git logx"
     ));
 
@@ -103,7 +103,7 @@ fn examples_are_checked_at_load() {
     let error = load(failing_not_match).unwrap_err();
     assert!(matches!(
         &error.kind,
-        LoadErrorKind::ExampleFailed { example, should_match: false, .. } if example == "git log -p"
+        RulesErrorKind::ExampleFailed { example, should_match: false, .. } if example == "git log -p"
     ));
 
     // An ask caused by an unanalysable example is not the rule firing.
@@ -111,7 +111,7 @@ fn examples_are_checked_at_load() {
         r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["echo $(wget x)"]}]}}"#,
     )
     .unwrap_err();
-    assert!(matches!(error.kind, LoadErrorKind::ExampleFailed { .. }));
+    assert!(matches!(error.kind, RulesErrorKind::ExampleFailed { .. }));
     // The rule firing on what can be read of an unanalysable example is.
     assert!(load(
         r#"{"permissions": {"ask": [{"rule": "Bash(curl:*)", "match": ["echo $(curl x)"]}]}}"#,
@@ -154,7 +154,7 @@ fn limits_are_named() {
     let error = RuleSet::from_json(too_many.as_bytes(), &limits).unwrap_err();
     assert!(matches!(
         error.kind,
-        LoadErrorKind::Rule {
+        RulesErrorKind::Rule {
             error: RuleSyntaxError::TooManyRules { max: 2 },
             ..
         }
@@ -164,7 +164,7 @@ fn limits_are_named() {
     let error = RuleSet::from_json(too_long.as_bytes(), &limits).unwrap_err();
     assert!(matches!(
         error.kind,
-        LoadErrorKind::Rule {
+        RulesErrorKind::Rule {
             error: RuleSyntaxError::TooLong { len: 26, max: 20 },
             ..
         }
@@ -174,7 +174,7 @@ fn limits_are_named() {
     let error = RuleSet::from_json(examples.as_bytes(), &limits).unwrap_err();
     assert!(matches!(
         error.kind,
-        LoadErrorKind::TooManyExamples { max: 1, .. }
+        RulesErrorKind::TooManyExamples { max: 1, .. }
     ));
 }
 

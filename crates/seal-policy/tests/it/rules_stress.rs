@@ -3,7 +3,7 @@
 //! ends).
 
 use seal_policy::rules::{
-    fuzz_check, lint, Effect, Evaluation, LoadErrorKind, RuleLimits, RuleSet, Subject,
+    fuzz_check, lint, Effect, Evaluation, RuleLimits, RuleSet, RulesErrorKind, Subject,
 };
 
 fn big_rule_file(count: usize) -> String {
@@ -82,10 +82,10 @@ fn the_loader_on_large_refused_documents() {
     text.push_str("{\"permissions\": {\"allow\": [\"Bash\", 7]}}");
     let error = RuleSet::from_json(text.as_bytes(), &RuleLimits::default()).unwrap_err();
     assert_eq!(error.line, 500_001);
-    assert!(matches!(error.kind, LoadErrorKind::WrongType { .. }));
+    assert!(matches!(error.kind, RulesErrorKind::WrongType { .. }));
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     let error = RuleSet::from_json(deep.as_bytes(), &RuleLimits::default()).unwrap_err();
-    assert!(matches!(error.kind, LoadErrorKind::Json(_)));
+    assert!(matches!(error.kind, RulesErrorKind::Json(_)));
 }
 
 #[test]

@@ -2,14 +2,14 @@
 //! fields: rendering, scanning and signing agree on attributes (decoded, in order, `sig`
 //! excluded) and on the body bytes (as they stand in the text).
 
-use seal_parse::frame::{scan, Finding, Frame, ScanConfig};
+use seal_parse::frame::{scan, Frame, FrameFinding, ScanConfig};
 use seal_record::{FrameSigningInput, SigningInputError};
 use seal_render::{escape, render_frame, Context};
 
 fn scanned(text: &str) -> Frame<'_> {
     let findings = scan(text, &ScanConfig::new("channel").unwrap()).unwrap();
     match findings.as_slice() {
-        [Finding::Frame(frame)] => frame.clone(),
+        [FrameFinding::Frame(frame)] => frame.clone(),
         other => panic!("expected one frame, got {other:?}"),
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::{decode, escape, render_frame, Context};
 use arbitrary::{Arbitrary, Unstructured};
-use seal_parse::frame::{scan, Finding, Reason, ScanConfig};
+use seal_parse::frame::{scan, FrameFinding, ScanConfig, SuspectReason};
 
 /// Builds attributes and a body from fuzzer bytes (through `arbitrary`) and runs
 /// [`render_frame_then_scan`]; bytes that do not make an input pass.
@@ -46,9 +46,9 @@ pub fn render_frame_then_scan(attributes: &[(String, String)], body: &str) -> Re
         let findings = scan(&rendered, &config).map_err(|e| format!("scan: {e}"))?;
         let limits = config.limits();
         if kept.len() > limits.max_attributes || header_len > limits.max_header_bytes {
-            let at_limit = matches!(findings.as_slice(), [Finding::Suspect(suspect)]
+            let at_limit = matches!(findings.as_slice(), [FrameFinding::Suspect(suspect)]
             if suspect.reasons.iter().any(|r| {
-                matches!(r, Reason::TooManyAttributes | Reason::HeaderTooLong)
+                matches!(r, SuspectReason::TooManyAttributes | SuspectReason::HeaderTooLong)
             }));
             if !at_limit {
                 return Err(format!(
@@ -57,7 +57,7 @@ pub fn render_frame_then_scan(attributes: &[(String, String)], body: &str) -> Re
             }
             continue;
         }
-        let [Finding::Frame(frame)] = findings.as_slice() else {
+        let [FrameFinding::Frame(frame)] = findings.as_slice() else {
             return Err(format!("expected one strict frame, found {findings:?}"));
         };
         let same_attributes = frame.attributes.len() == kept.len()
@@ -162,7 +162,7 @@ fn read_back(
 /// whole as their inline escapes, each digested field shown whole or elided to its limit with
 /// the marker, followed by its facts lines behind the blank-label gutter.
 fn card_then_read_back(input: &CardInput) -> Result<(), String> {
-    use crate::{render_card, ApprovalCard, CardLimits, DigestedText, SubjectKind};
+    use crate::{render_card, ApprovalCard, CardLimits, CardSubject, DigestedText};
     let (texts, subject, arguments, reason, max_field_columns) = input;
     let [approval, tool, call, session, agent, sandbox] = texts;
     fn digested((text, sha256): &(String, [u8; 32])) -> DigestedText<'_> {
@@ -173,9 +173,9 @@ fn card_then_read_back(input: &CardInput) -> Result<(), String> {
     }
     let subject = subject.as_ref().map(|(path, text, sha256)| {
         let kind = if *path {
-            SubjectKind::Path
+            CardSubject::Path
         } else {
-            SubjectKind::Command
+            CardSubject::Command
         };
         (
             kind,

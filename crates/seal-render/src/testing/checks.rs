@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::{push_codeword, Context};
-use seal_parse::frame::{scan, Finding, ScanConfig};
+use seal_parse::frame::{scan, FrameFinding, ScanConfig};
 
 /// A failed check: which property, on which input, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,7 +103,7 @@ pub fn check_breakout_free<R: Fn(&str) -> String>(
         Err(error) => return fail(&format!("the scan stopped: {error}")),
     };
     match findings.as_slice() {
-        [Finding::Frame(frame)] => {
+        [FrameFinding::Frame(frame)] => {
             let expected = open.len()..open.len() + rendered.len();
             if frame.depth == 1 && frame.body.range() == expected {
                 Ok(())

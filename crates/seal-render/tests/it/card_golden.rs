@@ -10,8 +10,8 @@ use seal_test_support::{check_text_or_regenerate, committed_vector, golden_text,
 use std::fmt::Write as _;
 
 use seal_render::{
-    render_card, render_summary, ApprovalCard, CardLimits, DigestedText, ManifestSummary,
-    SubjectKind, SummaryFile, SummaryRedaction,
+    render_card, render_summary, ApprovalCard, CardLimits, CardSubject, DigestedText,
+    ManifestSummary, SummaryFile, SummaryRedaction,
 };
 use serde_json::{json, Value};
 
@@ -21,7 +21,7 @@ const VECTORS: &str = "cards-v1.json";
 struct CardCase {
     name: &'static str,
     ids: [&'static str; 5],
-    subject: Option<(SubjectKind, String)>,
+    subject: Option<(CardSubject, String)>,
     arguments: String,
     sandbox: &'static str,
     reason: String,
@@ -48,7 +48,7 @@ fn card_cases() -> Vec<CardCase> {
     let command = |name, text: &str, reason: &str| CardCase {
         name,
         ids,
-        subject: Some((SubjectKind::Command, text.to_owned())),
+        subject: Some((CardSubject::Command, text.to_owned())),
         arguments: arguments_of(text),
         sandbox: "workspace-write",
         reason: reason.to_owned(),
@@ -84,7 +84,7 @@ fn card_cases() -> Vec<CardCase> {
         CardCase {
             name: "long-reason-and-escalation",
             ids: ["approval-7", "Bash", "c7", "s7", "a7"],
-            subject: Some((SubjectKind::Command, "cargo test --all".to_owned())),
+            subject: Some((CardSubject::Command, "cargo test --all".to_owned())),
             arguments: arguments_of("cargo test --all"),
             sandbox: "workspace-write -> danger-full-access (escalation for this call only)",
             reason: format!("review \u{202e}this\n{}", "y".repeat(600)),
@@ -93,7 +93,7 @@ fn card_cases() -> Vec<CardCase> {
         CardCase {
             name: "path-subject",
             ids: ["approval-2", "Read", "call-2", "session-1", "agent-1"],
-            subject: Some((SubjectKind::Path, "./.env\u{0}.txt".to_owned())),
+            subject: Some((CardSubject::Path, "./.env\u{0}.txt".to_owned())),
             arguments: "{\"file_path\":\"./.env\\u0000.txt\"}".to_owned(),
             sandbox: "read-only",
             reason: "no rule decides this call".to_owned(),
@@ -111,7 +111,7 @@ fn card_cases() -> Vec<CardCase> {
         CardCase {
             name: "small-limit",
             ids,
-            subject: Some((SubjectKind::Command, "\\u{41}\u{41}\u{202e}".repeat(8))),
+            subject: Some((CardSubject::Command, "\\u{41}\u{41}\u{202e}".repeat(8))),
             arguments: arguments_of("x"),
             sandbox: "workspace-write",
             reason: "elided \u{7f} reason".repeat(4),
@@ -255,7 +255,7 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-fn kind_name(kind: SubjectKind) -> &'static str {
+fn kind_name(kind: CardSubject) -> &'static str {
     kind.label()
 }
 
@@ -350,8 +350,8 @@ fn committed_vectors_hold() {
             Value::Null => None,
             s => {
                 let kind = match s["kind"].as_str().unwrap() {
-                    "command" => SubjectKind::Command,
-                    "path" => SubjectKind::Path,
+                    "command" => CardSubject::Command,
+                    "path" => CardSubject::Path,
                     other => panic!("unknown kind {other}"),
                 };
                 Some((kind, digested(s)))

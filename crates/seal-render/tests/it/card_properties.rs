@@ -12,9 +12,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use seal_render::testing::{hostile_char, hostile_string};
 use seal_render::{
-    decode, escape, render_card, render_frame, render_summary, ApprovalCard, CardLimits, Context,
-    DigestedText, ManifestSummary, SubjectKind, SummaryFile, SummaryRedaction, CARD_BOTTOM,
-    CARD_TOP,
+    decode, escape, render_card, render_frame, render_summary, ApprovalCard, CardLimits,
+    CardSubject, Context, DigestedText, ManifestSummary, SummaryFile, SummaryRedaction,
+    CARD_BOTTOM, CARD_TOP,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -33,7 +33,7 @@ struct CardInput {
     call_id: String,
     session: String,
     agent: String,
-    subject: Option<(SubjectKind, Digested)>,
+    subject: Option<(CardSubject, Digested)>,
     arguments: Digested,
     sandbox: String,
     reason: Digested,
@@ -177,7 +177,7 @@ fn digested() -> impl Strategy<Value = Digested> {
 }
 
 fn card_input() -> impl Strategy<Value = CardInput> {
-    let kind = prop_oneof![Just(SubjectKind::Command), Just(SubjectKind::Path)];
+    let kind = prop_oneof![Just(CardSubject::Command), Just(CardSubject::Path)];
     (
         (text(), text(), text(), text(), text()),
         proptest::option::of((kind, digested())),

@@ -9,7 +9,7 @@
 use seal_render::{render_alarm, Context, RenderError};
 
 use super::config::ALARM_ELEMENT;
-use super::report::{AlarmReason, Cause, FrameReport, Outcome};
+use super::report::{AlarmReason, FrameCause, FrameOutcome, FrameReport};
 use crate::sign::{FRAME_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 
 /// Written when an alarm cannot be rendered (which the fixed names make impossible): the
@@ -98,8 +98,8 @@ pub(crate) fn off_notice(message: &str, element: &str) -> String {
 fn frame_line(element: &str, frame: &FrameReport<'_>) -> String {
     if matches!(
         frame.outcome,
-        Outcome::Untrusted {
-            cause: Cause::NoFooter,
+        FrameOutcome::Untrusted {
+            cause: FrameCause::NoFooter,
             ..
         }
     ) {

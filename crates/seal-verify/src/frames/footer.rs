@@ -1,17 +1,17 @@
 //! The footer form: a signed footer line after a message, for lanes that cannot carry
 //! attributes, verified by the same checks as frames.
 
-use seal_parse::frame::{scan_with_stats, Finding, Frame, ScanConfig, Span};
+use seal_parse::frame::{scan_with_stats, Frame, FrameFinding, ScanConfig, Span};
 use smallvec::SmallVec;
 
-use super::report::{AlarmReason, Cause, FrameReport, Report, VerifiedFrame};
+use super::report::{AlarmReason, FrameCause, FrameReport, InboundReport, VerifiedFrame};
 use super::verify::{
     pairs_into, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
 use crate::sign::FOOTER_ELEMENT;
-use crate::store::TrustStore;
+use crate::store::KeySource;
 
-impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
+impl<S: KeySource + ?Sized> FrameVerifier<'_, S> {
     /// Verifies a message of the footer lane: `message` LF `<seal-footer a="v" .. sig="t">
     /// </seal-footer>`, optionally followed by one LF.
     ///
@@ -22,13 +22,13 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
     /// is not last is `malformed_frame`), and a text without a footer gets one `unsigned_frame`
     /// entry. The configured element's frames are not looked at: run
     /// [`FrameVerifier::verify`] on the message for those.
-    pub fn verify_footer<'t>(&self, text: &'t str) -> Report<'t> {
+    pub fn verify_footer<'t>(&self, text: &'t str) -> InboundReport<'t> {
         let scan = footer_scan(self.config.scan());
         let (scanned, stats) = scan_with_stats(text, &scan);
         let findings = match scanned {
             Ok(findings) => findings,
             Err(error) => {
-                let mut report = Report::open(stats, 0);
+                let mut report = InboundReport::open(stats, 0);
                 report.scan_error = Some(error);
                 self.finish(text, FOOTER_ELEMENT, &mut report);
                 return report;
@@ -37,17 +37,17 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         let last = footer_position(text, &findings);
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
-        let mut report = Report::open(stats, findings.len().saturating_add(1));
+        let mut report = InboundReport::open(stats, findings.len().saturating_add(1));
         for (index, finding) in findings.into_iter().enumerate() {
             self.record(&mut report, finding, |finding, earlier| {
                 match (finding, last) {
-                    (Finding::Suspect(suspect), _) => suspect_outcome(&suspect),
-                    (Finding::Frame(frame), Some((at, message_end))) if at == index => {
+                    (FrameFinding::Suspect(suspect), _) => suspect_outcome(&suspect),
+                    (FrameFinding::Frame(frame), Some((at, message_end))) if at == index => {
                         let checked = self.check_footer(text, frame, message_end, &mut checks);
                         self.admit(checked, earlier, &mut admitted)
                     }
-                    (Finding::Frame(_), _) => {
-                        untrusted(AlarmReason::MalformedFrame, Cause::FooterNotLast)
+                    (FrameFinding::Frame(_), _) => {
+                        untrusted(AlarmReason::MalformedFrame, FrameCause::FooterNotLast)
                     }
                 }
             });
@@ -67,7 +67,7 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
                 source: None,
                 frame_id: None,
                 key_id: None,
-                outcome: untrusted(reason, Cause::NoFooter),
+                outcome: untrusted(reason, FrameCause::NoFooter),
             });
         }
         report.signature_checks = checks;
@@ -81,14 +81,14 @@ impl<S: TrustStore + ?Sized> FrameVerifier<'_, S> {
         frame: Frame<'t>,
         message_end: usize,
         checks: &mut usize,
-    ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
-        let (fields, sig) =
-            split_sig(&frame.attributes).ok_or((AlarmReason::UnsignedFrame, Cause::NoSignature))?;
+    ) -> Result<VerifiedFrame<'t>, (AlarmReason, FrameCause)> {
+        let (fields, sig) = split_sig(&frame.attributes)
+            .ok_or((AlarmReason::UnsignedFrame, FrameCause::NoSignature))?;
         // `footer_position` found an LF at `message_end`, so the message is a slice of `text`;
         // were it not, the footer could not be checked against its message and alarms.
         let message = text
             .get(..message_end)
-            .ok_or((AlarmReason::MalformedFrame, Cause::FooterNotLast))?;
+            .ok_or((AlarmReason::MalformedFrame, FrameCause::FooterNotLast))?;
         let mut pairs = SmallVec::new();
         pairs_into(fields, &mut pairs);
         let verified = self.check_signed(
@@ -130,9 +130,9 @@ fn footer_scan(frames: &ScanConfig) -> ScanConfig {
 /// The index of the footer finding and the end of the message it signs: the last finding, a
 /// strictly accepted top-level frame with an empty body, directly after an LF, ending the text
 /// (or followed by exactly one LF).
-fn footer_position(text: &str, findings: &[Finding<'_>]) -> Option<(usize, usize)> {
+fn footer_position(text: &str, findings: &[FrameFinding<'_>]) -> Option<(usize, usize)> {
     let index = findings.len().checked_sub(1)?;
-    let Some(Finding::Frame(frame)) = findings.get(index) else {
+    let Some(FrameFinding::Frame(frame)) = findings.get(index) else {
         return None;
     };
     let rest = text.get(frame.close.end..)?;

@@ -9,6 +9,8 @@ mod subkeys;
 mod verify;
 
 pub use config::{VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT};
-pub use report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
+pub use report::{
+    AlarmReason, FrameCause, FrameOutcome, FrameReport, InboundReport, VerifiedFrame,
+};
 pub use subkeys::{ConversationKeys, SUBKEY_CACHE_CAPACITY};
 pub use verify::FrameVerifier;

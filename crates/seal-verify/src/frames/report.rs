@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use seal_parse::frame::{Attribute, Reason, ScanError, ScanStats, Span};
+use seal_parse::frame::{Attribute, ScanError, ScanStats, Span, SuspectReason};
 use seal_record::SigningInputError;
 use smallvec::SmallVec;
 
@@ -73,13 +73,13 @@ impl fmt::Display for AlarmReason {
 /// The detailed cause of an alarm, for the operator's report only (never in the alarm text).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Cause {
+pub enum FrameCause {
     /// The frame has no `sig` attribute.
     NoSignature,
     /// The scanner did not strictly accept the tag, for these reasons.
     Suspect {
         /// The scanner's reasons, in order of discovery.
-        reasons: Vec<Reason>,
+        reasons: Vec<SuspectReason>,
     },
     /// The frame lies inside another frame's body.
     Nested {
@@ -129,7 +129,7 @@ pub enum Cause {
     VerificationOff,
 }
 
-impl fmt::Display for Cause {
+impl fmt::Display for FrameCause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoSignature => f.write_str("no `sig` attribute"),
@@ -240,7 +240,7 @@ impl<'t> VerifiedFrame<'t> {
 
 /// The outcome of one finding.
 #[derive(Debug, Clone)]
-pub enum Outcome<'t> {
+pub enum FrameOutcome<'t> {
     /// The frame verified.
     Verified(VerifiedFrame<'t>),
     /// The frame is untrusted.
@@ -248,7 +248,7 @@ pub enum Outcome<'t> {
         /// The reason written in its alarm.
         reason: AlarmReason,
         /// The detailed cause, for the operator.
-        cause: Cause,
+        cause: FrameCause,
     },
 }
 
@@ -269,23 +269,23 @@ pub struct FrameReport<'t> {
     /// is never written into an alarm).
     pub key_id: Option<Cow<'t, str>>,
     /// Verified, or untrusted with reason and cause.
-    pub outcome: Outcome<'t>,
+    pub outcome: FrameOutcome<'t>,
 }
 
 impl<'t> FrameReport<'t> {
     /// The alarm reason, or `None` for a verified frame.
     pub fn alarm_reason(&self) -> Option<AlarmReason> {
         match &self.outcome {
-            Outcome::Verified(_) => None,
-            Outcome::Untrusted { reason, .. } => Some(*reason),
+            FrameOutcome::Verified(_) => None,
+            FrameOutcome::Untrusted { reason, .. } => Some(*reason),
         }
     }
 
     /// The verified frame, if it verified.
     pub fn verified(&self) -> Option<&VerifiedFrame<'t>> {
         match &self.outcome {
-            Outcome::Verified(frame) => Some(frame),
-            Outcome::Untrusted { .. } => None,
+            FrameOutcome::Verified(frame) => Some(frame),
+            FrameOutcome::Untrusted { .. } => None,
         }
     }
 }
@@ -294,7 +294,7 @@ impl<'t> FrameReport<'t> {
 /// and the alarm text to append after the message (the model). The message itself is never
 /// changed; the report borrows from it (`'t`), so it holds no copy of attributes or ids.
 #[derive(Debug, Clone)]
-pub struct Report<'t> {
+pub struct InboundReport<'t> {
     /// In place while there is one (a message with one frame, the usual case).
     pub(crate) frames: SmallVec<[FrameReport<'t>; 1]>,
     pub(crate) scan_error: Option<ScanError>,
@@ -306,12 +306,12 @@ pub struct Report<'t> {
     pub(crate) alarm_text: String,
 }
 
-impl<'t> Report<'t> {
+impl<'t> InboundReport<'t> {
     /// A report with no frame yet, room for `capacity`, and the scan's counters; the verifier
     /// fills it in and completes it.
     #[inline]
-    pub(crate) fn open(stats: ScanStats, capacity: usize) -> Report<'t> {
-        Report {
+    pub(crate) fn open(stats: ScanStats, capacity: usize) -> InboundReport<'t> {
+        InboundReport {
             frames: SmallVec::with_capacity(capacity),
             scan_error: None,
             verification_off: false,
@@ -324,7 +324,7 @@ impl<'t> Report<'t> {
     }
 
     /// Every finding in document order with its outcome (and, in the footer lane, a
-    /// [`Cause::NoFooter`] entry when the footer is missing).
+    /// [`FrameCause::NoFooter`] entry when the footer is missing).
     pub fn frames(&self) -> &[FrameReport<'t>] {
         self.frames.as_slice()
     }
@@ -375,8 +375,8 @@ impl<'t> Report<'t> {
         self.frames()
             .iter()
             .filter_map(|frame| match &frame.outcome {
-                Outcome::Untrusted {
-                    cause: Cause::ClaimFailed { error, .. },
+                FrameOutcome::Untrusted {
+                    cause: FrameCause::ClaimFailed { error, .. },
                     ..
                 } => Some(error),
                 _ => None,

@@ -3,13 +3,17 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use seal_parse::frame::{scan_findings, Attribute, Finding, Findings, Frame, Suspect, TagKind};
+use seal_parse::frame::{
+    scan_findings, Attribute, Findings, Frame, FrameFinding, Suspect, TagKind,
+};
 use seal_record::{SigningInputParts, SIG_ATTRIBUTE};
 use smallvec::SmallVec;
 
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
-use super::report::{AlarmReason, Cause, FrameReport, Outcome, Report, VerifiedFrame};
+use super::report::{
+    AlarmReason, FrameCause, FrameOutcome, FrameReport, InboundReport, VerifiedFrame,
+};
 use super::subkeys::{ConversationKeys, SubkeyCache};
 use crate::frame_id::check_frame_id;
 use crate::freshness::{parse_issued_at, Undated, ISSUED_AT_ATTRIBUTE};
@@ -17,14 +21,14 @@ use crate::key::Algorithm;
 use crate::replay::{Claim, ClaimOutcome, ClaimScope, ReplayStore};
 use crate::sign::{BodyHashing, FRAME_ID_ATTRIBUTE, KEY_ID_ATTRIBUTE, SOURCE_ATTRIBUTE};
 use crate::store::{
-    IntendedUse, Operation, Purpose, ResolveError, TrustStore, Verified, VerifyFailure,
+    IntendedUse, KeySource, Purpose, ResolveError, StoreOperation, Verified, VerifyFailure,
 };
 use crate::time::UnixTime;
 
 /// Verifies the frames of submitted messages for one conversation at one time.
 ///
 /// The verifier reads the message and never changes it: [`FrameVerifier::verify`] returns a
-/// [`Report`] with the outcome of every finding and the alarm text to append.
+/// [`InboundReport`] with the outcome of every finding and the alarm text to append.
 ///
 /// Every key is resolved in the store for every frame (once per frame); the conversation
 /// subkey of an HMAC master key is derived the first time the verifier checks a tag of that key
@@ -32,7 +36,7 @@ use crate::time::UnixTime;
 /// keys), so a verifier reused for many messages of its conversation derives each subkey once.
 /// Reuse the verifier, or build each one with [`FrameVerifier::with_keys`] over one
 /// [`ConversationKeys`] per conversation: a fresh verifier of its own pays the derivation again.
-pub struct FrameVerifier<'a, S: TrustStore + ?Sized> {
+pub struct FrameVerifier<'a, S: KeySource + ?Sized> {
     pub(crate) config: &'a VerifyConfig,
     pub(crate) store: &'a S,
     pub(crate) conversation_id: &'a str,
@@ -48,7 +52,7 @@ enum Subkeys<'a> {
     Kept(&'a SubkeyCache),
 }
 
-impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
+impl<S: KeySource + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FrameVerifier")
             .field("config", self.config)
@@ -58,7 +62,7 @@ impl<S: TrustStore + ?Sized> std::fmt::Debug for FrameVerifier<'_, S> {
     }
 }
 
-impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
+impl<'a, S: KeySource + ?Sized> FrameVerifier<'a, S> {
     /// A verifier with `config`, resolving keys in `store` at `now`, checking HMAC tags with the
     /// subkeys of `conversation_id` (the conversation the embedder is in, never one named by a
     /// message), and claiming the id of every frame whose tag checks in `replay` (a frame
@@ -120,23 +124,23 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     ///
     /// The report borrows element names, attribute values and ids from `text` instead of
     /// copying them.
-    pub fn verify<'t>(&self, text: &'t str) -> Report<'t> {
+    pub fn verify<'t>(&self, text: &'t str) -> InboundReport<'t> {
         let element = self.config.scan().element();
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
         // Borrowed where the scan returned them: each move of the findings is a copy.
         let (scanned, stats) = &mut scan_findings(text, self.config.scan());
-        let mut report = Report::open(*stats, scanned.as_ref().map_or(0, Findings::len));
+        let mut report = InboundReport::open(*stats, scanned.as_ref().map_or(0, Findings::len));
         match scanned {
             Ok(findings) => {
                 for finding in findings {
                     self.record(&mut report, finding, |finding, earlier| match finding {
-                        Finding::Suspect(suspect) => suspect_outcome(&suspect),
-                        Finding::Frame(frame) if frame.is_nested() => untrusted(
+                        FrameFinding::Suspect(suspect) => suspect_outcome(&suspect),
+                        FrameFinding::Frame(frame) if frame.is_nested() => untrusted(
                             AlarmReason::NestedFrame,
-                            Cause::Nested { depth: frame.depth },
+                            FrameCause::Nested { depth: frame.depth },
                         ),
-                        Finding::Frame(frame) => self.admit(
+                        FrameFinding::Frame(frame) => self.admit(
                             self.check_frame(text, frame, &mut checks),
                             earlier,
                             &mut admitted,
@@ -155,9 +159,9 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// recorded before it (with verification off: `verification_off`).
     pub(crate) fn record<'t>(
         &self,
-        report: &mut Report<'t>,
-        finding: Finding<'t>,
-        decide: impl FnOnce(Finding<'t>, &[FrameReport<'t>]) -> Outcome<'t>,
+        report: &mut InboundReport<'t>,
+        finding: FrameFinding<'t>,
+        decide: impl FnOnce(FrameFinding<'t>, &[FrameReport<'t>]) -> FrameOutcome<'t>,
     ) {
         let tag = finding.tag();
         let depth = finding.depth();
@@ -167,7 +171,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         let outcome = if self.config.is_enabled() {
             decide(finding, report.frames.as_slice())
         } else {
-            untrusted(AlarmReason::VerificationOff, Cause::VerificationOff)
+            untrusted(AlarmReason::VerificationOff, FrameCause::VerificationOff)
         };
         report.frames.push(FrameReport {
             tag,
@@ -180,7 +184,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     }
 
     /// Completes a report whose frames (or scan error) are in: taint and alarm text.
-    pub(crate) fn finish(&self, text: &str, element: &str, report: &mut Report<'_>) {
+    pub(crate) fn finish(&self, text: &str, element: &str, report: &mut InboundReport<'_>) {
         let off = !self.config.is_enabled();
         report.tainted = off
             || report.scan_error.is_some()
@@ -206,23 +210,29 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
 
     /// The freshness check, after the signature: the last second at which the frame is fresh
     /// (its claim lives until then), or why it is not.
-    fn fresh_until(&self, verified: &VerifiedFrame<'_>) -> Result<UnixTime, (AlarmReason, Cause)> {
+    fn fresh_until(
+        &self,
+        verified: &VerifiedFrame<'_>,
+    ) -> Result<UnixTime, (AlarmReason, FrameCause)> {
         match verified.attribute(ISSUED_AT_ATTRIBUTE) {
             Some(text) => {
                 let issued_at = parse_issued_at(text).map_err(|problem| {
-                    (AlarmReason::MalformedFrame, Cause::InvalidIssuedAt(problem))
+                    (
+                        AlarmReason::MalformedFrame,
+                        FrameCause::InvalidIssuedAt(problem),
+                    )
                 })?;
                 self.config
                     .freshness()
                     .check(issued_at, self.now)
-                    .map_err(|staleness| (AlarmReason::StaleFrame, Cause::Stale(staleness)))
+                    .map_err(|staleness| (AlarmReason::StaleFrame, FrameCause::Stale(staleness)))
             }
             None => match self.config.undated() {
                 Undated::AcceptedUntil(until) if self.now <= until => Ok(until),
                 Undated::AcceptedUntil(until) => {
-                    Err((AlarmReason::StaleFrame, Cause::UndatedAfter { until }))
+                    Err((AlarmReason::StaleFrame, FrameCause::UndatedAfter { until }))
                 }
-                Undated::Refused => Err((AlarmReason::StaleFrame, Cause::Undated)),
+                Undated::Refused => Err((AlarmReason::StaleFrame, FrameCause::Undated)),
             },
         }
     }
@@ -234,10 +244,10 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
     /// message (among `earlier`, in another scope) alarms; a fresh claim is admitted.
     pub(crate) fn admit<'t>(
         &self,
-        checked: Result<VerifiedFrame<'t>, (AlarmReason, Cause)>,
+        checked: Result<VerifiedFrame<'t>, (AlarmReason, FrameCause)>,
         earlier: &[FrameReport<'t>],
         admitted: &mut AdmittedIds,
-    ) -> Outcome<'t> {
+    ) -> FrameOutcome<'t> {
         let verified = match checked {
             Ok(verified) => verified,
             Err((reason, cause)) => return untrusted(reason, cause),
@@ -260,7 +270,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             let replayed = || {
                 untrusted(
                     AlarmReason::ReplayedFrame,
-                    Cause::Replayed { id: id.to_owned() },
+                    FrameCause::Replayed { id: id.to_owned() },
                 )
             };
             match self.replay.claim(&claim) {
@@ -269,7 +279,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 Err(error) => {
                     return untrusted(
                         AlarmReason::ReplayedFrame,
-                        Cause::ClaimFailed {
+                        FrameCause::ClaimFailed {
                             id: id.to_owned(),
                             error,
                         },
@@ -280,7 +290,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 return replayed();
             }
         }
-        Outcome::Verified(verified)
+        FrameOutcome::Verified(verified)
     }
 
     /// Checks a frame and, when it verifies, moves its element and attributes (without `sig`)
@@ -290,7 +300,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         text: &'t str,
         frame: Frame<'t>,
         checks: &mut usize,
-    ) -> Result<VerifiedFrame<'t>, (AlarmReason, Cause)> {
+    ) -> Result<VerifiedFrame<'t>, (AlarmReason, FrameCause)> {
         let verified = self.check_frame_tag(text, &frame, checks)?;
         let Frame {
             element,
@@ -317,13 +327,13 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         text: &str,
         frame: &Frame<'_>,
         checks: &mut usize,
-    ) -> Result<Verified, (AlarmReason, Cause)> {
+    ) -> Result<Verified, (AlarmReason, FrameCause)> {
         // Errors are built only when returned (an error built and dropped costs a call).
         let Some((attributes, sig)) = split_sig(&frame.attributes) else {
-            return Err((AlarmReason::UnsignedFrame, Cause::NoSignature));
+            return Err((AlarmReason::UnsignedFrame, FrameCause::NoSignature));
         };
         let Some(body) = frame.body.of(text) else {
-            let cause = Cause::Suspect {
+            let cause = FrameCause::Suspect {
                 reasons: Vec::new(),
             };
             return Err((AlarmReason::MalformedFrame, cause));
@@ -355,16 +365,20 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
         sig: &str,
         checks: &mut usize,
         signed: Signed<'_>,
-    ) -> Result<Verified, (AlarmReason, Cause)> {
+    ) -> Result<Verified, (AlarmReason, FrameCause)> {
         let Some(key_id) = attribute(attributes, KEY_ID_ATTRIBUTE) else {
-            return Err((AlarmReason::UnknownKey, Cause::NoKeyId));
+            return Err((AlarmReason::UnknownKey, FrameCause::NoKeyId));
         };
         match attribute(attributes, FRAME_ID_ATTRIBUTE) {
             None if self.config.requires_frame_id() => {
-                return Err((AlarmReason::MalformedFrame, Cause::NoFrameId));
+                return Err((AlarmReason::MalformedFrame, FrameCause::NoFrameId));
             }
-            Some(id) => check_frame_id(id)
-                .map_err(|problem| (AlarmReason::MalformedFrame, Cause::InvalidFrameId(problem)))?,
+            Some(id) => check_frame_id(id).map_err(|problem| {
+                (
+                    AlarmReason::MalformedFrame,
+                    FrameCause::InvalidFrameId(problem),
+                )
+            })?,
             None => {}
         }
         let purpose = Purpose::Frame {
@@ -372,7 +386,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
             attributes,
         };
         let intended = IntendedUse {
-            operation: Operation::Verify,
+            operation: StoreOperation::Verify,
             purpose,
         };
         let resolved = self
@@ -389,7 +403,7 @@ impl<'a, S: TrustStore + ?Sized> FrameVerifier<'a, S> {
                 SigningInputParts::footer(key_id, algorithm, tag_len, attributes, message)
             }
         }
-        .map_err(|error| (AlarmReason::MalformedFrame, Cause::SigningInput(error)))?;
+        .map_err(|error| (AlarmReason::MalformedFrame, FrameCause::SigningInput(error)))?;
         *checks = checks.saturating_add(1);
         let subkeys = match &self.subkeys {
             Subkeys::Own(own) => own,
@@ -489,11 +503,11 @@ pub(crate) fn attribute<'t>(attributes: &[(&'t str, &'t str)], name: &str) -> Op
         .map(|(_, value)| *value)
 }
 
-pub(crate) fn untrusted<'t>(reason: AlarmReason, cause: Cause) -> Outcome<'t> {
-    Outcome::Untrusted { reason, cause }
+pub(crate) fn untrusted<'t>(reason: AlarmReason, cause: FrameCause) -> FrameOutcome<'t> {
+    FrameOutcome::Untrusted { reason, cause }
 }
 
-pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> Outcome<'t> {
+pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> FrameOutcome<'t> {
     let reason = if suspect.depth > 1 && suspect.kind == TagKind::Open {
         AlarmReason::NestedFrame
     } else {
@@ -501,7 +515,7 @@ pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> Outcome<'t> {
     };
     untrusted(
         reason,
-        Cause::Suspect {
+        FrameCause::Suspect {
             reasons: suspect.reasons.clone(),
         },
     )
@@ -510,19 +524,19 @@ pub(crate) fn suspect_outcome<'t>(suspect: &Suspect) -> Outcome<'t> {
 /// The decoded value of attribute `name` of a strictly accepted frame (borrowed from the text
 /// unless the value held an escape).
 #[inline]
-pub(crate) fn attribute_of<'t>(finding: &Finding<'t>, name: &str) -> Option<Cow<'t, str>> {
+pub(crate) fn attribute_of<'t>(finding: &FrameFinding<'t>, name: &str) -> Option<Cow<'t, str>> {
     match finding {
-        Finding::Frame(frame) => frame
+        FrameFinding::Frame(frame) => frame
             .attributes
             .iter()
             .find(|attribute| attribute.name == name)
             .map(|attribute| attribute.value.clone()),
-        Finding::Suspect(_) => None,
+        FrameFinding::Suspect(_) => None,
     }
 }
 
 /// The alarm reason of a failed resolution or check.
-fn failure(failure: VerifyFailure) -> (AlarmReason, Cause) {
+fn failure(failure: VerifyFailure) -> (AlarmReason, FrameCause) {
     let reason = match &failure {
         VerifyFailure::Key(
             ResolveError::UnknownKey { .. } | ResolveError::SecretNotSupplied { .. },
@@ -531,5 +545,5 @@ fn failure(failure: VerifyFailure) -> (AlarmReason, Cause) {
         VerifyFailure::Key(_) => AlarmReason::KeyNotValid,
         _ => AlarmReason::BadSignature,
     };
-    (reason, Cause::Verify(failure))
+    (reason, FrameCause::Verify(failure))
 }

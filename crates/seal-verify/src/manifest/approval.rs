@@ -7,7 +7,7 @@ use seal_record::{count_piece_u64, Sha256Digest, SigningInput};
 
 use crate::ed25519::Ed25519SigningKey;
 use crate::replay::{Claim, ClaimError, ClaimOutcome, ClaimScope, ReplayStore};
-use crate::store::{is_key_id, verify_signature, Purpose, ResolveError, TrustStore, VerifyFailure};
+use crate::store::{is_key_id, verify_signature, KeySource, Purpose, ResolveError, VerifyFailure};
 use crate::time::UnixTime;
 
 /// Domain string of the approval signing input.
@@ -64,7 +64,7 @@ pub struct ApprovedHash {
 /// Where and when an approval is checked: the trust store, the time, and the replay store in
 /// which the approval id is claimed (scope [`ClaimScope::Approval`] of the approver key, until
 /// the approval's not-after time), so one approval clears one spawn.
-pub struct ApprovalCheck<'a, S: TrustStore + ?Sized> {
+pub struct ApprovalCheck<'a, S: KeySource + ?Sized> {
     /// The trust store holding approver keys.
     pub store: &'a S,
     /// The time of the check.
@@ -73,7 +73,7 @@ pub struct ApprovalCheck<'a, S: TrustStore + ?Sized> {
     pub replay: &'a dyn ReplayStore,
 }
 
-impl<S: TrustStore + ?Sized> fmt::Debug for ApprovalCheck<'_, S> {
+impl<S: KeySource + ?Sized> fmt::Debug for ApprovalCheck<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ApprovalCheck")
             .field("now", &self.now)
@@ -248,7 +248,7 @@ impl ApprovedHash {
 /// # Errors
 /// The first check that fails, as an [`ApprovalError`] ([`ApprovalError::Reused`] for a
 /// claim that was not fresh, [`ApprovalError::ClaimFailed`] when the store cannot answer).
-pub fn verify_approval<S: TrustStore + ?Sized>(
+pub fn verify_approval<S: KeySource + ?Sized>(
     approval: &SignedApproval,
     check: &ApprovalCheck<'_, S>,
 ) -> Result<ApprovedHash, ApprovalError> {
@@ -258,7 +258,7 @@ pub fn verify_approval<S: TrustStore + ?Sized>(
 }
 
 /// Every check of [`verify_approval`] but the claim.
-pub(crate) fn check_approval<S: TrustStore + ?Sized>(
+pub(crate) fn check_approval<S: KeySource + ?Sized>(
     approval: &SignedApproval,
     check: &ApprovalCheck<'_, S>,
 ) -> Result<ApprovedHash, ApprovalError> {
@@ -292,7 +292,7 @@ pub(crate) fn check_approval<S: TrustStore + ?Sized>(
 
 /// Claims the id of a checked approval, to live until `not_after` (after which the approval is
 /// expired anyway).
-pub(crate) fn claim_approval<S: TrustStore + ?Sized>(
+pub(crate) fn claim_approval<S: KeySource + ?Sized>(
     approved: &ApprovedHash,
     not_after: UnixTime,
     check: &ApprovalCheck<'_, S>,

@@ -10,7 +10,7 @@ use seal_record::{
 use super::approval::{
     check_approval, claim_approval, ApprovalCheck, ApprovalError, SignedApproval,
 };
-use crate::store::TrustStore;
+use crate::store::KeySource;
 
 /// Digests of the files as they are now, keyed by [`CanonicalPath`]: the embedder canonicalizes
 /// its paths with [`seal_record::canonical_path`], the same function the manifest builder uses,
@@ -330,7 +330,7 @@ pub fn verify_before_spawn(
 /// # Errors
 /// [`SpawnError::Approval`] (the claim's errors included), or the errors of
 /// [`verify_before_spawn`].
-pub fn verify_signed_before_spawn<S: TrustStore + ?Sized>(
+pub fn verify_signed_before_spawn<S: KeySource + ?Sized>(
     manifest: &Manifest,
     approval: &SignedApproval,
     check: &ApprovalCheck<'_, S>,

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::document::KeyMaterial;
 use super::memory::{InsertError, MemoryTrustStore};
-use super::record::RecordError;
+use super::record::KeyRecordError;
 use super::signed::TrustedDocument;
 use crate::ed25519::Ed25519PublicKey;
 use crate::hmac_key::HmacKey;
@@ -58,7 +58,7 @@ pub enum BindError {
         error: TagLengthError,
     },
     /// A record rule refused the key.
-    Record(RecordError),
+    Record(KeyRecordError),
     /// The store refused the record.
     Insert(InsertError),
 }

@@ -144,7 +144,7 @@ impl KeyEntry {
     pub(crate) fn record(
         &self,
         key: VerifyingKey,
-    ) -> Result<KeyRecord, super::record::RecordError> {
+    ) -> Result<KeyRecord, super::record::KeyRecordError> {
         KeyRecord::new(
             &self.id,
             key,

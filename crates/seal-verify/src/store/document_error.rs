@@ -4,7 +4,7 @@ use std::fmt;
 
 use seal_parse::json::JsonError;
 
-use super::record::{RecordError, ScopeError};
+use super::record::{KeyRecordError, ScopeError};
 use crate::base64url::Base64Error;
 use crate::tag::TagLengthError;
 
@@ -86,7 +86,7 @@ pub enum DocumentErrorKind {
     /// A frame scope the grammar refuses.
     Scope(ScopeError),
     /// A key record the rules refuse (inverted window, store update on an HMAC key).
-    Record(RecordError),
+    Record(KeyRecordError),
     /// `threshold` is larger than the number of distinct store-update keys.
     ThresholdUnreachable {
         /// The threshold.

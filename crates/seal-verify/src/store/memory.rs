@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::record::KeyRecord;
-use super::resolve::{check_record, IntendedUse, ResolveError, Resolved, TrustStore};
+use super::resolve::{check_record, IntendedUse, KeySource, ResolveError, Resolved};
 use crate::time::UnixTime;
 
 /// Most records one store holds: 4096.
@@ -112,7 +112,7 @@ impl MemoryTrustStore {
     }
 }
 
-impl TrustStore for MemoryTrustStore {
+impl KeySource for MemoryTrustStore {
     #[inline]
     fn resolve(
         &self,
@@ -149,7 +149,7 @@ mod tests {
     use super::*;
     use crate::key::VerifyingKey;
     use crate::secret::HmacSecret;
-    use crate::store::resolve::{Operation, Purpose};
+    use crate::store::resolve::{Purpose, StoreOperation};
     use crate::store::{FrameScope, KeyStatus, Scopes, Validity};
     use crate::tag::TagLength;
     use crate::HmacKey;
@@ -181,7 +181,7 @@ mod tests {
 
     fn resolved_id(store: &MemoryTrustStore, key_id: &str) -> Result<String, ResolveError> {
         let intended = IntendedUse {
-            operation: Operation::Verify,
+            operation: StoreOperation::Verify,
             purpose: Purpose::Frame {
                 element: "channel",
                 attributes: &[],

@@ -22,11 +22,12 @@ pub use operator::{
     check_rotation, sign_store_document, sign_store_rotation, KeyRefusal, Rotation, TrustError,
 };
 pub use record::{
-    is_key_id, FrameScope, KeyRecord, KeyStatus, RecordError, ScopeError, Scopes, Validity,
+    is_key_id, FrameScope, KeyRecord, KeyRecordError, KeyStatus, ScopeError, Scopes, Validity,
     MAX_KEY_ID_LEN,
 };
 pub use resolve::{
-    check_record, IntendedUse, MatchedScope, Operation, Purpose, ResolveError, Resolved, TrustStore,
+    check_record, IntendedUse, KeySource, MatchedScope, Purpose, ResolveError, Resolved,
+    StoreOperation,
 };
 pub use signed::{
     accept_initial, count_signers, rotate, RotationError, SignedStoreDocument, StoreSignature,

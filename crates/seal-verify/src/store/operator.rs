@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::{
     accept_initial, rotate, BindError, DocumentError, FrameScope, InsertError, KeyRecord,
-    KeyStatus, MemoryTrustStore, RecordError, RotationError, ScopeError, Scopes,
+    KeyRecordError, KeyStatus, MemoryTrustStore, RotationError, ScopeError, Scopes,
     SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, Validity,
 };
 use crate::ed25519::{Ed25519PublicKey, Ed25519SigningKey};
@@ -51,7 +51,7 @@ pub enum KeyRefusal {
     /// The frame scope (an element name outside the frame grammar).
     Scope(ScopeError),
     /// The key record (a key id outside the grammar, an inverted window).
-    Record(RecordError),
+    Record(KeyRecordError),
     /// The store (an id already present, or the store full).
     Insert(InsertError),
 }

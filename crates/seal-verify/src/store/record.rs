@@ -194,7 +194,7 @@ pub struct KeyRecord {
 /// Why a key record was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum RecordError {
+pub enum KeyRecordError {
     /// The id is outside the key id grammar ([`is_key_id`]).
     KeyId {
         /// The id.
@@ -220,7 +220,7 @@ pub enum RecordError {
     },
 }
 
-impl fmt::Display for RecordError {
+impl fmt::Display for KeyRecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::KeyId { id } => write!(f, "`{}` is not a key id", id.escape_debug()),
@@ -246,7 +246,7 @@ impl fmt::Display for RecordError {
     }
 }
 
-impl std::error::Error for RecordError {}
+impl std::error::Error for KeyRecordError {}
 
 impl KeyRecord {
     /// A record; refuses a bad id, an inverted window, a store-update or manifest-approval
@@ -259,7 +259,7 @@ impl KeyRecord {
         validity: Validity,
         status: KeyStatus,
         scopes: Scopes,
-    ) -> Result<KeyRecord, RecordError> {
+    ) -> Result<KeyRecord, KeyRecordError> {
         check_rules(
             id,
             matches!(key, VerifyingKey::Ed25519(_)),
@@ -269,7 +269,7 @@ impl KeyRecord {
         if let VerifyingKey::Hmac(hmac) = &key {
             let length = hmac.tag_length();
             if !length.is_whole_chars() {
-                return Err(RecordError::TagLengthNotWholeChars {
+                return Err(KeyRecordError::TagLengthNotWholeChars {
                     bits: length.bits(),
                 });
             }
@@ -319,10 +319,10 @@ impl KeyRecord {
 pub(crate) type KeyIdText = ArrayString<MAX_KEY_ID_LEN>;
 
 /// `id` held inline; refused when outside the key id grammar.
-pub(crate) fn key_id_text(id: &str) -> Result<KeyIdText, RecordError> {
+pub(crate) fn key_id_text(id: &str) -> Result<KeyIdText, KeyRecordError> {
     match ArrayString::from(id) {
         Ok(text) if is_key_id(id) => Ok(text),
-        _ => Err(RecordError::KeyId { id: id.to_owned() }),
+        _ => Err(KeyRecordError::KeyId { id: id.to_owned() }),
     }
 }
 
@@ -332,21 +332,21 @@ pub(crate) fn check_rules(
     is_ed25519: bool,
     validity: Validity,
     scopes: &Scopes,
-) -> Result<(), RecordError> {
+) -> Result<(), KeyRecordError> {
     if !is_key_id(id) {
-        return Err(RecordError::KeyId { id: id.to_owned() });
+        return Err(KeyRecordError::KeyId { id: id.to_owned() });
     }
     if validity.not_before > validity.not_after {
-        return Err(RecordError::Window {
+        return Err(KeyRecordError::Window {
             not_before: validity.not_before,
             not_after: validity.not_after,
         });
     }
     if scopes.store_update && !is_ed25519 {
-        return Err(RecordError::StoreUpdateNeedsEd25519);
+        return Err(KeyRecordError::StoreUpdateNeedsEd25519);
     }
     if scopes.manifest_approval && !is_ed25519 {
-        return Err(RecordError::ManifestApprovalNeedsEd25519);
+        return Err(KeyRecordError::ManifestApprovalNeedsEd25519);
     }
     Ok(())
 }

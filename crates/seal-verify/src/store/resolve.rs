@@ -7,7 +7,7 @@ use crate::time::UnixTime;
 
 /// Whether the caller wants to make a tag or check one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
+pub enum StoreOperation {
     /// Make a new tag or signature: needs an [`KeyStatus::Active`] key.
     Sign,
     /// Check a tag or signature: an active or verify-only key.
@@ -34,7 +34,7 @@ pub enum Purpose<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IntendedUse<'a> {
     /// Sign or verify.
-    pub operation: Operation,
+    pub operation: StoreOperation,
     /// What for.
     pub purpose: Purpose<'a>,
 }
@@ -142,7 +142,7 @@ impl std::error::Error for ResolveError {}
 
 /// A source of keys. Resolution takes the key id (never key material from a message), the
 /// intended use and the time, and fails closed: any doubt is an error.
-pub trait TrustStore {
+pub trait KeySource {
     /// The record for `key_id` if it may be used as `intended` at `now`.
     fn resolve(
         &self,
@@ -154,7 +154,7 @@ pub trait TrustStore {
 
 /// Decides whether `record` may be used as `intended` at `now`: window, status, then scope.
 ///
-/// Every [`TrustStore`] implementation should call this after finding the record, so the rules
+/// Every [`KeySource`] implementation should call this after finding the record, so the rules
 /// are the same everywhere.
 pub fn check_record<'s>(
     record: &'s KeyRecord,
@@ -174,8 +174,8 @@ pub fn check_record<'s>(
     }
     match (record.status(), intended.operation) {
         (KeyStatus::Revoked { at }, _) if now >= at => return Err(ResolveError::Revoked { at }),
-        (KeyStatus::Active, _) | (_, Operation::Verify) => {}
-        (KeyStatus::VerifyOnly | KeyStatus::Revoked { .. }, Operation::Sign) => {
+        (KeyStatus::Active, _) | (_, StoreOperation::Verify) => {}
+        (KeyStatus::VerifyOnly | KeyStatus::Revoked { .. }, StoreOperation::Sign) => {
             return Err(ResolveError::VerifyOnly)
         }
     }

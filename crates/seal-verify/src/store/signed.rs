@@ -9,7 +9,7 @@ use seal_parse::json::Fields;
 
 use super::reader::base64;
 use super::record::is_key_id;
-use super::resolve::{check_record, IntendedUse, Operation, Purpose};
+use super::resolve::{check_record, IntendedUse, Purpose, StoreOperation};
 use crate::base64url;
 use crate::ed25519::{Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 use crate::fingerprint::Fingerprint;
@@ -239,7 +239,7 @@ pub fn count_signers(
 ) -> usize {
     let input = signed.document.signing_input();
     let intended = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::StoreUpdate,
     };
     let mut counted: BTreeSet<Fingerprint> = BTreeSet::new();

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::record::KeyIdText;
 use super::resolve::{
-    IntendedUse, MatchedScope, Operation, Purpose, ResolveError, Resolved, TrustStore,
+    IntendedUse, KeySource, MatchedScope, Purpose, ResolveError, Resolved, StoreOperation,
 };
 use crate::error::SignatureError;
 use crate::fingerprint::Fingerprint;
@@ -83,7 +83,7 @@ impl Verified {
 /// A key with the `compact` tag length is refused here ([`VerifyFailure::CompactNeedsConversation`]):
 /// compact tags are allowed only with per-conversation subkeys, so they are checked only by
 /// [`verify_signature_in_conversation`].
-pub fn verify_signature<S: TrustStore + ?Sized>(
+pub fn verify_signature<S: KeySource + ?Sized>(
     store: &S,
     key_id: &str,
     purpose: Purpose<'_>,
@@ -106,7 +106,7 @@ pub fn verify_signature<S: TrustStore + ?Sized>(
 /// As [`verify_signature`], but an HMAC key checks with its per-conversation subkey for
 /// `conversation_id` (the conversation the verifier is in, never one named by the message).
 /// Ed25519 keys check as in [`verify_signature`]: their signatures need no shared secret.
-pub fn verify_signature_in_conversation<S: TrustStore + ?Sized>(
+pub fn verify_signature_in_conversation<S: KeySource + ?Sized>(
     store: &S,
     key_id: &str,
     purpose: Purpose<'_>,
@@ -141,14 +141,14 @@ impl Verified {
     }
 }
 
-fn resolve_for_verify<'s, S: TrustStore + ?Sized>(
+fn resolve_for_verify<'s, S: KeySource + ?Sized>(
     store: &'s S,
     key_id: &str,
     purpose: Purpose<'_>,
     now: UnixTime,
 ) -> Result<Resolved<'s>, VerifyFailure> {
     let intended = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose,
     };
     store

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use crate::frames_support::{config, hmac_secret, master, sign, store, CONVERSATION, ELEMENT, NOW};
 use seal_record::{canonical_path, CanonicalPath, Sha256Digest};
 use seal_verify::store::{
-    BindError, InsertError, IntendedUse, Operation, Purpose, RecordError, ResolveError, TrustStore,
-    VerifyFailure,
+    BindError, InsertError, IntendedUse, KeyRecordError, KeySource, Purpose, ResolveError,
+    StoreOperation, VerifyFailure,
 };
 use seal_verify::{
     ApprovalError, CompensatingControls, Ed25519SigningKey, FrameVerifier, HmacKey, HmacSecret,
@@ -547,7 +547,7 @@ fn bind_errors_name_the_key_and_the_rule() {
             "key `k-compact`: compact tags need a replay set turned on",
         ),
         (
-            BindError::Record(RecordError::Window {
+            BindError::Record(KeyRecordError::Window {
                 not_before: UnixTime(20),
                 not_after: UnixTime(10),
             }),
@@ -658,7 +658,7 @@ fn resolve_errors_name_the_reason_the_key_is_refused() {
 fn resolve_errors_from_the_store_read_as_the_operator_needs() {
     let store = store();
     let verify = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::Frame {
             element: ELEMENT,
             attributes: &[("source", "telegram")],
@@ -688,12 +688,12 @@ fn resolve_errors_from_the_store_read_as_the_operator_needs() {
 #[test]
 fn refused_tag_lengths_name_the_bits_and_the_rule() {
     assert_messages(&[(
-        RecordError::TagLengthNotWholeChars { bits: 128 },
+        KeyRecordError::TagLengthNotWholeChars { bits: 128 },
         "an hmac key's tag length of 128 bits is not a whole number of base64url characters (a \
          multiple of 6 bits)",
     )]);
     assert_messages(&[(
-        seal_verify::SignError::TagLengthNotWholeChars { bits: 100 },
+        seal_verify::FrameRefusal::TagLengthNotWholeChars { bits: 100 },
         "a frame tag length of 100 bits is not a whole number of base64url characters (a \
          multiple of 6 bits)",
     )]);

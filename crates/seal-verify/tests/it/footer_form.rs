@@ -2,7 +2,9 @@
 //! frames.
 
 use crate::frames_support::*;
-use seal_verify::{Cause, FrameSigner, FrameVerifier, Outcome, Report, SigningKey, FOOTER_ELEMENT};
+use seal_verify::{
+    FrameCause, FrameOutcome, FrameSigner, FrameVerifier, InboundReport, SigningKey, FOOTER_ELEMENT,
+};
 
 const MESSAGE: &str = "Build 7 passed.\nDeploy when ready.";
 
@@ -14,13 +16,13 @@ fn footer(fields: &[(&str, &str)], message: &str) -> String {
         .unwrap()
 }
 
-fn check_in<'t>(text: &'t str, conversation: &str, seen: &MemoryReplayStore) -> Report<'t> {
+fn check_in<'t>(text: &'t str, conversation: &str, seen: &MemoryReplayStore) -> InboundReport<'t> {
     let store = store();
     let config = config();
     FrameVerifier::new(&config, &store, conversation, NOW, seen).verify_footer(text)
 }
 
-fn check(text: &str) -> Report<'_> {
+fn check(text: &str) -> InboundReport<'_> {
     check_in(text, CONVERSATION, &MemoryReplayStore::new())
 }
 
@@ -79,8 +81,8 @@ fn a_missing_footer_is_unsigned_and_a_misplaced_one_is_malformed() {
     assert_eq!(reasons(&report), ["unsigned_frame"]);
     assert!(matches!(
         report.frames()[0].outcome,
-        Outcome::Untrusted {
-            cause: Cause::NoFooter,
+        FrameOutcome::Untrusted {
+            cause: FrameCause::NoFooter,
             ..
         }
     ));

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use seal_parse::frame::{ScanConfig, ScanLimits};
 use seal_render::render_frame;
 use seal_verify::{
-    AlarmReason, FrameSigner, FrameVerifier, Report, SigningKey, UnixTime, VerifyConfig,
+    AlarmReason, FrameSigner, FrameVerifier, InboundReport, SigningKey, UnixTime, VerifyConfig,
     VerifyLimits,
 };
 
@@ -50,7 +50,7 @@ fn signed_by(key_id: &str, key: &seal_verify::HmacKey, attributes: &[(&str, &str
         .unwrap()
 }
 
-fn check_footer(text: &str) -> Report<'_> {
+fn check_footer(text: &str) -> InboundReport<'_> {
     let store = store();
     let config = config();
     FrameVerifier::new(

@@ -6,8 +6,9 @@
 
 use crate::frames_support::*;
 use seal_verify::{
-    Cause, FrameSigner, FrameVerifier, Freshness, IssuedAtProblem, Outcome, SignError, SigningKey,
-    Staleness, UnixTime, VerifyConfig, DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_SKEW_SECONDS,
+    FrameCause, FrameOutcome, FrameRefusal, FrameSigner, FrameVerifier, Freshness, IssuedAtProblem,
+    SigningKey, Staleness, UnixTime, VerifyConfig, DEFAULT_MAX_AGE_SECONDS,
+    DEFAULT_MAX_SKEW_SECONDS,
 };
 
 fn at(seconds: u64) -> UnixTime {
@@ -33,15 +34,19 @@ fn undated(attributes: &[(&str, &str)]) -> String {
         .unwrap()
 }
 
-fn verify_at<'t>(text: &'t str, config: &VerifyConfig, now: UnixTime) -> seal_verify::Report<'t> {
+fn verify_at<'t>(
+    text: &'t str,
+    config: &VerifyConfig,
+    now: UnixTime,
+) -> seal_verify::InboundReport<'t> {
     let store = store();
     FrameVerifier::new(config, &store, CONVERSATION, now, &MemoryReplayStore::new()).verify(text)
 }
 
-fn cause(report: &seal_verify::Report<'_>) -> Cause {
+fn cause(report: &seal_verify::InboundReport<'_>) -> FrameCause {
     match &report.frames()[0].outcome {
-        Outcome::Untrusted { cause, .. } => cause.clone(),
-        Outcome::Verified(_) => panic!("verified"),
+        FrameOutcome::Untrusted { cause, .. } => cause.clone(),
+        FrameOutcome::Verified(_) => panic!("verified"),
     }
 }
 
@@ -72,7 +77,7 @@ fn every_signer_writes_a_signed_issue_time() {
     let signer = FrameSigner::new("k1", SigningKey::Hmac(&key), CONVERSATION, NOW).unwrap();
     assert_eq!(
         signer.sign(ELEMENT, &[("id", "m1"), ("iat", "1")], "x"),
-        Err(SignError::ReservedAttribute {
+        Err(FrameRefusal::ReservedAttribute {
             name: "iat".to_owned()
         })
     );
@@ -98,7 +103,7 @@ fn a_frame_is_fresh_at_both_edges_of_the_window_and_stale_one_second_outside() {
     assert_eq!(reasons(&old), ["stale_frame"]);
     assert_eq!(
         cause(&old),
-        Cause::Stale(Staleness::TooOld {
+        FrameCause::Stale(Staleness::TooOld {
             issued_at: NOW,
             fresh_until: at(NOW.0 + 900)
         })
@@ -108,7 +113,7 @@ fn a_frame_is_fresh_at_both_edges_of_the_window_and_stale_one_second_outside() {
     assert_eq!(reasons(&early), ["stale_frame"]);
     assert_eq!(
         cause(&early),
-        Cause::Stale(Staleness::FromTheFuture {
+        FrameCause::Stale(Staleness::FromTheFuture {
             issued_at: NOW,
             now: at(NOW.0 - 61)
         })
@@ -169,7 +174,7 @@ fn an_undated_frame_alarms_unless_a_migration_window_is_open() {
     assert!(!text.contains("iat="));
     let refused = verify_at(&text, &config(), NOW);
     assert_eq!(reasons(&refused), ["stale_frame"]);
-    assert_eq!(cause(&refused), Cause::Undated);
+    assert_eq!(cause(&refused), FrameCause::Undated);
     let until = at(NOW.0 + 3_600);
     let migrating = config().accept_undated_until(until);
     let store = store();
@@ -180,7 +185,7 @@ fn an_undated_frame_alarms_unless_a_migration_window_is_open() {
     assert_eq!(replay.live(NOW)[0].3, until);
     let closed = verify_at(&text, &migrating, at(until.0 + 1));
     assert_eq!(reasons(&closed), ["stale_frame"]);
-    assert_eq!(cause(&closed), Cause::UndatedAfter { until });
+    assert_eq!(cause(&closed), FrameCause::UndatedAfter { until });
     // Dated frames keep their own window inside a migration window.
     let dated_text = dated("m2", NOW);
     assert_eq!(
@@ -201,6 +206,10 @@ fn an_issue_time_that_is_not_decimal_seconds_alarms_malformed_frame() {
         let text = undated(&[("id", "m1"), ("iat", value)]);
         let report = verify_at(&text, &config().accept_undated_until(NOW), NOW);
         assert_eq!(reasons(&report), ["malformed_frame"], "{value:?}");
-        assert_eq!(cause(&report), Cause::InvalidIssuedAt(problem), "{value:?}");
+        assert_eq!(
+            cause(&report),
+            FrameCause::InvalidIssuedAt(problem),
+            "{value:?}"
+        );
     }
 }

@@ -6,8 +6,8 @@ use crate::frames_support::*;
 use seal_record::FrameSigningInput;
 use seal_render::{escape, Context, StartTag};
 use seal_verify::{
-    check_frame_id, Cause, FrameIdProblem, FrameSigner, Outcome, SignError, SigningKey,
-    MAX_FRAME_ID_BYTES,
+    check_frame_id, FrameCause, FrameIdProblem, FrameOutcome, FrameRefusal, FrameSigner,
+    SigningKey, MAX_FRAME_ID_BYTES,
 };
 
 /// Ids outside the grammar, with the problem the check names.
@@ -105,7 +105,7 @@ fn the_signer_refuses_ids_outside_the_grammar_and_says_why() {
             let error = result.unwrap_err();
             assert_eq!(
                 error,
-                SignError::InvalidFrameId {
+                FrameRefusal::InvalidFrameId {
                     id: id.clone(),
                     problem
                 }
@@ -161,10 +161,10 @@ fn a_frame_whose_id_is_outside_the_grammar_alarms_malformed_frame() {
         assert_eq!(report.verified().count(), 0, "{id:?}");
         assert_eq!(report.new_ids().count(), 0, "{id:?}");
         match &report.frames()[0].outcome {
-            Outcome::Untrusted { cause, .. } => {
-                assert_eq!(cause, &Cause::InvalidFrameId(problem), "{id:?}");
+            FrameOutcome::Untrusted { cause, .. } => {
+                assert_eq!(cause, &FrameCause::InvalidFrameId(problem), "{id:?}");
             }
-            Outcome::Verified(_) => panic!("{id:?} verified"),
+            FrameOutcome::Verified(_) => panic!("{id:?} verified"),
         }
         assert!(report.is_tainted());
     }

@@ -10,7 +10,7 @@
 use crate::frames_support::*;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
-use seal_parse::frame::{scan, Finding};
+use seal_parse::frame::{scan, FrameFinding};
 use seal_record::FrameSigningInput;
 use seal_test_support::seeded;
 use seal_verify::store::{verify_signature_in_conversation, Purpose};
@@ -98,7 +98,7 @@ fn strict_frames(text: &str) -> Vec<(seal_parse::frame::Frame<'_>, String)> {
         .unwrap_or_default()
         .into_iter()
         .filter_map(|finding| match finding {
-            Finding::Frame(frame) => {
+            FrameFinding::Frame(frame) => {
                 let sig = frame
                     .attributes
                     .last()
@@ -107,7 +107,7 @@ fn strict_frames(text: &str) -> Vec<(seal_parse::frame::Frame<'_>, String)> {
                     .to_string();
                 Some((frame, sig))
             }
-            Finding::Suspect(_) => None,
+            FrameFinding::Suspect(_) => None,
         })
         .collect()
 }

@@ -7,8 +7,8 @@ use std::cell::Cell;
 
 use seal_test_support::verify_setup::{config, record, Forgetful, ELEMENT, NOW};
 use seal_verify::store::{
-    check_record, IntendedUse, KeyRecord, KeyStatus, MemoryTrustStore, ResolveError, Resolved,
-    TrustStore,
+    check_record, IntendedUse, KeyRecord, KeySource, KeyStatus, MemoryTrustStore, ResolveError,
+    Resolved,
 };
 use seal_verify::{
     AlarmReason, ConversationKeys, FrameSigner, FrameVerifier, HmacKey, HmacSecret, SigningKey,
@@ -26,7 +26,7 @@ fn frame(key_id: &str, key: &HmacKey, conversation: &str, id: &str) -> String {
         .unwrap()
 }
 
-fn reasons(report: &seal_verify::Report) -> Vec<Option<AlarmReason>> {
+fn reasons(report: &seal_verify::InboundReport) -> Vec<Option<AlarmReason>> {
     report
         .frames()
         .iter()
@@ -353,7 +353,7 @@ struct Switchable {
     revoked: Cell<bool>,
 }
 
-impl TrustStore for Switchable {
+impl KeySource for Switchable {
     fn resolve(
         &self,
         key_id: &str,

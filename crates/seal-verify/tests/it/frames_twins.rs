@@ -8,8 +8,8 @@ use seal_render::render_frame;
 use seal_verify::base64url;
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 use seal_verify::{
-    Algorithm, FrameSigner, FrameVerifier, HmacKey, HmacSecret, Report, SigningKey, TagLength,
-    UnixTime, VerifyingKey,
+    Algorithm, FrameSigner, FrameVerifier, HmacKey, HmacSecret, InboundReport, SigningKey,
+    TagLength, UnixTime, VerifyingKey,
 };
 
 const ATTRIBUTES: [(&str, &str); 3] = [("source", "telegram"), ("id", "m42"), ("lane", "ops")];
@@ -55,7 +55,7 @@ fn twin_store() -> MemoryTrustStore {
     store
 }
 
-fn check(text: &str) -> Report<'_> {
+fn check(text: &str) -> InboundReport<'_> {
     let store = twin_store();
     let config = config();
     FrameVerifier::new(

@@ -9,8 +9,9 @@ use seal_test_support::{
 
 use seal_verify::base64url::{self, Base64Error};
 use seal_verify::store::{
-    accept_initial, rotate, IntendedUse, MatchedScope, MemoryTrustStore, Operation, Purpose,
-    SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature, TrustStore, TrustedDocument,
+    accept_initial, rotate, IntendedUse, KeySource, MatchedScope, MemoryTrustStore, Purpose,
+    SignedStoreDocument, StoreDocument, StoreLimits, StoreOperation, StoreSignature,
+    TrustedDocument,
 };
 use seal_verify::{
     CompensatingControls, Ed25519SigningKey, HmacKey, HmacSecret, TagConfig, TagLength, TagProfile,
@@ -396,10 +397,10 @@ fn resolutions() -> Value {
     .unwrap();
     let telegram = [("source", "telegram"), ("id", "m1")];
     let email = [("source", "email")];
-    let cases: Vec<(&str, Operation, Purpose<'_>, u64)> = vec![
+    let cases: Vec<(&str, StoreOperation, Purpose<'_>, u64)> = vec![
         (
             "ingress",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -408,7 +409,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress",
-            Operation::Sign,
+            StoreOperation::Sign,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -417,7 +418,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &email,
@@ -426,7 +427,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "message",
                 attributes: &telegram,
@@ -435,7 +436,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -444,7 +445,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -453,7 +454,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress-old",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -462,7 +463,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress-old",
-            Operation::Sign,
+            StoreOperation::Sign,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -471,7 +472,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress-revoked",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -480,7 +481,7 @@ fn resolutions() -> Value {
         ),
         (
             "ingress-revoked",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::Frame {
                 element: "channel",
                 attributes: &telegram,
@@ -489,13 +490,23 @@ fn resolutions() -> Value {
         ),
         (
             "approver",
-            Operation::Verify,
+            StoreOperation::Verify,
             Purpose::ManifestApproval,
             NOW,
         ),
-        ("approver", Operation::Verify, Purpose::StoreUpdate, NOW),
-        ("root-1", Operation::Verify, Purpose::StoreUpdate, NOW),
-        ("unknown", Operation::Verify, Purpose::ManifestApproval, NOW),
+        (
+            "approver",
+            StoreOperation::Verify,
+            Purpose::StoreUpdate,
+            NOW,
+        ),
+        ("root-1", StoreOperation::Verify, Purpose::StoreUpdate, NOW),
+        (
+            "unknown",
+            StoreOperation::Verify,
+            Purpose::ManifestApproval,
+            NOW,
+        ),
     ];
     let values: Vec<Value> = cases
         .into_iter()
@@ -515,8 +526,8 @@ fn resolutions() -> Value {
                 Purpose::StoreUpdate => json!("store_update"),
             };
             let operation = match operation {
-                Operation::Sign => "sign",
-                Operation::Verify => "verify",
+                StoreOperation::Sign => "sign",
+                StoreOperation::Verify => "verify",
             };
             json!({"key_id": key_id, "operation": operation, "purpose": purpose, "now": now, "result": result})
         })

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seal_verify::store::{
-    check_record, FrameScope, IntendedUse, KeyRecord, KeyStatus, Operation, Purpose, Scopes,
+    check_record, FrameScope, IntendedUse, KeyRecord, KeyStatus, Purpose, Scopes, StoreOperation,
     Validity,
 };
 use seal_verify::{base64url, fuzz, Ed25519SigningKey, UnixTime, VerifyingKey};
@@ -247,9 +247,9 @@ fn real(model: &Model, query: &Query) -> bool {
         _ => Purpose::StoreUpdate,
     };
     let operation = if query.sign {
-        Operation::Sign
+        StoreOperation::Sign
     } else {
-        Operation::Verify
+        StoreOperation::Verify
     };
     check_record(
         &record,

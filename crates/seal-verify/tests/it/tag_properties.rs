@@ -349,8 +349,8 @@ fn i6_negative_control_passes_the_genuine_tag() {
 /// length from the floor to the maximum is accepted.
 #[test]
 fn non_whole_character_hmac_lengths_are_refused_where_frames_bind_them() {
-    use seal_verify::store::{KeyRecord, KeyStatus, RecordError, Scopes, Validity};
-    use seal_verify::{FrameSigner, SignError, SigningKey, UnixTime, VerifyingKey};
+    use seal_verify::store::{KeyRecord, KeyRecordError, KeyStatus, Scopes, Validity};
+    use seal_verify::{FrameRefusal, FrameSigner, SigningKey, UnixTime, VerifyingKey};
     let validity = Validity {
         not_before: UnixTime(0),
         not_after: UnixTime(10),
@@ -377,10 +377,10 @@ fn non_whole_character_hmac_lengths_are_refused_where_frames_bind_them() {
         } else {
             assert_eq!(
                 record.unwrap_err(),
-                RecordError::TagLengthNotWholeChars { bits }
+                KeyRecordError::TagLengthNotWholeChars { bits }
             );
             assert!(
-                matches!(signer, Err(SignError::TagLengthNotWholeChars { bits: b }) if b == bits),
+                matches!(signer, Err(FrameRefusal::TagLengthNotWholeChars { bits: b }) if b == bits),
                 "{bits}"
             );
         }

@@ -4,9 +4,9 @@
 use seal_verify::base64url;
 use seal_verify::store::{
     accept_initial, count_signers, rotate, verify_signature, verify_signature_in_conversation,
-    BindError, DocumentErrorKind, IntendedUse, MatchedScope, MemoryTrustStore, Operation, Purpose,
-    ResolveError, RotationError, SignedStoreDocument, StoreDocument, StoreLimits, StoreSignature,
-    TrustStore, TrustedDocument, VerifyFailure,
+    BindError, DocumentErrorKind, IntendedUse, KeySource, MatchedScope, MemoryTrustStore, Purpose,
+    ResolveError, RotationError, SignedStoreDocument, StoreDocument, StoreLimits, StoreOperation,
+    StoreSignature, TrustedDocument, VerifyFailure,
 };
 use seal_verify::{
     CompensatingControls, Ed25519SigningKey, HmacKey, HmacSecret, SignatureError, TagLength,
@@ -623,7 +623,7 @@ fn bound_store() -> MemoryTrustStore {
 
 fn frame<'a>(element: &'a str, attributes: &'a [(&'a str, &'a str)]) -> IntendedUse<'a> {
     IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::Frame {
             element,
             attributes,
@@ -655,7 +655,7 @@ fn resolution_checks_scope() {
         );
     }
     let manifest = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::ManifestApproval,
     };
     assert_eq!(
@@ -667,7 +667,7 @@ fn resolution_checks_scope() {
         MatchedScope::ManifestApproval
     );
     let update = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::StoreUpdate,
     };
     assert_eq!(
@@ -708,7 +708,7 @@ fn key_status_and_window_are_enforced() {
     let source = [("source", "slack")];
     let verify = frame("channel", &source);
     let sign_use = IntendedUse {
-        operation: Operation::Sign,
+        operation: StoreOperation::Sign,
         ..verify
     };
 
@@ -775,7 +775,7 @@ fn key_status_and_window_are_enforced() {
 fn an_expired_store_resolves_nothing() {
     let store = bound_store();
     let manifest = IntendedUse {
-        operation: Operation::Verify,
+        operation: StoreOperation::Verify,
         purpose: Purpose::ManifestApproval,
     };
     assert!(store

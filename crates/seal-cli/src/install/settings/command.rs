@@ -3,7 +3,7 @@
 
 use super::Wanted;
 use crate::install::json_text::Out;
-use crate::install::Event;
+use crate::install::HookEntry;
 
 /// A word of a command line, quoted for a POSIX shell when it needs to be.
 pub fn quote(word: &str) -> String {
@@ -19,7 +19,7 @@ pub fn quote(word: &str) -> String {
 }
 
 /// The command seal's hook for `event` runs.
-pub fn command(wanted: &Wanted, event: &Event) -> String {
+pub fn command(wanted: &Wanted, event: &HookEntry) -> String {
     let mut words = vec![
         quote(&wanted.binary),
         "hook".to_owned(),
@@ -52,7 +52,7 @@ pub fn command(wanted: &Wanted, event: &Event) -> String {
 }
 
 /// The handler object seal writes for `event`.
-pub fn handler(wanted: &Wanted, event: &Event) -> Out {
+pub fn handler(wanted: &Wanted, event: &HookEntry) -> Out {
     Out::Object(vec![
         ("type".into(), Out::String("command".into())),
         ("command".into(), Out::String(command(wanted, event))),
@@ -61,7 +61,7 @@ pub fn handler(wanted: &Wanted, event: &Event) -> Out {
 }
 
 /// The matcher group seal writes for `event`: its handler alone.
-pub fn group(wanted: &Wanted, event: &Event) -> Out {
+pub fn group(wanted: &Wanted, event: &HookEntry) -> Out {
     let mut members = Vec::new();
     if let Some(matcher) = event.matcher {
         members.push(("matcher".into(), Out::String(matcher.into())));

@@ -4,11 +4,11 @@
 use super::command::{command, group, handler};
 use super::found::{find, hooks_object, position, Found};
 use super::kept::{check_kept, without_seal};
-use super::{Client, Plan, Wanted, MAX_EDITS};
+use super::{Client, InstallPlan, Wanted, MAX_EDITS};
 use crate::install::json_text::{
     self, append, apply, parse, remove, replace, Kind, Layout, Node, Out,
 };
-use crate::install::{events, Event};
+use crate::install::{events, HookEntry};
 
 /// Whether the written value `node` is `out` (members in any order).
 pub(super) fn same(node: &Node, out: &Out) -> bool {
@@ -53,7 +53,7 @@ enum Change {
 fn install_step(
     text: &str,
     root: &Node,
-    event: &Event,
+    event: &HookEntry,
     wanted: &Wanted,
     layout: &Layout,
     change: &mut Change,
@@ -179,7 +179,7 @@ fn removal(text: &str, root: &Node, found: &Found) -> Result<json_text::Edit, St
 ///
 /// A text that is not JSON (with its line and column), or whose hook settings do not have the
 /// client's shape.
-pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<Plan, String> {
+pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<InstallPlan, String> {
     let mut text = match before {
         Some(text) => text.to_owned(),
         None => "{}\n".to_owned(),
@@ -229,7 +229,7 @@ pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<Plan, String> {
         ));
     }
     check_kept(&text, &kept)?;
-    Ok(Plan { text, report })
+    Ok(InstallPlan { text, report })
 }
 
 /// Plans removing every seal hook from `before`.
@@ -237,7 +237,7 @@ pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<Plan, String> {
 /// # Errors
 ///
 /// As [`install`].
-pub fn uninstall(before: &str, client: Client) -> Result<Plan, String> {
+pub fn uninstall(before: &str, client: Client) -> Result<InstallPlan, String> {
     let mut text = before.to_owned();
     let original = parse(&text).map_err(|error| error.to_string())?;
     let kept = without_seal(&text, &original)?;
@@ -250,7 +250,7 @@ pub fn uninstall(before: &str, client: Client) -> Result<Plan, String> {
                 report.push(format!("no seal hook for {} here", client.name()));
             }
             check_kept(&text, &kept)?;
-            return Ok(Plan { text, report });
+            return Ok(InstallPlan { text, report });
         };
         report.push(format!("{:<22} removed   {}", first.event, first.command));
         let edit = removal(&text, &root, first)?;

@@ -5,7 +5,7 @@ use seal_parse::frame::ScanConfig;
 use seal_verify::store::{FrameScope, KeyRecord, KeyStatus, MemoryTrustStore, Scopes, Validity};
 pub use seal_verify::{Claim, ClaimOutcome, ClaimScope, MemoryReplayStore, ReplayStore};
 use seal_verify::{
-    Ed25519SigningKey, FrameSigner, FrameVerifier, HmacKey, HmacSecret, Report, SigningKey,
+    Ed25519SigningKey, FrameSigner, FrameVerifier, HmacKey, HmacSecret, InboundReport, SigningKey,
     TagLength, UnixTime, VerifyConfig, VerifyingKey,
 };
 
@@ -231,17 +231,17 @@ pub fn verify_with<'t>(
     config: &VerifyConfig,
     conversation: &str,
     seen: &MemoryReplayStore,
-) -> Report<'t> {
+) -> InboundReport<'t> {
     let store = store();
     FrameVerifier::new(config, &store, conversation, NOW, seen).verify(text)
 }
 
-pub fn verify(text: &str) -> Report<'_> {
+pub fn verify(text: &str) -> InboundReport<'_> {
     verify_with(text, &config(), CONVERSATION, &MemoryReplayStore::new())
 }
 
 /// The alarm reasons of a report, in document order.
-pub fn reasons(report: &Report) -> Vec<&'static str> {
+pub fn reasons(report: &InboundReport) -> Vec<&'static str> {
     report.alarms().map(|(_, reason)| reason.code()).collect()
 }
 
