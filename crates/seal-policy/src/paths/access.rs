@@ -107,8 +107,12 @@ fn generic<'a>(words: impl Iterator<Item = &'a str>, found: &mut dyn FnMut(&'a s
             if let Some((_, value)) = word.split_once('=') {
                 path_value(value, Access::Both, found);
             } else if !word.starts_with("--") {
-                // `-o/path`, `-C~`: a short option with its value attached.
-                let value = word.get(2..).unwrap_or_default();
+                // `-o/path`, `-C~`: a short option with its value attached (after the option's
+                // letter, which need not be one byte).
+                let mut letters = word.chars();
+                letters.next();
+                letters.next();
+                let value = letters.as_str();
                 if value.starts_with(['/', '~', '.']) {
                     path_value(value, Access::Both, found);
                 }
@@ -260,6 +264,7 @@ mod tests {
             p(&[("~/o.tgz", Both), (".", Both)])
         );
         assert_eq!(paths("make -C../x"), p(&[("../x", Both)]));
+        assert_eq!(paths("tool -é/x"), p(&[("/x", Both)]));
         assert_eq!(
             paths("npm --prefix=~/x test"),
             p(&[("~/x", Both), ("test", Both)])

@@ -27,7 +27,7 @@ where
         _ => {}
     }
     let mut state = OptionState::default();
-    let mut first: &'a str = "";
+    let mut first: Option<&'a str> = None;
     let mut count = 0usize;
     let mut last: Option<&'a str> = None;
     let mut options = true;
@@ -52,7 +52,7 @@ where
             Operands::All(access) => found(word, with_in_place(access, &state)),
             Operands::PatternThenRead => {
                 if count == 0 {
-                    first = word;
+                    first = Some(word);
                 } else {
                     found(word, with_in_place(Read, &state));
                 }
@@ -78,8 +78,10 @@ where
     generic(words, found);
     match model.operands {
         // A pattern given by an option: the first operand was a file too.
-        Operands::PatternThenRead if state.pattern_given && !first.is_empty() => {
-            found(first, with_in_place(Read, &state));
+        Operands::PatternThenRead if state.pattern_given => {
+            if let Some(first) = first {
+                found(first, with_in_place(Read, &state));
+            }
         }
         Operands::SourcesThenTarget => {
             if let Some(last) = last {
