@@ -33,10 +33,10 @@ pub(super) fn command_touches<'a>(segments: SegmentsRef<'a>, places: &Places) ->
             // Best effort: as if every `cd` seen ran, then fewer of them, then none.
             Reading::Unplaced(_) => {
                 let mut spots = Vec::new();
-                for len in (1..=cds.len()).rev() {
-                    if let Some(run) = cds.get(..len) {
-                        spots.extend(place(places, word, Cwd::After(run)));
-                    }
+                let mut run = cds.as_slice();
+                while let Some((_, shorter)) = run.split_last() {
+                    spots.extend(place(places, word, Cwd::After(run)));
+                    run = shorter;
                 }
                 spots.extend(place(places, word, Cwd::Root));
                 spots
@@ -65,19 +65,35 @@ pub(super) fn command_touches<'a>(segments: SegmentsRef<'a>, places: &Places) ->
         });
     });
     let mut touches = Vec::with_capacity(walked.len());
-    let mut start = 0usize;
-    while let Some(first) = walked.get(start) {
-        let index = first.segment;
-        let end = walked
-            .iter()
-            .skip(start)
-            .position(|w| w.segment != index)
-            .map_or(walked.len(), |len| start + len);
-        let group = walked.get(start..end).unwrap_or_default();
-        if let Some(segment) = segments.get(index) {
-            segment_touches(&segment, group, places, &mut touches);
+    for group in walked.chunk_by(|a, b| a.segment == b.segment) {
+        let Some(index) = group.first().map(|first| first.segment) else {
+            continue;
+        };
+        match segments.get(index) {
+            Some(segment) => segment_touches(&segment, group, places, &mut touches),
+            None => {
+                // The walk numbers segments as `segments` does, so this is never reached; were
+                // it, each path counts as read and changed with all below it (fail closed).
+                debug_assert!(false, "walked segment {index} not in the command");
+                touches.extend(group.iter().map(Walked::touched_every_way));
+            }
         }
-        start = end;
     }
     touches
+}
+
+impl<'a> Walked<'a> {
+    /// The path read, written and changed with everything below it, wherever it may be.
+    fn touched_every_way(&self) -> Touch<'a> {
+        Touch {
+            by: self.word.to_owned(),
+            word: self.word,
+            access: Access::Both,
+            names_only: false,
+            reads_below: true,
+            changes_below: true,
+            changed_names: None,
+            spots: self.spots.clone(),
+        }
+    }
 }

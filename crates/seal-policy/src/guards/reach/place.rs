@@ -51,8 +51,8 @@ fn rehome(word: &str, home: &str) -> String {
     if !word.starts_with('~') {
         return word.to_owned();
     }
-    match word.find('/') {
-        Some(at) => format!("{home}{}", word.get(at..).unwrap_or_default()),
+    match word.split_once('/') {
+        Some((_, rest)) => format!("{home}/{rest}"),
         None => home.to_owned(),
     }
 }
@@ -91,6 +91,7 @@ fn unmask(path: &str, globs: &[&str]) -> String {
             part.strip_prefix(MASK)
                 .and_then(|index| index.parse::<usize>().ok())
                 .and_then(|index| globs.get(index).copied())
+                // Not a mark `mask` made (the root's or a `cd`'s own name): kept as it is.
                 .unwrap_or(part)
         })
         .collect::<Vec<&str>>()
