@@ -215,8 +215,6 @@ fn inside_workspace(word: &str, reach: &dyn Fn(&str) -> bool) -> bool {
 /// `~/...` with no other character the shell expands: the home directory's path, which the
 /// resolver reads as the shell does.
 fn home_path(word: &str) -> bool {
-    word.starts_with("~/")
-        && !word
-            .get(1..)
-            .is_some_and(|rest| rest.contains(['~', '*', '?', '[', ']', '^']))
+    word.strip_prefix('~')
+        .is_some_and(|rest| rest.starts_with('/') && !rest.contains(['~', '*', '?', '[', ']', '^']))
 }
