@@ -64,6 +64,9 @@ pub(crate) fn matches(pattern: &str, name: &str, shell: bool) -> bool {
             return false;
         }
     }
+    // `p` passes only tokens it read (a matched one, or the `*` `star` holds), so it never
+    // passes the end.
+    debug_assert!(p <= tokens.len(), "glob position past the pattern");
     tokens
         .get(p..)
         .unwrap_or_default()
@@ -111,11 +114,8 @@ pub(crate) fn covered_by(word: &str, exception: &str) -> bool {
 /// The literal text before the first special character and after the last one.
 fn literal_ends(glob: &str) -> (&str, &str) {
     let special = |c: char| matches!(c, '*' | '?' | '[' | ']' | '\\');
-    match (glob.find(special), glob.rfind(special)) {
-        (Some(first), Some(last)) => (
-            glob.get(..first).unwrap_or_default(),
-            glob.get(last + 1..).unwrap_or_default(),
-        ),
+    match (glob.split_once(special), glob.rsplit_once(special)) {
+        (Some((head, _)), Some((_, tail))) => (head, tail),
         _ => (glob, glob),
     }
 }
@@ -168,6 +168,7 @@ fn tokens(pattern: &str) -> Vec<Token> {
                 at += 1;
             }
             '\\' => {
+                // A `\` that ends the pattern stands for itself.
                 out.push(Token::Char(chars.get(at + 1).copied().unwrap_or('\\')));
                 at += 2;
             }

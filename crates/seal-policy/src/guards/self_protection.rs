@@ -357,7 +357,13 @@ impl SelfProtection {
         SelfProtection {
             protected: DEFAULT_PROTECTED
                 .iter()
-                .filter_map(|row| ProtectedPath::of_row(row).ok())
+                .filter_map(|row| {
+                    // Every default row is well formed (the unit test below checks it): a row
+                    // that were not would leave its path unprotected.
+                    let path = ProtectedPath::of_row(row);
+                    debug_assert!(path.is_ok(), "default protected row `{}` refused", row.id);
+                    path.ok()
+                })
                 .collect(),
             ..SelfProtection::empty()
         }
@@ -575,5 +581,18 @@ impl Listener for SelfProtection {
             }
             None => Ok(next.run()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_row_is_well_formed() {
+        assert_eq!(
+            SelfProtection::new().protected().len(),
+            DEFAULT_PROTECTED.len()
+        );
     }
 }

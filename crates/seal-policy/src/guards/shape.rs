@@ -287,7 +287,7 @@ impl Bases {
         let root = names(places.root().unwrap_or(super::UNKNOWN_ROOT));
         let upward = (0..=root.len())
             .rev()
-            .map(|len| root.get(..len).unwrap_or_default().to_vec())
+            .map(|len| root.iter().take(len).cloned().collect())
             .collect();
         let mut homes: Vec<Vec<Part>> = Vec::new();
         if let Some(home) = places.home() {
@@ -343,8 +343,11 @@ fn walk(comps: &[Comp<'_>], prefix: &[Part], parts: &[Part], hold: bool) -> bool
     let m = (prefix.len() + parts.len()).saturating_sub(start);
     let width = m + 1;
     let mut table = vec![false; (n + 1) * width];
-    let at =
-        |table: &[bool], i: usize, j: usize| table.get(i * width + j).copied().unwrap_or(false);
+    let at = |table: &[bool], i: usize, j: usize| {
+        // Every cell read is one of the `(n + 1) * (m + 1)` the table holds.
+        debug_assert!(i <= n && j <= m, "cell ({i}, {j}) outside the table");
+        table.get(i * width + j).copied().unwrap_or(false)
+    };
     for i in (0..=n).rev() {
         for j in (0..=m).rev() {
             let value = match (comps.get(start + i), part(start + j)) {

@@ -98,14 +98,12 @@ pub fn command_paths<'a>(
                     .filter(|dir| !dir.is_empty()),
             };
             if let Some(dir) = dir {
-                let cds_now = cds.get(..cd_count).unwrap_or_default();
-                found(&path(dir, Access::Read), reading(dir, cds_now, lost));
+                found(&path(dir, Access::Read), reading(dir, &cds, cd_count, lost));
                 change_directory(dir, &mut cds, &mut cd_count, &mut lost);
             }
         }
         let mut report = |word: &'a str, access: Access| {
-            let cds_now = cds.get(..cd_count).unwrap_or_default();
-            found(&path(word, access), reading(word, cds_now, lost));
+            found(&path(word, access), reading(word, &cds, cd_count, lost));
         };
         // Values of leading assignments (`KUBECONFIG=~/.kube/config kubectl ...`).
         for assignment in segment.words().take(segment.assignments()) {
@@ -135,8 +133,21 @@ pub fn command_paths<'a>(
     }
 }
 
-/// Where a path word is read after the `cd`s `cds` (see [`command_paths`]).
-fn reading<'c>(word: &str, cds: &'c [&'c str], lost: Option<Unplaced>) -> Reading<'c> {
+/// Where a path word is read after the first `count` of the `cd`s `cds` (see
+/// [`command_paths`]).
+fn reading<'c>(
+    word: &str,
+    cds: &'c [&'c str; MAX_CDS],
+    count: usize,
+    lost: Option<Unplaced>,
+) -> Reading<'c> {
+    // `count` never passes `MAX_CDS`: `change_directory` loses the working directory instead.
+    // Were it to, the `cd`s counted but not kept leave no working directory (fail closed).
+    debug_assert!(count <= MAX_CDS, "`cd`s counted but not kept");
+    let (cds, lost) = match cds.get(..count) {
+        Some(cds) => (cds, lost),
+        None => (&[][..], Some(Unplaced::NoWorkingDirectory)),
+    };
     let relative = !(word.starts_with('/') || word.starts_with('~'));
     match lost {
         Some(why) if relative => Reading::Unplaced(why),

@@ -116,6 +116,12 @@ impl<'a> Components<'a> {
     }
 
     pub(crate) fn as_slice(&self) -> &[&'a str] {
+        // `len` never passes the capacity: `push_path` counts a component only once its slot
+        // is found, and reports `TooDeep` instead.
+        debug_assert!(
+            self.len <= MAX_PATH_COMPONENTS,
+            "components counted but not kept"
+        );
         self.parts.get(..self.len).unwrap_or_default()
     }
 

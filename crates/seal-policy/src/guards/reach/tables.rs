@@ -1,0 +1,132 @@
+//! The tools and programs the path guards know by name: the file tools and the argument that
+//! holds their path, the patch tool, and the programs that read, change or only name what lies
+//! below a directory.
+
+use crate::paths::Access;
+
+/// How the path guards read the arguments of a file tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileTool {
+    /// The tool's name (compared exactly).
+    pub tool: &'static str,
+    /// The argument holding the path.
+    pub argument: &'static str,
+    /// What the tool does to the file (an edit shows the lines it changes, so it reads too).
+    pub access: Access,
+    /// Whether it searches the directory (reads every file below it); a search without a path
+    /// searches the working directory.
+    pub searches: bool,
+}
+
+/// The file tools the path guards read (Claude Code's, by their names in hook payloads).
+/// Codex's `apply_patch` is read as a write of every path its patch touches.
+pub const FILE_TOOLS: &[FileTool] = &[
+    FileTool {
+        tool: "Read",
+        argument: "file_path",
+        access: Access::Read,
+        searches: false,
+    },
+    FileTool {
+        tool: "NotebookRead",
+        argument: "notebook_path",
+        access: Access::Read,
+        searches: false,
+    },
+    FileTool {
+        tool: "Write",
+        argument: "file_path",
+        access: Access::Write,
+        searches: false,
+    },
+    FileTool {
+        tool: "Edit",
+        argument: "file_path",
+        access: Access::Both,
+        searches: false,
+    },
+    FileTool {
+        tool: "MultiEdit",
+        argument: "file_path",
+        access: Access::Both,
+        searches: false,
+    },
+    FileTool {
+        tool: "NotebookEdit",
+        argument: "notebook_path",
+        access: Access::Both,
+        searches: false,
+    },
+    FileTool {
+        tool: "Grep",
+        argument: "path",
+        access: Access::Read,
+        searches: true,
+    },
+    FileTool {
+        tool: "Glob",
+        argument: "path",
+        access: Access::Read,
+        searches: true,
+    },
+];
+
+/// Codex's patch tool.
+pub const PATCH_TOOL: &str = "apply_patch";
+
+/// Programs that read every file below a directory operand whatever their options (searchers
+/// and `find`, whose list of names feeds `xargs cat` as well as `-exec`).
+pub const TREE_READERS: &[&str] = &[
+    "rg", "ag", "ack", "ack-grep", "ugrep", "ug", "pt", "sift", "find", "gfind", "bfs", "fd",
+    "fdfind",
+];
+
+/// Programs that read every file below a directory operand when given a recursive option
+/// (`-r`, `-R`, `-a`, `--recursive`, `--archive`, `--dereference-recursive`,
+/// `--directories=recurse`).
+pub const RECURSIVE_READERS: &[&str] = &[
+    "grep",
+    "egrep",
+    "fgrep",
+    "zgrep",
+    "diff",
+    "colordiff",
+    "cp",
+    "gcp",
+    "rsync",
+    "scp",
+];
+
+/// Programs that remove, move, link or change the mode of an operand with everything below
+/// it.
+pub const TREE_CHANGERS: &[&str] = &[
+    "rm",
+    "rmdir",
+    "unlink",
+    "srm",
+    "shred",
+    "mv",
+    "gmv",
+    "ln",
+    "chmod",
+    "chown",
+    "chgrp",
+    "chattr",
+    "chflags",
+    "find",
+    "gfind",
+    "bfs",
+    "trash",
+    "trash-put",
+];
+
+/// Programs that show nothing of a file's content (its name, mode or place only) and read no
+/// file named by an option (unlike `du --files0-from`, `file -f` or `tree --fromfile`): what
+/// they are given is not read.
+pub const NAME_READERS: &[&str] = &[
+    "ls", "dir", "vdir", "stat", "df", "test", "[", "realpath", "readlink", "lsattr", "getfacl",
+    "cd", "pushd", "chdir",
+];
+
+/// Programs that copy or move their sources into a target directory (`TARGET/NAME`).
+pub(super) const COPIERS: &[&str] = &["cp", "gcp", "install", "rsync", "scp", "mv", "gmv", "ln"];
