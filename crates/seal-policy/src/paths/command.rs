@@ -25,7 +25,7 @@ pub struct CommandPath<'a> {
 
 /// Where a walk says a path is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reading<'c> {
+pub enum ReadPlace<'c> {
     /// In this working directory.
     In(Cwd<'c>),
     /// Nowhere seal can tell (a relative path after `cd -`, after too many `cd`s, or with a
@@ -37,19 +37,19 @@ pub enum Reading<'c> {
 /// is read: relative paths after `cd DIR` (or `pushd DIR`) are read in `DIR` (a `cd` with no
 /// operand goes home). Which `cd` took effect can depend on which commands succeeded, so a
 /// relative path with a `..` component after a `cd`, and every relative path after `cd -`,
-/// `popd` or more than [`MAX_CDS`] `cd`s, is [`Reading::Unplaced`]: with every `cd` target
+/// `popd` or more than [`MAX_CDS`] `cd`s, is [`ReadPlace::Unplaced`]: with every `cd` target
 /// inside the workspace (each is itself a path read) and no `..` after them, every path that
 /// stays relative lies inside whichever `cd`s ran. Allocates nothing.
 ///
 /// ```
 /// use seal_parse::shell::{segment_into, SegmentBuffer, ShellLimits};
-/// use seal_policy::paths::{command_paths, Access, Cwd, Reading};
+/// use seal_policy::paths::{command_paths, Access, Cwd, ReadPlace};
 ///
 /// let mut buffer = SegmentBuffer::new();
 /// let segments = segment_into("cd sub && cp a ~/b", &ShellLimits::default(), &mut buffer)?;
 /// let mut seen = Vec::new();
 /// command_paths(segments, &mut |path, reading| {
-///     let after_cd = matches!(reading, Reading::In(Cwd::After(_)));
+///     let after_cd = matches!(reading, ReadPlace::In(Cwd::After(_)));
 ///     seen.push((path.program, path.word, path.access, after_cd));
 /// });
 /// assert_eq!(
@@ -64,7 +64,7 @@ pub enum Reading<'c> {
 /// ```
 pub fn command_paths<'a>(
     segments: SegmentsRef<'a>,
-    found: &mut dyn FnMut(&CommandPath<'a>, Reading<'_>),
+    found: &mut dyn FnMut(&CommandPath<'a>, ReadPlace<'_>),
 ) {
     let mut cds: [&'a str; MAX_CDS] = [""; MAX_CDS];
     let mut cd_count = 0usize;
@@ -140,7 +140,7 @@ fn reading<'c>(
     cds: &'c [&'c str; MAX_CDS],
     count: usize,
     lost: Option<Unplaced>,
-) -> Reading<'c> {
+) -> ReadPlace<'c> {
     // `count` never passes `MAX_CDS`: `change_directory` loses the working directory instead.
     // Were it to, the `cd`s counted but not kept leave no working directory (fail closed).
     debug_assert!(count <= MAX_CDS, "`cd`s counted but not kept");
@@ -150,12 +150,12 @@ fn reading<'c>(
     };
     let relative = !(word.starts_with('/') || word.starts_with('~'));
     match lost {
-        Some(why) if relative => Reading::Unplaced(why),
+        Some(why) if relative => ReadPlace::Unplaced(why),
         _ if relative && !cds.is_empty() && word.split('/').any(|p| p == "..") => {
-            Reading::Unplaced(Unplaced::ClimbAfterCd)
+            ReadPlace::Unplaced(Unplaced::ClimbAfterCd)
         }
-        _ if relative && !cds.is_empty() => Reading::In(Cwd::After(cds)),
-        _ => Reading::In(Cwd::Root),
+        _ if relative && !cds.is_empty() => ReadPlace::In(Cwd::After(cds)),
+        _ => ReadPlace::In(Cwd::Root),
     }
 }
 
@@ -188,9 +188,9 @@ mod tests {
         let mut out = Vec::new();
         command_paths(segments, &mut |path, reading| {
             let reading = match reading {
-                Reading::In(Cwd::Root) => "root".to_owned(),
-                Reading::In(Cwd::After(cds)) => format!("after {}", cds.join(",")),
-                Reading::Unplaced(why) => format!("unplaced {why:?}"),
+                ReadPlace::In(Cwd::Root) => "root".to_owned(),
+                ReadPlace::In(Cwd::After(cds)) => format!("after {}", cds.join(",")),
+                ReadPlace::Unplaced(why) => format!("unplaced {why:?}"),
             };
             out.push(format!(
                 "{} {} {}",

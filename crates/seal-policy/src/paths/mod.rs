@@ -10,5 +10,5 @@ mod command;
 mod resolve;
 
 pub use access::{form_paths, Access, MAX_PATH_WORDS};
-pub use command::{command_paths, CommandPath, Reading, MAX_CDS};
+pub use command::{command_paths, CommandPath, ReadPlace, MAX_CDS};
 pub use resolve::{Cwd, Places, Unplaced, Whereabouts, MAX_ADDED_DIRS, MAX_PATH_COMPONENTS};

@@ -19,7 +19,7 @@ use super::set::{
     matches_form, matches_payload, matches_written, payload_words, target_option,
 };
 use super::{Effect, RuleEntry, RuleSet, Subject};
-use crate::paths::{command_paths, Access, Cwd, Reading};
+use crate::paths::{command_paths, Access, Cwd, ReadPlace};
 
 /// How a rule matched a site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -344,8 +344,8 @@ impl RuleSet {
         let mut paths = Vec::new();
         command_paths(segments, &mut |path, reading| {
             let cwd = match reading {
-                Reading::In(cwd) => cwd,
-                Reading::Unplaced(_) => Cwd::Root,
+                ReadPlace::In(cwd) => cwd,
+                ReadPlace::Unplaced(_) => Cwd::Root,
             };
             let mut matches = Vec::new();
             self.path_rule_matches(path, reading, &mut |index, entry| {

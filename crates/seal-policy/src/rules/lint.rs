@@ -51,7 +51,7 @@ const NEVER_PROGRAMS: &[&str] = &[
 
 /// One lint finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct LintFinding {
     /// Index of the rule in [`RuleSet::rules`].
     pub rule: usize,
     /// The rule as written.
@@ -129,7 +129,7 @@ pub enum FindingKind {
     },
 }
 
-impl fmt::Display for Finding {
+impl fmt::Display for LintFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let (FindingKind::Uninterpreted { .. }, Some(at)) = (&self.kind, self.location) {
             write!(f, "line {}, column {}: ", at.line, at.column)?;
@@ -186,14 +186,14 @@ impl fmt::Display for Finding {
 /// # Ok::<(), seal_policy::rules::RuleSyntaxError>(())
 /// ```
 #[must_use]
-pub fn lint(rules: &RuleSet) -> Vec<Finding> {
+pub fn lint(rules: &RuleSet) -> Vec<LintFinding> {
     let entries = rules.rules();
     let mut findings = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        let push = |findings: &mut Vec<Finding>, kind, (tool, input): (String, String)| {
+        let push = |findings: &mut Vec<LintFinding>, kind, (tool, input): (String, String)| {
             let evaluation = evaluate(rules, &tool, &input);
             let fires_alone = fires_alone(rules, entry, &input);
-            findings.push(Finding {
+            findings.push(LintFinding {
                 fires_alone,
                 rule: index,
                 text: entry.text().to_owned(),

@@ -65,7 +65,7 @@ pub use explain::{
     PathExplanation, RuleMatch, SegmentExplanation,
 };
 pub use limits::RuleLimits;
-pub use lint::{closest_list, lint, Finding, FindingKind};
+pub use lint::{closest_list, lint, FindingKind, LintFinding};
 pub use listener::{Explain, Reading, RulesListener};
 pub use load::{RulesError, RulesErrorKind};
 pub use path::{workspace_path, PathPattern, PathPatternError, WorkspacePath};

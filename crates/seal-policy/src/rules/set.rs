@@ -10,7 +10,7 @@ use seal_parse::shell::{
 
 use crate::chain::{url_host, Because, Reason, Ruling, Subject};
 use crate::paths::{
-    command_paths, Access, CommandPath, Cwd, Places, Reading, Whereabouts, MAX_ADDED_DIRS,
+    command_paths, Access, CommandPath, Cwd, Places, ReadPlace, Whereabouts, MAX_ADDED_DIRS,
 };
 
 use super::evaluation::{AskCause, Evaluation, FormKind, Input, Match, Site, Unanalysed};
@@ -790,7 +790,7 @@ impl RuleSet {
                 word: redirect.target(),
                 access,
             };
-            self.path_rule_matches(&path, Reading::In(Cwd::Root), &mut |index, entry| {
+            self.path_rule_matches(&path, ReadPlace::In(Cwd::Root), &mut |index, entry| {
                 found(index, entry.effect);
             });
         }
@@ -801,15 +801,15 @@ impl RuleSet {
     pub(super) fn path_rule_matches<'f>(
         &'f self,
         path: &CommandPath<'_>,
-        reading: Reading<'_>,
+        reading: ReadPlace<'_>,
         found: &mut dyn FnMut(usize, &'f RuleEntry),
     ) {
         if !self.read_guarded {
             return;
         }
         let cwd = match reading {
-            Reading::In(cwd) => cwd,
-            Reading::Unplaced(_) => Cwd::Root,
+            ReadPlace::In(cwd) => cwd,
+            ReadPlace::Unplaced(_) => Cwd::Root,
         };
         let root = self.workspace_root.as_deref();
         let placed = match self.places.absolute(path.word, cwd) {
@@ -858,11 +858,11 @@ impl RuleSet {
     pub(super) fn path_blocks_allow(
         &self,
         path: &CommandPath<'_>,
-        reading: Reading<'_>,
+        reading: ReadPlace<'_>,
     ) -> Option<&'static str> {
         let cwd = match reading {
-            Reading::Unplaced(why) => return Some(why.as_str()),
-            Reading::In(cwd) => cwd,
+            ReadPlace::Unplaced(why) => return Some(why.as_str()),
+            ReadPlace::In(cwd) => cwd,
         };
         let relative = !path.word.starts_with(['/', '~']);
         if path.access.writes() && read_only::guarded_component(path.word) {

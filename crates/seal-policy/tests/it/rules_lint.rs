@@ -1,7 +1,7 @@
 //! The lint: each finding names the rule, says why, and carries a counterexample whose
 //! evaluation by the whole set shows the claim.
 
-use seal_policy::rules::{lint, AskCause, Effect, Evaluation, Finding, FindingKind, RuleSet};
+use seal_policy::rules::{lint, AskCause, Effect, Evaluation, FindingKind, LintFinding, RuleSet};
 
 fn set(rules: &[(Effect, &str)]) -> RuleSet {
     let mut set = RuleSet::default();
@@ -11,7 +11,7 @@ fn set(rules: &[(Effect, &str)]) -> RuleSet {
     set
 }
 
-fn only(findings: &[Finding], rule: &str) -> Vec<Finding> {
+fn only(findings: &[LintFinding], rule: &str) -> Vec<LintFinding> {
     findings
         .iter()
         .filter(|f| f.text == rule)

@@ -7,7 +7,7 @@ use seal_parse::shell::SegmentsRef;
 use super::place::place;
 use super::segment::segment_touches;
 use super::Touch;
-use crate::paths::{command_paths, Access, Cwd, Places, Reading, Unplaced, MAX_CDS};
+use crate::paths::{command_paths, Access, Cwd, Places, ReadPlace, Unplaced, MAX_CDS};
 
 /// Most `cd` targets kept to place a path read after a `cd` the walk could not follow.
 const MAX_KEPT_CDS: usize = 2 * MAX_CDS;
@@ -29,9 +29,9 @@ pub(super) fn command_touches<'a>(segments: SegmentsRef<'a>, places: &Places) ->
     let mut cds: Vec<&'a str> = Vec::new();
     command_paths(segments, &mut |path, reading| {
         let spots_of = |word: &str| match reading {
-            Reading::In(cwd) => place(places, word, cwd),
+            ReadPlace::In(cwd) => place(places, word, cwd),
             // Best effort: as if every `cd` seen ran, then fewer of them, then none.
-            Reading::Unplaced(_) => {
+            ReadPlace::Unplaced(_) => {
                 let mut spots = Vec::new();
                 let mut run = cds.as_slice();
                 while let Some((_, shorter)) = run.split_last() {
