@@ -37,22 +37,30 @@
 //! ```
 
 mod command;
+mod cover;
 mod domain;
 mod effect;
 mod evaluation;
 mod explain;
+mod field;
 #[cfg(feature = "fuzz")]
 pub mod fuzz_check;
+mod index;
 mod limits;
 mod lint;
 mod listener;
 mod load;
 mod locate;
+mod matching;
 mod model;
 mod path;
+mod path_rules;
 mod read_only;
 mod rule;
+mod ruling;
+mod scan;
 mod set;
+mod site;
 mod wildcard;
 
 pub use crate::chain::Subject;

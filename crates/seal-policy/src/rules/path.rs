@@ -119,6 +119,29 @@ pub(super) struct Placed {
     pub(super) root: Vec<String>,
 }
 
+impl Placed {
+    /// The path a trace shows: relative to the workspace root when it lies below it, else
+    /// absolute.
+    pub(super) fn shown(&self) -> &str {
+        let text = self.relative.as_deref().or(self.absolute.as_deref());
+        debug_assert!(
+            text.is_some(),
+            "a placed path has an absolute or a relative form"
+        );
+        text.unwrap_or_default()
+    }
+
+    /// The path absolute when known, else relative to the workspace root.
+    pub(super) fn absolute_or_relative(&self) -> &str {
+        let text = self.absolute.as_deref().or(self.relative.as_deref());
+        debug_assert!(
+            text.is_some(),
+            "a placed path has an absolute or a relative form"
+        );
+        text.unwrap_or_default()
+    }
+}
+
 impl PathPattern {
     /// Reads a path pattern.
     ///
