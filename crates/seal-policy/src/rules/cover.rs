@@ -9,7 +9,7 @@ use super::evaluation::{FormKind, Input};
 use super::field::Field;
 use super::index::Applicable;
 use super::matching::{command_matches, command_matches_words};
-use super::path::Placed;
+use super::placed::Placed;
 use super::read_only::{self, ClientDefault};
 use super::rule::{FieldKind, Specifier};
 use super::set::{RuleEntry, RuleSet};

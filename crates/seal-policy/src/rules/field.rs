@@ -7,7 +7,7 @@ use crate::chain::{url_host, Subject};
 
 use super::evaluation::{Input, Unanalysed};
 use super::index::Applicable;
-use super::path::{place, Placed};
+use super::placed::{place, Placed};
 use super::rule::{FieldKind, Specifier};
 use super::set::RuleSet;
 

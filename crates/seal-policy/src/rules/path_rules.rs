@@ -6,7 +6,7 @@ use seal_parse::shell::{SegmentRef, SegmentsRef};
 use crate::paths::{command_paths, Access, CommandPath, Cwd, Reading, Whereabouts};
 
 use super::evaluation::{Input, Unanalysed};
-use super::path::{place, SplitPath};
+use super::placed::{place, SplitPath};
 use super::read_only;
 use super::rule::Specifier;
 use super::set::{RuleEntry, RuleSet};
