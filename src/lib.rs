@@ -91,13 +91,15 @@ pub mod destructive {
 }
 
 /// The self-protection guard ([`SealBuilder::self_protection`]): its type, protected paths,
-/// findings and default table.
+/// findings and default table, and the lexical path normalizer ([`Lexical`]) for writing a
+/// protected path without `.`, `..` or empty components.
 pub mod self_protection {
     pub use seal_policy::guards::self_protection::{
         PathKind, ProtectedPath, ProtectedRow, Protection, ProtectionFinding, SelfProtection,
         DEFAULT_PROTECTED,
     };
     pub use seal_policy::guards::{Act, PatternError, MAX_ID_BYTES, UNKNOWN_ROOT};
+    pub use seal_policy::paths::{AboveRoot, ClimbsAboveRoot, Lexical};
 }
 
 /// The secret-read guard ([`SealBuilder::secret_guard`]): its type, patterns, findings and

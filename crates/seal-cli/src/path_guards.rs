@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use seal::secrets::{SecretGuard, SecretPattern};
-use seal::self_protection::{PathKind, ProtectedPath, Protection, SelfProtection};
+use seal::self_protection::{Lexical, PathKind, ProtectedPath, Protection, SelfProtection};
 
 use crate::cli::{GuardFlags, Toggle};
 use crate::failure::{quoted, Failure};
@@ -242,21 +242,13 @@ fn spellings(path: &Path) -> Vec<String> {
     out
 }
 
-/// `path` with `.` and empty components dropped and `..` applied (lexically).
+/// `path` with `.` and empty components dropped and `..` applied (lexically, a `..` at the
+/// root staying there), absolute when `path` is.
 fn normalized(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
+    let lexical = Lexical::staying(path);
     if path.starts_with('/') {
-        format!("/{}", parts.join("/"))
+        lexical.to_absolute()
     } else {
-        parts.join("/")
+        lexical.to_relative()
     }
 }

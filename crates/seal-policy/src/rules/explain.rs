@@ -12,12 +12,15 @@ use seal_parse::shell::{
     carried_code, carried_code_in, model, segment_into, ModelOption, SegmentBuffer,
 };
 
+use super::cover::allow_matches;
 use super::evaluation::{Evaluation, FormKind, Input, Unanalysed};
-use super::rule::{FieldKind, Specifier};
-use super::set::{
-    allow_matches, command_matches, command_matches_words, labelled_forms, launcher_suffixes,
-    matches_form, matches_payload, matches_written, payload_words, target_option,
+use super::matching::{
+    command_matches, command_matches_words, launcher_suffixes, matches_form, matches_payload,
+    matches_written, payload_words,
 };
+use super::path_rules::target_option;
+use super::rule::{FieldKind, Specifier};
+use super::site::labelled_forms;
 use super::{Effect, RuleEntry, RuleSet, Subject};
 use crate::paths::{command_paths, Access, Cwd, ReadPlace};
 

@@ -37,22 +37,32 @@
 //! ```
 
 mod command;
+mod cover;
 mod domain;
 mod effect;
 mod evaluation;
 mod explain;
+mod field;
 #[cfg(feature = "fuzz")]
 pub mod fuzz_check;
+mod index;
 mod limits;
 mod lint;
 mod listener;
 mod load;
 mod locate;
+mod matching;
 mod model;
 mod path;
+mod path_glob;
+mod path_rules;
+mod placed;
 mod read_only;
 mod rule;
+mod ruling;
+mod scan;
 mod set;
+mod site;
 mod wildcard;
 
 pub use crate::chain::Subject;
@@ -68,7 +78,7 @@ pub use limits::RuleLimits;
 pub use lint::{closest_list, lint, FindingKind, LintFinding};
 pub use listener::{Explain, Reading, RulesListener};
 pub use load::{RulesError, RulesErrorKind};
-pub use path::{workspace_path, PathPattern, PathPatternError, WorkspacePath};
+pub use path::{PathPattern, PathPatternError};
 pub use read_only::ClientDefault;
 pub use rule::{FieldKind, Rule, RuleSyntaxError, Specifier, ToolPattern, COMMAND_TOOL, WEB_TOOL};
 pub use set::{Location, RuleEntry, RuleSet};

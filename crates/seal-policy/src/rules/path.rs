@@ -2,7 +2,10 @@
 
 use std::fmt;
 
-use super::wildcard::glob;
+use crate::paths::Lexical;
+
+use super::path_glob::{matches_parts, units, Component, Unit};
+use super::placed::{split, Placed, SplitPath};
 
 /// A path pattern, the specifier of `Read(...)`, `Edit(...)` and the other file tools, read as
 /// Claude Code reads it (gitignore-style):
@@ -85,40 +88,6 @@ impl fmt::Display for PathPatternError {
 
 impl std::error::Error for PathPatternError {}
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Component {
-    /// `**`: any number of components.
-    Any,
-    /// One component, with `*`, `?` and class wildcards.
-    Glob(Vec<Unit>),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Unit {
-    Star,
-    One,
-    Char(char),
-    Class {
-        negated: bool,
-        ranges: Vec<(char, char)>,
-    },
-}
-
-/// A call's path, placed: absolute and, when inside the workspace, relative to its root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Placed {
-    /// The lexically canonical absolute path (`/a/b`), when known (the path was absolute, or
-    /// relative with a workspace root).
-    pub(super) absolute: Option<String>,
-    /// The canonical path relative to the workspace root, when the path lies below it (or is
-    /// relative and no root is known).
-    pub(super) relative: Option<String>,
-    /// Whether a workspace root is known.
-    pub(super) root_known: bool,
-    /// The root's components, when known.
-    pub(super) root: Vec<String>,
-}
-
 impl PathPattern {
     /// Reads a path pattern.
     ///
@@ -174,8 +143,8 @@ impl PathPattern {
         })
     }
 
-    /// Whether the canonical path `path`, relative to the workspace root (see
-    /// [`workspace_path`]), matches a pattern anchored at the root or at any depth below it.
+    /// Whether the canonical path `path`, relative to the workspace root (no empty, `.` or
+    /// `..` component), matches a pattern anchored at the root or at any depth below it.
     /// Patterns anchored elsewhere (`//`, `~/`, `../`) never match a relative path here.
     #[must_use]
     pub fn matches(&self, path: &str) -> bool {
@@ -248,29 +217,28 @@ impl PathPattern {
                 let parts = absolute()?;
                 let base = path.root.len().checked_sub(up)?;
                 let prefix = path.root.get(..base)?;
-                Some(
-                    parts.len() >= base
-                        && parts.iter().zip(prefix).all(|(a, b)| a == b)
-                        && self.matches_parts(parts.get(base..).unwrap_or_default()),
-                )
+                Some(parts.get(base..).is_some_and(|inner| {
+                    parts.iter().zip(prefix).all(|(a, b)| a == b) && self.matches_parts(inner)
+                }))
             }
             Anchor::Home => {
                 match home {
                     Some(home) => {
                         let home = split(home);
                         let parts = absolute()?;
-                        Some(
-                            parts.len() >= home.len()
-                                && parts.iter().zip(&home).all(|(a, b)| a == b)
-                                && self.matches_parts(parts.get(home.len()..).unwrap_or_default()),
-                        )
+                        Some(parts.get(home.len()..).is_some_and(|inner| {
+                            parts.iter().zip(&home).all(|(a, b)| a == b)
+                                && self.matches_parts(inner)
+                        }))
                     }
                     None if strict => {
                         // The home directory could be any directory: match below any of them.
                         let parts = absolute().or(parts.relative.as_deref())?;
-                        Some((0..parts.len()).any(|start| {
-                            self.matches_parts(parts.get(start..).unwrap_or_default())
-                        }))
+                        Some(
+                            (0..parts.len())
+                                .filter_map(|start| parts.get(start..))
+                                .any(|suffix| self.matches_parts(suffix)),
+                        )
                     }
                     None => Some(false),
                 }
@@ -330,38 +298,6 @@ impl PathPattern {
     }
 }
 
-fn matches_parts(components: &[Component], parts: &[&str]) -> bool {
-    !parts.is_empty()
-        && glob(
-            components,
-            parts,
-            |c| *c == Component::Any,
-            |c, part| match c {
-                Component::Glob(units) => component_matches(units, part),
-                Component::Any => false,
-            },
-        )
-}
-
-fn split(path: &str) -> Vec<&str> {
-    path.split('/').filter(|p| !p.is_empty()).collect()
-}
-
-/// A placed path's components, split once for matching against many patterns.
-pub(super) struct SplitPath<'p> {
-    relative: Option<Vec<&'p str>>,
-    absolute: Option<Vec<&'p str>>,
-}
-
-impl<'p> SplitPath<'p> {
-    pub(super) fn of(path: &'p Placed) -> SplitPath<'p> {
-        SplitPath {
-            relative: path.relative.as_deref().map(split),
-            absolute: path.absolute.as_deref().map(split),
-        }
-    }
-}
-
 /// The components of one brace-free pattern body, and how many leading `..` it has (only a
 /// root-anchored pattern may climb).
 fn components(
@@ -369,22 +305,12 @@ fn components(
     anchor: Anchor,
     directory: bool,
 ) -> Result<(usize, Vec<Component>), PathPatternError> {
-    let mut up = 0;
-    let mut parts: Vec<&str> = Vec::new();
-    for part in body.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.pop().is_none() {
-                    if !matches!(anchor, Anchor::Root { .. }) {
-                        return Err(PathPatternError::DotComponent);
-                    }
-                    up += 1;
-                }
-            }
-            other => parts.push(other),
-        }
+    let lexical = Lexical::staying(body);
+    let up = lexical.climbed();
+    if up > 0 && !matches!(anchor, Anchor::Root { .. }) {
+        return Err(PathPatternError::DotComponent);
     }
+    let parts = lexical.into_components();
     if parts.is_empty() {
         return Err(PathPatternError::Empty);
     }
@@ -414,205 +340,10 @@ fn components(
     Ok((up, out))
 }
 
-/// The units of one component: `*`, `?`, classes `[...]` (`!` or `^` first negates, `a-z`
-/// ranges; a `[` without its `]` is literal), other characters literal.
-fn units(part: &str) -> Vec<Unit> {
-    let chars: Vec<char> = part.chars().collect();
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(&c) = chars.get(at) {
-        at += 1;
-        match c {
-            '*' => out.push(Unit::Star),
-            '?' => out.push(Unit::One),
-            '[' => match class(chars.get(at..).unwrap_or_default()) {
-                Some((unit, used)) => {
-                    out.push(unit);
-                    at += used;
-                }
-                None => out.push(Unit::Char('[')),
-            },
-            c => out.push(Unit::Char(c)),
-        }
-    }
-    out
-}
-
-/// A class after its `[`, and how many characters it used (its `]` included).
-fn class(rest: &[char]) -> Option<(Unit, usize)> {
-    let mut at = 0;
-    let negated = matches!(rest.first(), Some('!' | '^'));
-    if negated {
-        at += 1;
-    }
-    let mut ranges = Vec::new();
-    let mut first = true;
-    loop {
-        let c = *rest.get(at)?;
-        if c == ']' && !first {
-            return Some((Unit::Class { negated, ranges }, at + 1));
-        }
-        first = false;
-        match (rest.get(at + 1), rest.get(at + 2)) {
-            (Some('-'), Some(&end)) if end != ']' => {
-                ranges.push((c, end));
-                at += 3;
-            }
-            _ => {
-                ranges.push((c, c));
-                at += 1;
-            }
-        }
-    }
-}
-
-fn component_matches(units: &[Unit], part: &str) -> bool {
-    // A literal component (most are) compares character by character, with no copy.
-    if units.iter().all(|unit| matches!(unit, Unit::Char(_))) {
-        let mut chars = part.chars();
-        return units
-            .iter()
-            .all(|unit| matches!(unit, Unit::Char(want) if chars.next() == Some(*want)))
-            && chars.next().is_none();
-    }
-    let text: Vec<char> = part.chars().collect();
-    glob(
-        units,
-        &text,
-        |u| *u == Unit::Star,
-        |u, c| match u {
-            Unit::Char(want) => want == c,
-            Unit::One => true,
-            Unit::Class { negated, ranges } => {
-                ranges.iter().any(|(lo, hi)| lo <= c && c <= hi) != *negated
-            }
-            Unit::Star => false,
-        },
-    )
-}
-
-/// Where a path given to a tool lies in the workspace, for matching path rules (not a disclosure
-/// path: `seal_record::canonical_path` has the stricter rules of manifests).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WorkspacePath {
-    /// Inside the workspace: the canonical relative path (`a/b`, never empty, no `.`/`..`).
-    Relative(String),
-    /// Not placeable relative to the workspace: absolute without a workspace root, or under
-    /// another root, or climbing above the root with `..`, or empty. Rules never allow such a
-    /// path by pattern; the evaluation asks with this reason.
-    Outside(&'static str),
-}
-
-/// Makes `path` canonical relative to the workspace: `.` and empty components dropped, `..`
-/// resolved lexically; an absolute path is made relative when it lies under `workspace_root`
-/// (itself absolute, canonicalized the same way).
-#[must_use]
-pub fn workspace_path(path: &str, workspace_root: Option<&str>) -> WorkspacePath {
-    if path.contains('\0') {
-        return WorkspacePath::Outside("path contains a NUL character");
-    }
-    if path.starts_with('/') {
-        let Some(root) = workspace_root else {
-            return WorkspacePath::Outside("absolute path and no workspace root configured");
-        };
-        let Ok(root_parts) = lexical(root) else {
-            return WorkspacePath::Outside("workspace root climbs above `/`");
-        };
-        let Ok(parts) = lexical(path) else {
-            return WorkspacePath::Outside("path climbs above `/`");
-        };
-        if parts.len() < root_parts.len() || parts.get(..root_parts.len()) != Some(&root_parts[..])
-        {
-            return WorkspacePath::Outside("absolute path outside the workspace root");
-        }
-        let inner = parts.get(root_parts.len()..).unwrap_or_default().join("/");
-        return if inner.is_empty() {
-            WorkspacePath::Outside("the workspace root itself")
-        } else {
-            WorkspacePath::Relative(inner)
-        };
-    }
-    match lexical(path) {
-        Ok(parts) if parts.is_empty() => WorkspacePath::Outside("empty path"),
-        Ok(parts) => WorkspacePath::Relative(parts.join("/")),
-        Err(()) => WorkspacePath::Outside("path climbs above the workspace root"),
-    }
-}
-
-/// Places a call's path: its canonical absolute form (the path itself when absolute, else
-/// joined to `workspace_root`) and its form relative to the root when it lies below it (or is
-/// relative and no root is known); `Err` with a reason when neither can be had (a NUL, an
-/// empty path, `..` climbing above `/`, or a relative path climbing above an unknown root).
-pub(super) fn place(path: &str, workspace_root: Option<&str>) -> Result<Placed, &'static str> {
-    if path.contains('\0') {
-        return Err("path contains a NUL character");
-    }
-    let root = match workspace_root {
-        Some(root) => Some(lexical(root).map_err(|()| "workspace root climbs above `/`")?),
-        None => None,
-    };
-    let root_owned: Vec<String> = root.iter().flatten().map(|p| (*p).to_owned()).collect();
-    let absolute: Option<Vec<&str>> = if path.starts_with('/') {
-        Some(lexical(path).map_err(|()| "path climbs above `/`")?)
-    } else {
-        match &root {
-            Some(root) => {
-                let mut joined = root.clone();
-                for part in path.split('/') {
-                    match part {
-                        "" | "." => {}
-                        ".." => {
-                            joined.pop().ok_or("path climbs above `/`")?;
-                        }
-                        other => joined.push(other),
-                    }
-                }
-                Some(joined)
-            }
-            None => None,
-        }
-    };
-    let relative = match (&absolute, &root) {
-        (Some(parts), Some(root)) => (parts.len() >= root.len()
-            && parts.get(..root.len()) == Some(&root[..]))
-        .then(|| parts.get(root.len()..).unwrap_or_default().join("/")),
-        (Some(_), None) => None,
-        (None, _) => match lexical(path) {
-            Ok(parts) if parts.is_empty() && path.is_empty() => return Err("empty path"),
-            Ok(parts) => Some(parts.join("/")),
-            Err(()) => return Err("path climbs above the workspace root"),
-        },
-    };
-    if absolute.as_ref().is_some_and(Vec::is_empty) && relative.is_none() {
-        return Err("the path is `/`");
-    }
-    Ok(Placed {
-        absolute: absolute.map(|parts| format!("/{}", parts.join("/"))),
-        relative,
-        root_known: root.is_some(),
-        root: root_owned,
-    })
-}
-
-/// Components of `path` with `.` and empty ones dropped and `..` applied; `Err` if `..` climbs
-/// above the start.
-fn lexical(path: &str) -> Result<Vec<&str>, ()> {
-    let mut parts = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop().ok_or(())?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Ok(parts)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::placed::place;
 
     fn m(pattern: &str, path: &str) -> bool {
         PathPattern::parse(pattern).unwrap().matches(path)
@@ -713,29 +444,5 @@ mod tests {
         let relative = placed("src/a", None);
         assert_eq!(d("//ws/src/**", &relative, true), None);
         assert_eq!(d("src/**", &relative, false), Some(true));
-    }
-
-    #[test]
-    fn workspace_paths() {
-        let rel = |s: &str| WorkspacePath::Relative(s.to_owned());
-        assert_eq!(workspace_path("./a//b/./c", None), rel("a/b/c"));
-        assert_eq!(workspace_path("a/x/../.env", None), rel("a/.env"));
-        assert!(matches!(
-            workspace_path("../x", None),
-            WorkspacePath::Outside(_)
-        ));
-        assert!(matches!(
-            workspace_path("/ws/.env", None),
-            WorkspacePath::Outside(_)
-        ));
-        assert_eq!(workspace_path("/ws/./.env", Some("/ws/")), rel(".env"));
-        assert!(matches!(
-            workspace_path("/wsx/.env", Some("/ws")),
-            WorkspacePath::Outside(_)
-        ));
-        assert!(matches!(
-            workspace_path("/ws/../etc", Some("/ws")),
-            WorkspacePath::Outside(_)
-        ));
     }
 }
