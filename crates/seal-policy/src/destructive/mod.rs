@@ -454,20 +454,16 @@ fn names(pattern: &Pattern, program: &str) -> bool {
         })
 }
 
-/// One option as read from a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Given<'a> {
-    Long(&'a str),
-    Short(char),
-}
-
 /// The words of one command as the patterns read them.
 #[derive(Debug)]
 struct Reading<'a> {
     subcommand: Vec<&'a str>,
     /// Where the (first) subcommand word stands in the command's words.
     subcommand_at: Option<usize>,
-    options: Vec<Given<'a>>,
+    /// The options given, as the program models give them: a modelled program's from its
+    /// model; for a program read plainly, `--name[=value]` as the long option `name`, a find
+    /// primary whole (`-delete`, dash kept) as a long option, `-abc` as the short options.
+    options: Vec<ModelOption<'a>>,
     /// Whether the options are a modelled program's (long names spelt out in full).
     modelled: bool,
     operands: Vec<&'a str>,
@@ -497,13 +493,7 @@ impl<'a> Reading<'a> {
             return Reading {
                 subcommand,
                 subcommand_at,
-                options: modelled
-                    .options()
-                    .map(|option| match option {
-                        ModelOption::Long(name) => Given::Long(name),
-                        ModelOption::Short(letter) => Given::Short(letter),
-                    })
-                    .collect(),
+                options: modelled.options().collect(),
                 modelled: true,
                 operands: modelled.operands().collect(),
                 paths,
@@ -519,14 +509,14 @@ impl<'a> Reading<'a> {
             } else if *word == "--" {
                 only_operands = true;
             } else if let Some(long) = word.strip_prefix("--") {
-                options.push(Given::Long(
+                options.push(ModelOption::Long(
                     long.split_once('=').map_or(long, |(name, _)| name),
                 ));
             } else if program.eq_ignore_ascii_case("find") {
                 // find's primaries are whole words.
-                options.push(Given::Long(word));
+                options.push(ModelOption::Long(word));
             } else {
-                options.extend(word.chars().skip(1).map(Given::Short));
+                options.extend(word.chars().skip(1).map(ModelOption::Short));
             }
         }
         Reading {
@@ -558,23 +548,25 @@ impl<'a> Reading<'a> {
             return self
                 .options
                 .iter()
-                .any(|given| matches!(given, Given::Long(word) if word.strip_prefix('-') == Some(primary)));
+                .any(|given| matches!(given, ModelOption::Long(word) if word.strip_prefix('-') == Some(primary)));
         }
         if let Some(name) = spec.strip_prefix("--") {
             return self.options.iter().any(|given| match given {
-                Given::Long(given) if self.modelled => *given == name,
+                ModelOption::Long(given) if self.modelled => *given == name,
                 // Unmodelled programs accept unique prefixes of long options (GNU getopt).
-                Given::Long(given) => !given.is_empty() && name.starts_with(given),
-                Given::Short(_) => false,
+                ModelOption::Long(given) => !given.is_empty() && name.starts_with(given),
+                ModelOption::Short(_) => false,
             });
         }
         let Some(letter) = spec.strip_prefix('-').and_then(|s| s.chars().next()) else {
             return false;
         };
         self.options.iter().any(|given| match given {
-            Given::Short(given) => *given == letter,
+            ModelOption::Short(given) => *given == letter,
             // A short option a model reads into a one-letter name (`-b` of `git checkout`).
-            Given::Long(given) => given.len() == letter.len_utf8() && given.starts_with(letter),
+            ModelOption::Long(given) => {
+                given.len() == letter.len_utf8() && given.starts_with(letter)
+            }
         })
     }
 }
