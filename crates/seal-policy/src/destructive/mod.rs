@@ -30,9 +30,12 @@ pub mod fuzz_check;
 mod places;
 mod table;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use seal_parse::shell::{model, model_names, segment, ModelOption, ShellLimits};
+use seal_parse::shell::{
+    model, model_names, segment, ModelOption, Segments, ShellLimits, Unanalysable,
+};
 
 use crate::chain::{Because, Check, Decision, Guard, Listener, Next, Ruling, StageError, ToolCall};
 
@@ -216,19 +219,7 @@ impl DestructiveGuard {
     /// The first pattern `command` matches, if any.
     #[must_use]
     pub fn check_command(&self, command: &str) -> Option<Finding> {
-        if let Some(found) = fork_bomb(command).or_else(|| device_redirect(command)) {
-            return Some(found);
-        }
-        let segments = segment(command, &self.limits).ok()?;
-        for segment in segments.iter() {
-            for form in segment.forms().all() {
-                let words: Vec<&str> = form.words().collect();
-                if let Some(found) = self.check_words(&words, 0) {
-                    return Some(found);
-                }
-            }
-        }
-        None
+        Reader::new(self).command(command)
     }
 
     /// What the guard reads in `command`, form by form: the finding on the command's text
@@ -249,12 +240,13 @@ impl DestructiveGuard {
     /// ```
     #[must_use]
     pub fn explain_command(&self, command: &str) -> GuardExplanation {
+        let mut reader = Reader::new(self);
         let mut out = GuardExplanation {
-            text: fork_bomb(command).or_else(|| device_redirect(command)),
+            text: text_finding(command),
             analysable: false,
             forms: Vec::new(),
         };
-        let Ok(segments) = segment(command, &self.limits) else {
+        let Ok(segments) = reader.segment(command) else {
             return out;
         };
         out.analysable = true;
@@ -264,19 +256,82 @@ impl DestructiveGuard {
                 out.forms.push(GuardForm {
                     segment: at,
                     position,
-                    finding: self.check_words(&words, 0),
+                    finding: reader.words(&words, 0),
                     words: form.to_words(),
                 });
             }
         }
         out
     }
+}
+
+/// What the command's text shows, before any segment: a fork bomb, or output redirected onto
+/// a device.
+fn text_finding(command: &str) -> Option<Finding> {
+    fork_bomb(command).or_else(|| device_redirect(command))
+}
+
+/// One reading of one command by a guard (one call of [`DestructiveGuard::check_command`] or
+/// [`DestructiveGuard::explain_command`], so one decision of one stage).
+///
+/// It segments the command once, in [`Reader::segment`], and each command line a launcher
+/// runs (`watch 'WORDS'`) once: a payload met again, in another form of its segment, below
+/// another kind of `find` starting point or in another `-exec`, gives the finding it gave
+/// the first time (a command line's finding depends on its text alone).
+struct Reader<'g> {
+    guard: &'g DestructiveGuard,
+    /// The findings of the payload command lines read so far, by their text.
+    lines: BTreeMap<String, Option<Finding>>,
+}
+
+impl<'g> Reader<'g> {
+    fn new(guard: &'g DestructiveGuard) -> Reader<'g> {
+        Reader {
+            guard,
+            lines: BTreeMap::new(),
+        }
+    }
+
+    /// The first pattern the command line `command` matches: its text, then every form of
+    /// every segment.
+    fn command(&mut self, command: &str) -> Option<Finding> {
+        if let Some(found) = text_finding(command) {
+            return Some(found);
+        }
+        let segments = self.segment(command).ok()?;
+        for segment in segments.iter() {
+            for form in segment.forms().all() {
+                let words: Vec<&str> = form.words().collect();
+                if let Some(found) = self.words(&words, 0) {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+
+    /// `command` segmented with the guard's limits: the one place the guard segments.
+    fn segment(&self, command: &str) -> Result<Segments, Unanalysable> {
+        #[cfg(test)]
+        tests::SEGMENTED.with(|seen| seen.borrow_mut().push(command.to_owned()));
+        segment(command, &self.guard.limits)
+    }
+
+    /// The first pattern the command line a launcher runs matches, read once per text.
+    fn payload_line(&mut self, text: &str) -> Option<Finding> {
+        if let Some(found) = self.lines.get(text) {
+            return found.clone();
+        }
+        let found = self.command(text);
+        self.lines.insert(text.to_owned(), found.clone());
+        found
+    }
 
     /// The first pattern the words of one command (program first) match.
-    fn check_words(&self, words: &[&str], depth: usize) -> Option<Finding> {
+    fn words(&mut self, words: &[&str], depth: usize) -> Option<Finding> {
         let (&program, rest) = words.split_first()?;
         if depth < MAX_PAYLOAD_DEPTH {
-            if let Some(found) = self.check_payloads(program, rest, depth + 1) {
+            if let Some(found) = self.payloads(program, rest, depth + 1) {
                 return Some(found);
             }
         }
@@ -284,11 +339,11 @@ impl DestructiveGuard {
         PATTERNS
             .iter()
             .filter(|pattern| names(pattern, program))
-            .find_map(|pattern| self.fires(pattern, &reading, words))
+            .find_map(|pattern| self.guard.fires(pattern, &reading, words))
     }
 
     /// The commands that `find -exec`, `parallel` and `watch` run.
-    fn check_payloads(&self, program: &str, rest: &[&str], depth: usize) -> Option<Finding> {
+    fn payloads(&mut self, program: &str, rest: &[&str], depth: usize) -> Option<Finding> {
         let folded = |name: &str| program.eq_ignore_ascii_case(name);
         if folded("find") {
             let find = FindWords::of(rest);
@@ -298,6 +353,7 @@ impl DestructiveGuard {
             let mut starts: Vec<&str> = Vec::new();
             for start in &find.starts {
                 let kind = match self
+                    .guard
                     .context
                     .place(&format!("{}/{{}}", start.trim_end_matches('/')))
                 {
@@ -317,7 +373,7 @@ impl DestructiveGuard {
                         .iter()
                         .map(|word| if *word == "{}" { below.as_str() } else { word })
                         .collect();
-                    if let Some(found) = self.check_words(&words, depth) {
+                    if let Some(found) = self.words(&words, depth) {
                         return Some(found);
                     }
                 }
@@ -333,7 +389,7 @@ impl DestructiveGuard {
                 .skip_while(|word| word.starts_with('-'))
                 .chain(arguments.iter().copied().filter(|word| *word != ":::"))
                 .collect();
-            return self.check_words(&command, depth);
+            return self.words(&command, depth);
         } else if folded("watch") {
             let mut command = rest;
             while let Some((first, tail)) = command.split_first() {
@@ -348,13 +404,15 @@ impl DestructiveGuard {
             }
             if let [text] = command {
                 // One word: watch runs it with `sh -c`.
-                return self.check_command(text);
+                return self.payload_line(text);
             }
-            return self.check_words(command, depth);
+            return self.words(command, depth);
         }
         None
     }
+}
 
+impl DestructiveGuard {
     fn fires(
         &self,
         pattern: &'static Pattern,
@@ -801,5 +859,103 @@ impl Listener for DestructiveGuard {
             }
             None => Ok(next.run()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use seal_parse::json::{parse, JsonLimits};
+    use seal_record::SealedCall;
+
+    use super::*;
+    use crate::chain::{Chain, Evaluation, Scope, Verdict};
+
+    thread_local! {
+        /// Every command text [`Reader::segment`] segmented on this thread, in order.
+        pub(super) static SEGMENTED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// What `run` gives, and the texts segmented while it runs.
+    fn segmented<T>(run: impl FnOnce() -> T) -> (T, Vec<String>) {
+        SEGMENTED.with(|seen| seen.borrow_mut().clear());
+        let out = run();
+        (out, SEGMENTED.with(RefCell::take))
+    }
+
+    fn guard() -> DestructiveGuard {
+        DestructiveGuard::new()
+            .with_workspace_root("/home/dev/project")
+            .with_home_dir("/home/dev")
+    }
+
+    /// Commands whose payloads stand in several forms, below several kinds of `find` starting
+    /// points, in several `-exec` primaries, inside each other and in `bash -c`.
+    const LAUNCHERS: &[&str] = &[
+        "rm -rf build",
+        "ls && sudo git reset --hard",
+        "env A=1 nice timeout 5 sudo watch 'ls -l'",
+        r"find / ~ . build -exec watch 'ls -l' \; -exec watch 'ls -l' +",
+        r"find / ~ . build -exec find / ~ . build -exec watch 'ls -l' \; \;",
+        r#"watch 'watch "ls"' && watch 'watch "ls"'"#,
+        "bash -c 'watch ls' ; xargs watch 'ls'",
+        r"find / ~ . -exec watch 'rm -rf ~' \;",
+    ];
+
+    #[test]
+    fn one_check_segments_each_command_line_once() {
+        let guard = guard();
+        for command in LAUNCHERS {
+            let (found, checked) = segmented(|| guard.check_command(command));
+            let (explained, seen) = segmented(|| guard.explain_command(command));
+            assert_eq!(explained.first(), found.as_ref());
+            for seen in [checked, seen] {
+                assert_eq!(seen.first().map(String::as_str), Some(*command));
+                let mut once = seen.clone();
+                once.sort();
+                once.dedup();
+                assert_eq!(once.len(), seen.len(), "{command:?} segmented {seen:?}");
+            }
+        }
+        // The command and its one payload line, where reading the payload at each kind of
+        // starting point of each `-exec` would segment it four times more.
+        let (_, seen) = segmented(|| guard.check_command(LAUNCHERS[3]));
+        assert_eq!(seen, [LAUNCHERS[3], "ls -l"]);
+    }
+
+    #[test]
+    fn each_stage_of_a_decision_segments_the_command_once() {
+        let mut chain = Chain::new(Decision::Allow);
+        chain
+            .prepend("destructive-commands", Scope::everywhere(), guard())
+            .unwrap();
+        chain
+            .add_global_guard("destructive-guard", guard())
+            .unwrap();
+        let call = |command: &str| {
+            let arguments = serde_json::json!({ "command": command }).to_string();
+            let arguments = parse(arguments.as_bytes(), &JsonLimits::default()).unwrap();
+            ToolCall::new(
+                "s1",
+                None,
+                SealedCall::new("c1", "Bash", &arguments).unwrap(),
+            )
+            .unwrap()
+        };
+
+        // Allowed: the listener reads the command and its payload line once, then the guard.
+        let command = r"ls && find / . -exec watch 'ls -l' \; && watch 'ls -l'";
+        let allowed = call(command);
+        let (verdict, seen) = segmented(|| chain.evaluate(&allowed));
+        assert!(matches!(verdict, Evaluation::Decided(Verdict::Allow(_))));
+        assert_eq!(seen, [command, "ls -l", command, "ls -l"]);
+
+        // Denied by the listener: the guard stage never runs.
+        let command = "git reset --hard && rm -rf ~";
+        let denied = call(command);
+        let (verdict, seen) = segmented(|| chain.evaluate(&denied));
+        assert!(matches!(verdict, Evaluation::Decided(Verdict::Deny(_))));
+        assert_eq!(seen, [command]);
     }
 }
