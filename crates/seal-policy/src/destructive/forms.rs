@@ -52,6 +52,8 @@ impl<'g> Reader<'g> {
         if let Some(found) = text_finding(command) {
             return Some(found);
         }
+        // A command seal cannot segment is read for its text alone (spec/destructive-guard.md,
+        // section 2): the rules never allow it.
         let segments = self.segment(command).ok()?;
         for segment in segments.iter() {
             for form in segment.forms().all() {
@@ -119,7 +121,7 @@ impl<'g> Reader<'g> {
         PATTERNS
             .iter()
             .filter(|pattern| names(pattern, program))
-            .find_map(|pattern| self.fires(pattern, &reading, words))
+            .find_map(|pattern| self.fires(pattern, &reading, words, rest))
     }
 
     /// The commands that `find -exec`, `parallel` and `watch` run.
@@ -158,16 +160,19 @@ impl<'g> Reader<'g> {
                 }
             }
         } else if folded("parallel") {
-            let (command, arguments) = match rest.iter().position(|word| *word == ":::") {
-                Some(at) => (rest.get(..at)?, rest.get(at + 1..)?),
-                None => (rest, &[][..]),
-            };
-            let command: Vec<&str> = command
+            // The command is the words before the first `:::`, its options skipped; its
+            // arguments are the other words after it.
+            let command = rest
                 .iter()
                 .copied()
-                .skip_while(|word| word.starts_with('-'))
-                .chain(arguments.iter().copied().filter(|word| *word != ":::"))
-                .collect();
+                .take_while(|word| *word != ":::")
+                .skip_while(|word| word.starts_with('-'));
+            let arguments = rest
+                .iter()
+                .copied()
+                .skip_while(|word| *word != ":::")
+                .filter(|word| *word != ":::");
+            let command: Vec<&str> = command.chain(arguments).collect();
             return self.words(&command, depth);
         } else if folded("watch") {
             let mut command = rest;
@@ -178,6 +183,7 @@ impl<'g> Reader<'g> {
                 command = tail;
                 let takes_value = matches!(*first, "-n" | "--interval" | "-q" | "--equexit");
                 if takes_value {
+                    // An option missing its value leaves nothing to run.
                     command = command.get(1..).unwrap_or_default();
                 }
             }
@@ -190,12 +196,14 @@ impl<'g> Reader<'g> {
         None
     }
 
-    /// The finding when `pattern` fires on the form `words`, read as `reading`.
+    /// The finding when `pattern` fires on the form `words` (`rest` after its program), read
+    /// as `reading`.
     fn fires(
         &self,
         pattern: &'static Pattern,
         reading: &Reading<'_>,
         words: &[&str],
+        rest: &[&str],
     ) -> Option<Finding> {
         let found = |path: Option<String>, place: Option<&'static str>| Finding {
             pattern,
@@ -232,6 +240,7 @@ impl<'g> Reader<'g> {
                 || operands.iter().any(|word| wanted.contains(word)))
             .then(|| found(None, None)),
             Operands::AfterDashDash => {
+                // Without a subcommand, `--` counts anywhere after the program.
                 let after = reading.subcommand_at.unwrap_or(0);
                 let dash = words
                     .iter()
@@ -244,7 +253,7 @@ impl<'g> Reader<'g> {
                     .map(|(path, what)| found(Some(path), Some(what)))
             }),
             Operands::FindStart(reach) => {
-                let find = FindWords::of(words.get(1..).unwrap_or_default());
+                let find = FindWords::of(rest);
                 // What find deletes is below its starting points.
                 find.starts.iter().find_map(|start| {
                     let below = format!("{}/{{}}", start.trim_end_matches('/'));

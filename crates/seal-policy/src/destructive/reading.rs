@@ -58,6 +58,10 @@ impl<'a> Reading<'a> {
                 .first()
                 .and_then(|first| rest.iter().position(|word| word == first))
                 .map(|at| at + 1);
+            debug_assert!(
+                subcommand.is_empty() || subcommand_at.is_some(),
+                "a model's subcommand is one of the words after the program"
+            );
             return Reading {
                 subcommand,
                 subcommand_at,
@@ -77,6 +81,7 @@ impl<'a> Reading<'a> {
             } else if *word == "--" {
                 only_operands = true;
             } else if let Some(long) = word.strip_prefix("--") {
+                // `--name=value` names the option `name`, `--name` names it whole.
                 options.push(ModelOption::Long(
                     long.split_once('=').map_or(long, |(name, _)| name),
                 ));
@@ -127,6 +132,9 @@ impl<'a> Reading<'a> {
             });
         }
         let Some(letter) = spec.strip_prefix('-').and_then(|s| s.chars().next()) else {
+            // Every option of the table is `--name`, `--name=value`, `-x` or a find primary
+            // (tested below); a spec that is none names no option given.
+            debug_assert!(false, "the option `{spec}` of the table names no option");
             return false;
         };
         self.options.iter().any(|given| match given {
@@ -204,5 +212,31 @@ impl<'a> FindWords<'a> {
             }
         }
         FindWords { starts, payloads }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::destructive::PATTERNS;
+
+    /// Every option of the table is one [`super::Reading::has`] reads: `--name`,
+    /// `--name=value`, `-x` or a find primary (`-delete`).
+    #[test]
+    fn every_option_of_the_table_names_an_option() {
+        for pattern in PATTERNS {
+            let specs = pattern
+                .any_option
+                .iter()
+                .chain(pattern.all_options)
+                .chain(pattern.no_option);
+            for spec in specs {
+                let name = spec.strip_prefix("--").or_else(|| spec.strip_prefix('-'));
+                assert!(
+                    name.is_some_and(|name| !name.is_empty() && !name.starts_with(['-', '='])),
+                    "`{spec}` of `{}`",
+                    pattern.id
+                );
+            }
+        }
     }
 }

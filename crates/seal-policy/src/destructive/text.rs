@@ -45,34 +45,30 @@ pub(super) fn text_finding(command: &str) -> Option<Finding> {
 /// function (`name()` then `{` or `(`) whose body runs its own name twice with a pipe or `&`
 /// between, or once in the background, as `:(){ :|:& };:` does.
 fn fork_bomb(text: &str) -> Option<Finding> {
-    let bytes = text.as_bytes();
-    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-');
-    let mut search = 0;
-    while let Some(at) = text
-        .get(search..)
-        .and_then(|t| t.find("()"))
-        .map(|i| i + search)
-    {
-        search = at + 2;
-        let start = bytes
-            .get(..at)
-            .unwrap_or_default()
-            .iter()
-            .rposition(|b| !is_name(*b))
-            .map_or(0, |i| i + 1);
-        let Some(name) = text.get(start..at).filter(|n| !n.is_empty()) else {
+    let mut rest = text;
+    while let Some((before, after)) = rest.split_once("()") {
+        rest = after;
+        // The name is the run of name characters just before `()` (the whole text since the
+        // last `()` when every character is one: `)` is not a name character).
+        let name = before
+            .rsplit_once(|c: char| !u8::try_from(c).is_ok_and(is_name))
+            .map_or(before, |(_, name)| name);
+        if name.is_empty() {
+            continue;
+        }
+        let body = after.trim_start();
+        let (inner, close) = if let Some(inner) = body.strip_prefix('{') {
+            (inner, '}')
+        } else if let Some(inner) = body.strip_prefix('(') {
+            (inner, ')')
+        } else {
             continue;
         };
-        let body = text.get(at + 2..).unwrap_or_default().trim_start();
-        let Some(open) = body.chars().next().filter(|c| *c == '{' || *c == '(') else {
-            continue;
-        };
-        let close = if open == '{' { '}' } else { ')' };
-        let inner = body.get(1..).unwrap_or_default();
-        let inner = inner.split(close).next().unwrap_or_default();
+        // The body runs to the first closing character, or to the end of the text.
+        let inner = inner.split_once(close).map_or(inner, |(inner, _)| inner);
         // A fork bomb's body is short; reading at most this much keeps the search linear.
         let inner = prefix(inner, MAX_FORK_BODY_BYTES);
-        let calls = token_count(inner, name, is_name);
+        let calls = token_count(inner, name);
         if (calls >= 2 && inner.contains(['|', '&'])) || (calls >= 1 && inner.contains('&')) {
             return Some(Finding {
                 pattern: &FORK_BOMB,
@@ -96,17 +92,25 @@ pub(super) fn written_device(path: &str) -> Option<String> {
     (path.starts_with("/dev/") && !harmless).then_some(device)
 }
 
+/// Whether `b` can stand in a function name the fork-bomb pattern reads.
+fn is_name(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-')
+}
+
 /// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
 fn prefix(text: &str, max: usize) -> &str {
     let mut end = text.len().min(max);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    text.get(..end).unwrap_or_default()
+    let cut = text.get(..end);
+    debug_assert!(cut.is_some(), "`end` is a character boundary within `text`");
+    // Reading the whole text instead can only find more.
+    cut.unwrap_or(text)
 }
 
 /// How often `name` stands alone in `text` (not as part of a longer name).
-fn token_count(text: &str, name: &str, is_name: impl Fn(u8) -> bool) -> usize {
+fn token_count(text: &str, name: &str) -> usize {
     let bytes = text.as_bytes();
     let mut count = 0;
     let mut from = 0;
@@ -118,7 +122,7 @@ fn token_count(text: &str, name: &str, is_name: impl Fn(u8) -> bool) -> usize {
         let end = at + name.len();
         let before = at.checked_sub(1).and_then(|i| bytes.get(i)).copied();
         let after = bytes.get(end).copied();
-        if !before.is_some_and(&is_name) && !after.is_some_and(&is_name) {
+        if !before.is_some_and(is_name) && !after.is_some_and(is_name) {
             count += 1;
         }
         from = end.max(at + 1);
@@ -130,7 +134,11 @@ fn token_count(text: &str, name: &str, is_name: impl Fn(u8) -> bool) -> usize {
 fn device_redirect(text: &str) -> Option<Finding> {
     let mut quote = None;
     let mut escaped = false;
-    for (at, c) in text.char_indices() {
+    let mut previous = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let after_redirect = previous == Some('>');
+        previous = Some(c);
         if escaped {
             escaped = false;
             continue;
@@ -140,15 +148,14 @@ fn device_redirect(text: &str) -> Option<Finding> {
             (None, '\'' | '"') => quote = Some(c),
             (Some(q), c) if c == q => quote = None,
             // The first `>` of a run (`>>`, `>|`) reads the target once.
-            (None, '>') if text.get(..at).is_some_and(|before| before.ends_with('>')) => {}
+            (None, '>') if after_redirect => {}
             (None, '>') => {
-                let target = text.get(at + 1..).unwrap_or_default();
-                let target = prefix(target, MAX_REDIRECT_TARGET_BYTES);
+                let target = prefix(chars.as_str(), MAX_REDIRECT_TARGET_BYTES);
                 let target = target.trim_start_matches(['>', '|', '&']).trim_start();
-                let end = target
-                    .find(|c: char| c.is_ascii_whitespace() || ";&|)".contains(c))
-                    .unwrap_or(target.len());
-                let path = target.get(..end).unwrap_or_default();
+                // The target runs to a blank or an operator, or to the end of the text.
+                let path = target
+                    .split_once(|c: char| c.is_ascii_whitespace() || ";&|)".contains(c))
+                    .map_or(target, |(path, _)| path);
                 if let Some(device) = written_device(path) {
                     return Some(Finding {
                         pattern: &DEVICE_REDIRECT,
