@@ -64,10 +64,11 @@ fn fork_bomb(text: &str) -> Option<Finding> {
         } else {
             continue;
         };
-        // The body runs to the first closing character, or to the end of the text.
-        let inner = inner.split_once(close).map_or(inner, |(inner, _)| inner);
-        // A fork bomb's body is short; reading at most this much keeps the search linear.
+        // A fork bomb's body is short; reading at most this much keeps the search linear (the
+        // bound is taken first, so the search for the closing character is bounded too).
         let inner = prefix(inner, MAX_FORK_BODY_BYTES);
+        // The body runs to the first closing character, or to the end of what is read.
+        let inner = inner.split_once(close).map_or(inner, |(inner, _)| inner);
         let calls = token_count(inner, name);
         if (calls >= 2 && inner.contains(['|', '&'])) || (calls >= 1 && inner.contains('&')) {
             return Some(Finding {
