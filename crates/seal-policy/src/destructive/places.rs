@@ -163,9 +163,13 @@ impl Context {
             what,
             system: false,
         };
-        let top = path.get(1..).unwrap_or_default();
-        let top = top.split('/').next().unwrap_or_default();
-        if path == "/" || top.contains(['*', '?', '[']) {
+        debug_assert!(path.starts_with('/'), "a placed path is absolute");
+        // The first component (after the empty text before the leading `/`) is a glob.
+        let top_glob = path
+            .split('/')
+            .take(2)
+            .any(|part| part.contains(['*', '?', '[']));
+        if path == "/" || top_glob {
             return protected(path, "the root directory");
         }
         if self.workspace.as_deref() == Some(path.as_str()) {
