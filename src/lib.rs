@@ -84,7 +84,7 @@ mod trust;
 /// pattern table.
 pub mod destructive {
     pub use seal_policy::destructive::{
-        DestructiveGuard, Finding, GuardExplanation, GuardForm, Operands, Pattern, Reach,
+        DestructiveGuard, GuardExplanation, GuardFinding, GuardForm, Operands, Pattern, Reach,
         DEVICE_REDIRECT, FORK_BOMB, MAX_FORK_BODY_BYTES, MAX_PAYLOAD_DEPTH,
         MAX_REDIRECT_TARGET_BYTES, PATTERNS, SAFE_DEVICES, SOURCE_DEVICES, SYSTEM_DIRS, TEMP_DIRS,
     };

@@ -6,7 +6,7 @@
 //!
 //! [`Decided::explanation`]: crate::policy::Decided::explanation
 
-use seal::destructive::{DestructiveGuard, Finding};
+use seal::destructive::{DestructiveGuard, GuardFinding};
 use seal::explain::{
     Explanation, FormExplanation, GuardExplanation, ModelReading, Reading, RuleMatch, COMMAND_TOOL,
 };
@@ -74,7 +74,7 @@ fn rule_text(m: &RuleMatch) -> String {
     format!("{} `{}` ({})", m.effect, inline(&m.text), m.by.as_str())
 }
 
-fn finding_text(found: &Finding) -> String {
+fn finding_text(found: &GuardFinding) -> String {
     let mut out = format!("fires `{}`: {}", found.pattern.id, found.pattern.what);
     if let (Some(path), Some(place)) = (&found.path, found.place) {
         out.push_str(&format!(": `{}` is {place}", inline(path)));
@@ -108,7 +108,7 @@ fn guard_on(
     guard: Option<&GuardExplanation>,
     segment: usize,
     position: usize,
-) -> Option<Option<&Finding>> {
+) -> Option<Option<&GuardFinding>> {
     guard.map(|guard| {
         guard
             .forms
@@ -214,7 +214,7 @@ pub fn explained_text(explained: &Explained) -> String {
 
 fn form_lines(
     form: &FormExplanation,
-    guard: Option<Option<&Finding>>,
+    guard: Option<Option<&GuardFinding>>,
     line: &mut impl FnMut(usize, String),
 ) {
     let also = if form.also.is_empty() {
@@ -265,7 +265,7 @@ fn rule_json(m: &RuleMatch) -> J {
     ])
 }
 
-fn finding_json(found: Option<&Finding>) -> J {
+fn finding_json(found: Option<&GuardFinding>) -> J {
     found.map_or(J::Null, |found| {
         J::Obj(vec![
             ("pattern", J::str(found.pattern.id)),

@@ -7,7 +7,7 @@ use super::Pattern;
 
 /// What the guard found: the pattern, the form it fired on and the path that made it fire.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct GuardFinding {
     /// The pattern that fired.
     pub pattern: &'static Pattern,
     /// The words it fired on, joined by spaces (the form as the guard read it).
@@ -25,7 +25,7 @@ pub struct Finding {
 pub struct GuardExplanation {
     /// What the command's text shows (a fork bomb, output redirected onto a device), read
     /// before any segment.
-    pub text: Option<Finding>,
+    pub text: Option<GuardFinding>,
     /// Whether the command could be segmented (otherwise only its text is read).
     pub analysable: bool,
     /// Every form of every segment, in reading order.
@@ -36,7 +36,7 @@ impl GuardExplanation {
     /// The first finding, as
     /// [`DestructiveGuard::check_command`](super::DestructiveGuard::check_command) gives it.
     #[must_use]
-    pub fn first(&self) -> Option<&Finding> {
+    pub fn first(&self) -> Option<&GuardFinding> {
         self.text
             .as_ref()
             .or_else(|| self.forms.iter().find_map(|form| form.finding.as_ref()))
@@ -54,12 +54,12 @@ pub struct GuardForm {
     /// The form's words, program first.
     pub words: Vec<String>,
     /// The pattern that fires on the form (or on a command its program runs), if any.
-    pub finding: Option<Finding>,
+    pub finding: Option<GuardFinding>,
 }
 
 /// The finding as one line, its form and path as they are (raw: the deny reason it becomes is
 /// escaped once where it is shown).
-impl fmt::Display for Finding {
+impl fmt::Display for GuardFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,

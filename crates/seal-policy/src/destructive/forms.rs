@@ -12,7 +12,7 @@ use super::places::{normalize, Context, Place};
 use super::reading::{names, FindWords, Reading};
 use super::text::{text_finding, written_device};
 use super::{
-    Finding, GuardExplanation, GuardForm, Operands, Pattern, Reach, PATTERNS, SAFE_DEVICES,
+    GuardExplanation, GuardFinding, GuardForm, Operands, Pattern, Reach, PATTERNS, SAFE_DEVICES,
     SOURCE_DEVICES,
 };
 
@@ -33,7 +33,7 @@ pub(super) struct Reader<'g> {
     context: &'g Context,
     limits: &'g ShellLimits,
     /// The findings of the payload command lines read so far, by their text.
-    lines: BTreeMap<String, Option<Finding>>,
+    lines: BTreeMap<String, Option<GuardFinding>>,
 }
 
 impl<'g> Reader<'g> {
@@ -48,7 +48,7 @@ impl<'g> Reader<'g> {
 
     /// The first pattern the command line `command` matches: its text, then every form of
     /// every segment.
-    pub(super) fn command(&mut self, command: &str) -> Option<Finding> {
+    pub(super) fn command(&mut self, command: &str) -> Option<GuardFinding> {
         if let Some(found) = text_finding(command) {
             return Some(found);
         }
@@ -100,7 +100,7 @@ impl<'g> Reader<'g> {
     }
 
     /// The first pattern the command line a launcher runs matches, read once per text.
-    fn payload_line(&mut self, text: &str) -> Option<Finding> {
+    fn payload_line(&mut self, text: &str) -> Option<GuardFinding> {
         if let Some(found) = self.lines.get(text) {
             return found.clone();
         }
@@ -110,7 +110,7 @@ impl<'g> Reader<'g> {
     }
 
     /// The first pattern the words of one command (program first) match.
-    fn words(&mut self, words: &[&str], depth: usize) -> Option<Finding> {
+    fn words(&mut self, words: &[&str], depth: usize) -> Option<GuardFinding> {
         let (&program, rest) = words.split_first()?;
         if depth < MAX_PAYLOAD_DEPTH {
             if let Some(found) = self.payloads(program, rest, depth + 1) {
@@ -125,7 +125,7 @@ impl<'g> Reader<'g> {
     }
 
     /// The commands that `find -exec`, `parallel` and `watch` run.
-    fn payloads(&mut self, program: &str, rest: &[&str], depth: usize) -> Option<Finding> {
+    fn payloads(&mut self, program: &str, rest: &[&str], depth: usize) -> Option<GuardFinding> {
         let folded = |name: &str| program.eq_ignore_ascii_case(name);
         if folded("find") {
             let find = FindWords::of(rest);
@@ -204,8 +204,8 @@ impl<'g> Reader<'g> {
         reading: &Reading<'_>,
         words: &[&str],
         rest: &[&str],
-    ) -> Option<Finding> {
-        let found = |path: Option<String>, place: Option<&'static str>| Finding {
+    ) -> Option<GuardFinding> {
+        let found = |path: Option<String>, place: Option<&'static str>| GuardFinding {
             pattern,
             form: words.join(" "),
             path,

@@ -6,7 +6,7 @@ use seal_parse::shell::ShellLimits;
 
 use super::forms::Reader;
 use super::places::{normalize, Context};
-use super::{Finding, GuardExplanation, TEMP_DIRS};
+use super::{GuardExplanation, GuardFinding, TEMP_DIRS};
 use crate::chain::{Because, Check, Decision, Guard, Listener, Next, Ruling, StageError, ToolCall};
 
 /// The deny-only destructive-command guard (see the module documentation).
@@ -82,7 +82,7 @@ impl DestructiveGuard {
 
     /// The first pattern `command` matches, if any.
     #[must_use]
-    pub fn check_command(&self, command: &str) -> Option<Finding> {
+    pub fn check_command(&self, command: &str) -> Option<GuardFinding> {
         Reader::new(&self.context, &self.limits).command(command)
     }
 
@@ -110,7 +110,7 @@ impl DestructiveGuard {
 
 impl DestructiveGuard {
     /// The refusal for a finding, naming the pattern, the form and the path.
-    fn refusal(found: &Finding) -> (String, Because) {
+    fn refusal(found: &GuardFinding) -> (String, Because) {
         let because = Because::rule_and_form(
             format!("destructive-guard:{}", found.pattern.id),
             found.form.clone(),
@@ -160,7 +160,7 @@ mod tests {
     use seal_record::SealedCall;
 
     use super::*;
-    use crate::chain::{Chain, Evaluation, Scope, Verdict};
+    use crate::chain::{Chain, Evaluated, Scope, Verdict};
     use crate::destructive::forms::segmented;
 
     fn guard() -> DestructiveGuard {
@@ -194,14 +194,14 @@ mod tests {
         let command = r"ls && find / . -exec watch 'ls -l' \; && watch 'ls -l'";
         let allowed = call(command);
         let (verdict, seen) = segmented(|| chain.evaluate(&allowed));
-        assert!(matches!(verdict, Evaluation::Decided(Verdict::Allow(_))));
+        assert!(matches!(verdict, Evaluated::Decided(Verdict::Allow(_))));
         assert_eq!(seen, [command, "ls -l", command, "ls -l"]);
 
         // Denied by the listener: the guard stage never runs.
         let command = "git reset --hard && rm -rf ~";
         let denied = call(command);
         let (verdict, seen) = segmented(|| chain.evaluate(&denied));
-        assert!(matches!(verdict, Evaluation::Decided(Verdict::Deny(_))));
+        assert!(matches!(verdict, Evaluated::Decided(Verdict::Deny(_))));
         assert_eq!(seen, [command]);
     }
 }

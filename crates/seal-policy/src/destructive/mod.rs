@@ -35,7 +35,7 @@ mod reading;
 mod table;
 mod text;
 
-pub use finding::{Finding, GuardExplanation, GuardForm};
+pub use finding::{GuardExplanation, GuardFinding, GuardForm};
 pub use forms::MAX_PAYLOAD_DEPTH;
 pub use guard::DestructiveGuard;
 pub use places::{SYSTEM_DIRS, TEMP_DIRS};

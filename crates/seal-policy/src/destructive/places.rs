@@ -67,27 +67,9 @@ pub(super) enum Place {
 }
 
 /// Normalizes an absolute path lexically: `.` and empty components dropped, `..` removes the
-/// component before it (never above the root).
+/// component before it (never above the root: [`AboveRoot::Stay`](crate::paths::AboveRoot)).
 pub(super) fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    let mut out = String::with_capacity(path.len().max(1));
-    for part in &parts {
-        out.push('/');
-        out.push_str(part);
-    }
-    if out.is_empty() {
-        out.push('/');
-    }
-    out
+    crate::paths::Lexical::staying(path).to_absolute()
 }
 
 /// Whether `path` is strictly below `dir` (both normalized).

@@ -2,7 +2,7 @@
 //! and output redirected onto a device (spec/destructive-guard.md, section 4).
 
 use super::places::normalize;
-use super::{Finding, Operands, Pattern, SAFE_DEVICES};
+use super::{GuardFinding, Operands, Pattern, SAFE_DEVICES};
 
 /// How much of a function body the fork-bomb pattern reads.
 pub const MAX_FORK_BODY_BYTES: usize = 256;
@@ -37,14 +37,14 @@ pub const DEVICE_REDIRECT: Pattern = Pattern {
 
 /// What the command's text shows, before any segment: a fork bomb, or output redirected onto
 /// a device.
-pub(super) fn text_finding(command: &str) -> Option<Finding> {
+pub(super) fn text_finding(command: &str) -> Option<GuardFinding> {
     fork_bomb(command).or_else(|| device_redirect(command))
 }
 
 /// A fork bomb in the text, quoted or not (a `bash -c '...'` payload is quoted too): a
 /// function (`name()` then `{` or `(`) whose body runs its own name twice with a pipe or `&`
 /// between, or once in the background, as `:(){ :|:& };:` does.
-fn fork_bomb(text: &str) -> Option<Finding> {
+fn fork_bomb(text: &str) -> Option<GuardFinding> {
     let mut rest = text;
     while let Some((before, after)) = rest.split_once("()") {
         rest = after;
@@ -71,7 +71,7 @@ fn fork_bomb(text: &str) -> Option<Finding> {
         let inner = inner.split_once(close).map_or(inner, |(inner, _)| inner);
         let calls = token_count(inner, name);
         if (calls >= 2 && inner.contains(['|', '&'])) || (calls >= 1 && inner.contains('&')) {
-            return Some(Finding {
+            return Some(GuardFinding {
                 pattern: &FORK_BOMB,
                 form: text.to_owned(),
                 path: None,
@@ -132,7 +132,7 @@ fn token_count(text: &str, name: &str) -> usize {
 }
 
 /// Output redirected onto a block device outside quotes (`> /dev/sda`, `>/dev/nvme0n1`).
-fn device_redirect(text: &str) -> Option<Finding> {
+fn device_redirect(text: &str) -> Option<GuardFinding> {
     let mut quote = None;
     let mut escaped = false;
     let mut previous = None;
@@ -158,7 +158,7 @@ fn device_redirect(text: &str) -> Option<Finding> {
                     .split_once(|c: char| c.is_ascii_whitespace() || ";&|)".contains(c))
                     .map_or(target, |(path, _)| path);
                 if let Some(device) = written_device(path) {
-                    return Some(Finding {
+                    return Some(GuardFinding {
                         pattern: &DEVICE_REDIRECT,
                         form: text.to_owned(),
                         path: Some(device),
