@@ -91,8 +91,9 @@ pub mod destructive {
 }
 
 /// The self-protection guard ([`SealBuilder::self_protection`]): its type, protected paths,
-/// findings and default table, and the lexical path normalizer ([`Lexical`]) for writing a
-/// protected path without `.`, `..` or empty components.
+/// findings and default table, and the lexical path normalizer
+/// ([`Lexical`](self_protection::Lexical)) for writing a protected path without `.`, `..` or
+/// empty components.
 pub mod self_protection {
     pub use seal_policy::guards::self_protection::{
         PathKind, ProtectedPath, ProtectedRow, Protection, ProtectionFinding, SelfProtection,

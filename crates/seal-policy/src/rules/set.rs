@@ -100,7 +100,7 @@ impl Default for RuleSet {
 }
 
 impl RuleSet {
-    /// An empty set (every call evaluates to [`Evaluation::NoMatch`], except unanalysable
+    /// An empty set (every call evaluates to [`Evaluation::NoMatch`](super::Evaluation::NoMatch), except unanalysable
     /// commands, which ask).
     #[must_use]
     pub fn new(limits: RuleLimits) -> RuleSet {
@@ -184,7 +184,7 @@ impl RuleSet {
     /// never over them): with [`ClientDefault::ClaudeCode`], read-only commands and reads
     /// inside the workspace, as Claude Code's default permission mode does
     /// (spec/policy-rules.md, "The client's default mode"). Such an allow evaluates to
-    /// [`Evaluation::ClientDefault`].
+    /// [`Evaluation::ClientDefault`](super::Evaluation::ClientDefault).
     ///
     /// ```
     /// use seal_policy::rules::{ClientDefault, Effect, RuleSet, Subject};
