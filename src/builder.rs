@@ -3,11 +3,10 @@
 //! settings and the answerers.
 
 use std::fmt;
-use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
 use seal_parse::frame::{HarnessRewrite, ScanConfig};
-use seal_policy::approval::is_id;
+use seal_policy::approval::{is_id, CounterIds};
 use seal_policy::assembly::PolicyBuilder;
 use seal_policy::chain::{Guard, Listener, Scope};
 use seal_policy::destructive::DestructiveGuard;
@@ -451,8 +450,7 @@ impl SealBuilder {
             pipeline: policy.pipeline,
             settings: policy.settings,
             answerers: self.answerers,
-            approval_prefix: self.approval_prefix,
-            next_approval: AtomicU64::new(0),
+            approval_ids: CounterIds::new(&self.approval_prefix),
             policy_digest: policy.digest,
             rules: policy.rules,
         })

@@ -2,9 +2,9 @@
 //! permission settings and the approval wiring, assembled by [`SealBuilder`](crate::SealBuilder).
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use seal_policy::approval::CounterIds;
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::EscalationFields;
 use seal_policy::pipeline::{Pipeline, Plan};
@@ -67,8 +67,7 @@ pub struct Seal {
     pub(crate) pipeline: Pipeline,
     pub(crate) settings: PermissionState,
     pub(crate) answerers: Vec<SharedAnswerer>,
-    pub(crate) approval_prefix: String,
-    pub(crate) next_approval: AtomicU64,
+    pub(crate) approval_ids: CounterIds,
     pub(crate) policy_digest: Sha256Digest,
     pub(crate) rules: RulesListener,
 }
@@ -486,11 +485,7 @@ impl Seal {
             Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, refused)),
             Plan::Approve(awaiting) => awaiting,
         };
-        let approval_id = format!(
-            "{}{}",
-            self.approval_prefix,
-            (self.next_approval.fetch_add(1, Ordering::Relaxed)).saturating_add(1)
-        );
+        let approval_id = self.approval_ids.issue();
         let (asked, card) = match awaiting.ask(&approval_id, &call.call) {
             Ok(asked) => asked,
             Err(error) => {

@@ -365,7 +365,7 @@ fn lint_names_rules_that_never_fire() {
     assert_eq!(findings.len(), 1);
     assert_eq!(findings[0].rule, "Bash(git push:*)");
     assert!(
-        findings[0].message.contains("never fires"),
+        findings[0].message().as_str().contains("never fires"),
         "{}",
         findings[0]
     );

@@ -485,6 +485,6 @@ pub fn lint_file(path: &str) -> Result<Vec<String>, Failure> {
     })?;
     Ok(findings
         .into_iter()
-        .map(|finding| finding.message)
+        .map(|finding| finding.message().into_string())
         .collect())
 }

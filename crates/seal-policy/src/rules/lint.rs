@@ -130,11 +130,14 @@ pub enum FindingKind {
 }
 
 impl fmt::Display for LintFinding {
+    /// The finding as one line, its rule text, words and counterexample as they are (raw:
+    /// escape it for display, as [`RuleFinding::message`](crate::assembly::RuleFinding::message)
+    /// does).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let (FindingKind::Uninterpreted { .. }, Some(at)) = (&self.kind, self.location) {
             write!(f, "line {}, column {}: ", at.line, at.column)?;
         }
-        write!(f, "rule `{}`: ", self.text.escape_debug())?;
+        write!(f, "rule `{}`: ", self.text)?;
         match &self.kind {
             FindingKind::CoveredByDeny { deny } => write!(
                 f,
@@ -146,8 +149,7 @@ impl fmt::Display for LintFinding {
             )?,
             FindingKind::Separator { word } => write!(
                 f,
-                "specifier contains the separator word `{}`; commands are matched per segment",
-                word.escape_debug()
+                "specifier contains the separator word `{word}`; commands are matched per segment"
             )?,
             FindingKind::NeverMatches { why } => write!(f, "never matches a segment: {why}")?,
             FindingKind::LiteralQuotes => {
@@ -165,9 +167,7 @@ impl fmt::Display for LintFinding {
         write!(
             f,
             "; counterexample {} `{}` gives {}",
-            self.tool,
-            self.counterexample.escape_debug(),
-            self.evaluation
+            self.tool, self.counterexample, self.evaluation
         )
     }
 }

@@ -499,7 +499,7 @@ fn lint_names_rules_and_stray_members() {
         r#"{"permissions": {"allow": ["Bash(git status)"], "deney": ["Bash(rm:*)"], "other": []}}"#,
     )
     .unwrap();
-    let messages: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
+    let messages: Vec<String> = findings.iter().map(|f| f.message().into_string()).collect();
     assert_eq!(findings.len(), 2, "{messages:?}");
     assert_eq!(findings[0].index, None);
     assert_eq!(findings[0].rule, "deney");
@@ -536,5 +536,37 @@ fn a_builder_debugs_as_its_preset_fallback_and_stage_count() {
     assert_eq!(
         format!("{builder:?}"),
         "PolicyBuilder { preset: \"read-only\", fallback: Deny, stages: 1, .. }"
+    );
+}
+
+#[test]
+fn lint_messages_are_escaped_once() {
+    let findings = lint_rules(
+        r#"{"permissions": {"allow": ["Bash(echo caf\u00e9\u0007 && rm:*)"], "d\u00e9ny": []}}"#,
+    )
+    .unwrap();
+    assert!(findings.len() >= 2, "{findings:?}");
+    for finding in &findings {
+        let message = finding.message();
+        assert!(message.as_str().is_ascii(), "{message}");
+        let decoded = seal_render::decode(message.as_str(), seal_render::Context::Inline).unwrap();
+        assert_eq!(
+            decoded,
+            finding.to_string(),
+            "decoded once, the raw finding"
+        );
+    }
+    let shown: Vec<String> = findings.iter().map(|f| f.message().into_string()).collect();
+    assert!(
+        shown.iter().any(|m| m.contains("caf\\u{e9}\\u{7}")),
+        "{shown:?}"
+    );
+    assert!(
+        shown.iter().any(|m| m.contains("`d\\u{e9}ny`")),
+        "{shown:?}"
+    );
+    assert!(
+        !shown.iter().any(|m| m.contains("\\\\u{")),
+        "escaped twice: {shown:?}"
     );
 }
