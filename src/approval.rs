@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use seal_policy::approval::{answer_with, Answer as CoreAnswer, Question as CoreQuestion};
-use seal_policy::pipeline::{Answering, Awaiting};
+use seal_policy::pipeline::{self, Answering};
 use seal_record::ApprovalAsked;
 
 use crate::dispatch::{AuditEvent, Deny, Dispatch, Run};
@@ -88,7 +88,8 @@ impl<'a> Question<'a> {
     }
 }
 
-/// A call that needs approval before it may run.
+/// A call that needs approval before it may run: the pipeline's
+/// [`seal_policy::pipeline::PendingApproval`] with the recorded request and the card.
 ///
 /// Log [`PendingApproval::asked_event`], show [`PendingApproval::card`], then settle it exactly
 /// once: with the configured answerers ([`PendingApproval::ask_answerers`]), with an outcome
@@ -116,7 +117,7 @@ impl<'a> Question<'a> {
 pub struct PendingApproval<'a> {
     pub(crate) seal: &'a Seal,
     pub(crate) call: &'a Call,
-    pub(crate) awaiting: Awaiting<'a>,
+    pub(crate) awaiting: pipeline::PendingApproval<'a>,
     pub(crate) asked: ApprovalAsked,
     pub(crate) card: Arc<str>,
 }

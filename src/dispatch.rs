@@ -4,7 +4,7 @@
 use std::fmt;
 
 use seal_policy::approval::Action;
-use seal_policy::pipeline::Cleared;
+use seal_policy::pipeline;
 use seal_record::{ApprovalAsked, ApprovalDecided, Record};
 
 use crate::approval::PendingApproval;
@@ -12,7 +12,8 @@ use crate::session::Call;
 use crate::SandboxMode;
 
 /// The result of [`Seal::prepare`](crate::Seal::prepare): exactly one of run, deny or needs
-/// approval. Every failure on the way (a listener error, a guard panic, an invalid escalation,
+/// approval (the facade's form of the pipeline's
+/// [`seal_policy::pipeline::Prepared`], with the call id and the approval card). Every failure on the way (a listener error, a guard panic, an invalid escalation,
 /// a refused approval) is a deny.
 #[derive(Debug)]
 #[must_use = "a prepared call is dispatched only on `Run`"]
@@ -37,7 +38,8 @@ pub enum Dispatch {
 }
 
 /// Permission to dispatch one call. Only seal constructs it: the waterfall (or an
-/// `allowed-once` approval) allowed the call, no stage failed, and every guard passed.
+/// `allowed-once` approval) allowed the call, no stage failed, and every guard passed. Made
+/// from the pipeline's [`seal_policy::pipeline::Run`], with the call id and the audit events.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
     pub(crate) call_id: String,
@@ -46,12 +48,13 @@ pub struct Run {
     pub(crate) audit: Vec<AuditEvent>,
 }
 
-/// A refused call: the pipeline's refusal (its escaped reason, the stage that refused and the
-/// trace, read through this value), with the call id and the approval's audit events.
+/// A refused call: the pipeline's refusal ([`seal_policy::pipeline::Deny`]: its escaped
+/// reason, the stage that refused and the trace, read with this value's accessors), with the
+/// call id and the approval's audit events.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deny {
     pub(crate) call_id: String,
-    pub(crate) refused: Refused,
+    pub(crate) refused: pipeline::Deny,
     pub(crate) audit: Vec<AuditEvent>,
 }
 
@@ -77,9 +80,6 @@ pub struct Stamp {
 /// rules listener's reading when the call was prepared with
 /// [`Seal::prepare_explaining`](crate::Seal::prepare_explaining).
 pub use seal_policy::chain::{Returned, Stage, StageKind, Step, Trace, Via};
-
-/// The pipeline's refusal of a call ([`Deny`] reads through it).
-pub use seal_policy::pipeline::Refused;
 
 /// An audit event to append to the session log: `approval/asked` or `approval/decided`, as
 /// RFC 8785 canonical JSON (never the call's arguments: the call id links to them).
@@ -168,7 +168,7 @@ impl Dispatch {
 
 impl Run {
     /// The run the pipeline cleared for `call`.
-    pub(crate) fn cleared(call: &Call, cleared: &Cleared) -> Run {
+    pub(crate) fn cleared(call: &Call, cleared: &pipeline::Run) -> Run {
         Run {
             call_id: call.call_id().to_owned(),
             stamp: Stamp {
@@ -184,7 +184,7 @@ impl Run {
 
 impl Deny {
     /// The denial of `call` the pipeline gave.
-    pub(crate) fn refused(call: &Call, refused: Refused) -> Deny {
+    pub(crate) fn refused(call: &Call, refused: pipeline::Deny) -> Deny {
         let audit = audit_events(refused.audit());
         let call_id = call.call_id().to_owned();
         Deny {

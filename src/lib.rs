@@ -171,8 +171,8 @@ pub use disclosure::{
     ManifestError, SignedApproval, SpawnClearance, SpawnError, StaleItem,
 };
 pub use dispatch::{
-    AuditEvent, Deny, DenyCause, Dispatch, Prepared, Refused, Returned, Run, Stage, StageKind,
-    Stamp, Step, Trace, Via,
+    AuditEvent, Deny, DenyCause, Dispatch, Prepared, Returned, Run, Stage, StageKind, Stamp, Step,
+    Trace, Via,
 };
 pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
 pub use seal::{ElementError, FrameRefusal, HarnessRewrite, InboundVerifier, Seal, SignError};

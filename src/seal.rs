@@ -7,7 +7,7 @@ use std::sync::Arc;
 use seal_policy::approval::CounterIds;
 use seal_policy::delegation::{spawn_child, ChildRequest};
 use seal_policy::escalation::EscalationFields;
-use seal_policy::pipeline::{Pipeline, Plan};
+use seal_policy::pipeline::{self, Pipeline};
 use seal_policy::preset::{PermissionState, Session as CoreSession};
 use seal_policy::rules::{Explain, Reading, RulesListener};
 use seal_verify::{
@@ -481,9 +481,11 @@ impl Seal {
             None => self.pipeline.decide(session, tool_call, &fields),
         };
         let awaiting = match plan {
-            Plan::Run(cleared) => return Prepared::Run(Run::cleared(call, &cleared)),
-            Plan::Deny(refused) => return Prepared::Deny(Deny::refused(call, refused)),
-            Plan::Approve(awaiting) => awaiting,
+            pipeline::Prepared::Run(cleared) => return Prepared::Run(Run::cleared(call, &cleared)),
+            pipeline::Prepared::Deny(refused) => {
+                return Prepared::Deny(Deny::refused(call, refused))
+            }
+            pipeline::Prepared::NeedsApproval(awaiting) => awaiting,
         };
         let approval_id = self.approval_ids.issue();
         let (asked, card) = match awaiting.ask(&approval_id, &call.call) {

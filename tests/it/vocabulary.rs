@@ -47,6 +47,26 @@ const FACADE_WRAPPERS: &[Wrapper] = &[
         core_path: "seal_record::ManifestBuilder",
     },
     Wrapper {
+        name: "Prepared",
+        facade_file: "src/dispatch.rs",
+        core_path: "seal_policy::pipeline::Prepared",
+    },
+    Wrapper {
+        name: "Run",
+        facade_file: "src/dispatch.rs",
+        core_path: "seal_policy::pipeline::Run",
+    },
+    Wrapper {
+        name: "Deny",
+        facade_file: "src/dispatch.rs",
+        core_path: "seal_policy::pipeline::Deny",
+    },
+    Wrapper {
+        name: "PendingApproval",
+        facade_file: "src/approval.rs",
+        core_path: "seal_policy::pipeline::PendingApproval",
+    },
+    Wrapper {
         name: "Session",
         facade_file: "src/session.rs",
         core_path: "seal_policy::preset::Session",

@@ -5,7 +5,7 @@
 //! [`Pipeline::decide`] checks the escalation request first (an invalid one denies before any
 //! stage runs), then evaluates the chain. A deny ends there; an allow without escalation runs
 //! with the standing stamp; an ask, or a valid escalation, waits for approval
-//! ([`Awaiting`]). [`Awaiting::settle`] runs the approval state machine for the request the
+//! ([`PendingApproval`]). [`PendingApproval::settle`] runs the approval state machine for the request the
 //! embedder recorded (the answerers in order, or an outcome obtained elsewhere), then the
 //! dispatch check, then the guards, and stamps the call: the escalation's mode for this call
 //! only when one was granted, else the standing mode. Only `allowed-once` can lead to a run, and
@@ -14,7 +14,7 @@
 //! ```
 //! use seal_policy::chain::{Chain, Decision, ToolCall};
 //! use seal_policy::escalation::EscalationFields;
-//! use seal_policy::pipeline::{Answering, Pipeline, Plan};
+//! use seal_policy::pipeline::{Answering, Pipeline, Prepared};
 //! use seal_policy::approval::ApprovalPolicy;
 //! use seal_policy::preset::{Executor, Knobs, PermissionState, SandboxMode, Session};
 //! use seal_record::{ApprovalAsked, Outcome, SealedCall};
@@ -26,7 +26,7 @@
 //! }));
 //! let sealed = SealedCall::from_json_arguments("c1", "Bash", br#"{"command":"make"}"#, &Default::default())?;
 //! let call = ToolCall::new("s1", Some("agent-1"), sealed)?;
-//! let Plan::Approve(awaiting) = pipeline.decide(&session, &call, &EscalationFields::default()) else {
+//! let Prepared::NeedsApproval(awaiting) = pipeline.decide(&session, &call, &EscalationFields::default()) else {
 //!     panic!("the fallback asks");
 //! };
 //! let asked = ApprovalAsked::new("approval-1", "Bash", Some("c1"), Some(awaiting.reason().as_str()))?;
@@ -70,26 +70,26 @@ pub struct Pipeline {
     limits: EscalationLimits,
 }
 
-/// Most characters of an approval request's reason ([`Awaiting::ask`]); the record allows
+/// Most characters of an approval request's reason ([`PendingApproval::ask`]); the record allows
 /// 2,000.
 pub const MAX_APPROVAL_REASON_CHARS: usize = 1_900;
 
 /// What [`Pipeline::decide`] gives: run now, deny, or wait for approval.
 #[derive(Debug)]
 #[must_use = "a plan must be carried out; dropping it dispatches nothing"]
-pub enum Plan<'a> {
+pub enum Prepared<'a> {
     /// Dispatch the call with this stamp.
-    Run(Cleared),
+    Run(Run),
     /// Do not dispatch the call.
-    Deny(Refused),
-    /// The call needs approval: record the request, then [`Awaiting::settle`] it.
-    Approve(Awaiting<'a>),
+    Deny(Deny),
+    /// The call needs approval: record the request, then [`PendingApproval::settle`] it.
+    NeedsApproval(PendingApproval<'a>),
 }
 
 /// Permission to dispatch one call, with the stamp it runs with. Only the pipeline constructs
 /// it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cleared {
+pub struct Run {
     stamp: Stamp,
     escalated: bool,
     trace: Trace,
@@ -98,7 +98,7 @@ pub struct Cleared {
 
 /// A refused call: why, which stage refused it, and the trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused {
+pub struct Deny {
     reason: Escaped,
     cause: DenyCause,
     trace: Trace,
@@ -109,7 +109,7 @@ pub struct Refused {
 /// approval.
 #[derive(Debug)]
 #[must_use = "a call waiting for approval must be settled; dropping it dispatches nothing"]
-pub struct Awaiting<'a> {
+pub struct PendingApproval<'a> {
     waiting: Waiting<'a>,
     plan: CallPlan,
     executor: Executor,
@@ -175,7 +175,7 @@ impl Pipeline {
         session: &Session,
         call: &'a ToolCall,
         escalation: &EscalationFields<'_>,
-    ) -> Plan<'a> {
+    ) -> Prepared<'a> {
         self.decide_into(session, call, escalation, Trace::default())
     }
 
@@ -188,7 +188,7 @@ impl Pipeline {
         call: &'a ToolCall,
         escalation: &EscalationFields<'_>,
         explain: Explain,
-    ) -> Plan<'a> {
+    ) -> Prepared<'a> {
         self.decide_into(session, call, escalation, Trace::asking(explain))
     }
 
@@ -198,7 +198,7 @@ impl Pipeline {
         call: &'a ToolCall,
         escalation: &EscalationFields<'_>,
         mut trace: Trace,
-    ) -> Plan<'a> {
+    ) -> Prepared<'a> {
         let plan = match plan_session_call(session, escalation, self.executor, self.limits) {
             Ok(plan) => plan,
             Err(error) => {
@@ -211,7 +211,7 @@ impl Pipeline {
                     None,
                 );
                 trace.set_decided_by(step);
-                return Plan::Deny(Refused::new(
+                return Prepared::Deny(Deny::new(
                     &reason,
                     DenyCause::Escalation,
                     trace,
@@ -223,10 +223,10 @@ impl Pipeline {
             Evaluated::Decided(Verdict::Deny(denied)) => {
                 let (reason, cause) = (denied.reason().as_str().to_owned(), denied.cause());
                 let trace = Verdict::Deny(denied).into_trace();
-                return Plan::Deny(Refused::new(&reason, cause, trace, Vec::new()));
+                return Prepared::Deny(Deny::new(&reason, cause, trace, Vec::new()));
             }
             Evaluated::Decided(verdict) if plan.escalation.is_none() => {
-                return Plan::Run(Cleared {
+                return Prepared::Run(Run {
                     stamp: plan.standing,
                     escalated: false,
                     trace: verdict.into_trace(),
@@ -249,7 +249,7 @@ impl Pipeline {
             reasons.push(escalation.reason());
         }
         let reason = reasons.join("; ");
-        Plan::Approve(Awaiting {
+        Prepared::NeedsApproval(PendingApproval {
             waiting,
             plan,
             executor: self.executor,
@@ -259,7 +259,7 @@ impl Pipeline {
     }
 }
 
-impl<'a> Awaiting<'a> {
+impl<'a> PendingApproval<'a> {
     /// Why approval is needed: the waterfall's reason (or [`DEFAULT_ASK_REASON`]) and, for an
     /// escalation, its standing and target modes and justification, joined by `; `, escaped
     /// once for display (escape-v1, inline context: a listener's or a command's text may hold
@@ -283,13 +283,13 @@ impl<'a> Awaiting<'a> {
     }
 
     /// The approval request of `call` as `approval_id`: the `approval/asked` record, whose
-    /// reason is [`Awaiting::reason`] (the record refuses control and invisible characters),
+    /// reason is [`PendingApproval::reason`] (the record refuses control and invisible characters),
     /// past [`MAX_APPROVAL_REASON_CHARS`] cut between escapes with an explicit marker
     /// ([`Escaped::within`]), and the approval card the approver reads ([`approval_card`]).
     ///
     /// # Errors
     /// The record's refusal (an approval id, tool or call id outside its grammar): settle
-    /// [`Awaiting::unavailable`].
+    /// [`PendingApproval::unavailable`].
     pub fn ask(
         &self,
         approval_id: &str,
@@ -318,13 +318,13 @@ impl<'a> Awaiting<'a> {
 
     /// Refuses the call because its approval could not be asked (`reason` says why): cause
     /// [`DenyCause::Approval`] with `unavailable`, the trace so far.
-    pub fn unavailable(self, reason: String) -> Refused {
+    pub fn unavailable(self, reason: String) -> Deny {
         let trace = match self.waiting {
             Waiting::Ask(pending) => pending.finish(Outcome::Unavailable).into_trace(),
             Waiting::Allowed(verdict) => verdict.into_trace(),
         };
         let cause = DenyCause::Approval(Outcome::Unavailable);
-        Refused::new(&reason, cause, trace, Vec::new())
+        Deny::new(&reason, cause, trace, Vec::new())
     }
 
     /// Settles the approval of the request `asked` (the record the embedder logs and shows) for
@@ -339,8 +339,8 @@ impl<'a> Awaiting<'a> {
         session: &str,
         agent: &str,
         answering: Answering<'_>,
-    ) -> Result<Cleared, Refused> {
-        let Awaiting {
+    ) -> Result<Run, Deny> {
+        let PendingApproval {
             waiting,
             plan,
             executor,
@@ -371,7 +371,7 @@ impl<'a> Awaiting<'a> {
                 trace.set_decided_by(step);
             }
             if allowed && proceed {
-                return Ok(Cleared {
+                return Ok(Run {
                     stamp: Stamp::new(escalation.target(), executor),
                     escalated: true,
                     trace,
@@ -379,14 +379,14 @@ impl<'a> Awaiting<'a> {
                 });
             }
         } else if allowed && proceed {
-            return Ok(Cleared {
+            return Ok(Run {
                 stamp: plan.standing,
                 escalated: false,
                 trace,
                 audit,
             });
         }
-        Err(Refused::new(&reason, cause, trace, audit))
+        Err(Deny::new(&reason, cause, trace, audit))
     }
 }
 
@@ -466,7 +466,7 @@ fn outcome_event(outcome: Outcome) -> Event {
     }
 }
 
-impl Cleared {
+impl Run {
     /// The stamp the call runs with.
     pub fn stamp(&self) -> Stamp {
         self.stamp
@@ -489,9 +489,9 @@ impl Cleared {
     }
 }
 
-impl Refused {
-    fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Action>) -> Refused {
-        Refused {
+impl Deny {
+    fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Action>) -> Deny {
+        Deny {
             reason: Escaped::new(reason),
             cause,
             trace,

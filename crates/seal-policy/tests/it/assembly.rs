@@ -10,7 +10,7 @@ use seal_policy::assembly::{
 use seal_policy::chain::{Check, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall};
 use seal_policy::destructive::DestructiveGuard;
 use seal_policy::escalation::EscalationFields;
-use seal_policy::pipeline::Plan;
+use seal_policy::pipeline::Prepared;
 use seal_policy::preset::{SandboxMode, Session};
 use seal_policy::rules::{Effect, Explain, RulesErrorKind, Subject};
 use seal_test_support::tool_call::bash_call;
@@ -26,9 +26,9 @@ fn decide(policy: &Policy, command: &str) -> (&'static str, Vec<String>) {
         .pipeline
         .decide(&session, &call, &EscalationFields::default());
     let (kind, trace) = match &plan {
-        Plan::Run(cleared) => ("run", cleared.trace()),
-        Plan::Deny(refused) => ("deny", refused.trace()),
-        Plan::Approve(awaiting) => ("approve", awaiting.trace()),
+        Prepared::Run(cleared) => ("run", cleared.trace()),
+        Prepared::Deny(refused) => ("deny", refused.trace()),
+        Prepared::NeedsApproval(awaiting) => ("approve", awaiting.trace()),
     };
     let names = trace
         .steps()

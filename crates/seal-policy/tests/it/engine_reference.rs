@@ -40,7 +40,7 @@ use seal_policy::chain::{
     Chain, Check, Evaluated, Guard, Listener, Next, Ruling, Scope, StageError, ToolCall,
 };
 use seal_policy::escalation::EscalationFields;
-use seal_policy::pipeline::{Answering, Pipeline, Plan};
+use seal_policy::pipeline::{Answering, Pipeline, Prepared};
 use seal_policy::preset::{Executor, Knobs, PermissionState, SandboxMode, Session};
 use seal_policy::rules::{Effect, RuleSet, RulesListener};
 use seal_record::{ApprovalAsked, Outcome, SealedCall};
@@ -1317,9 +1317,9 @@ fn pipeline_engine(case: &PipelineCase) -> PipelineObserved {
             .map(|step| step.stage().name().to_owned())
     };
     let (asked, result) = match pipeline.decide(&session, &call, &fields) {
-        Plan::Run(cleared) => (false, Ok(cleared)),
-        Plan::Deny(refused) => (false, Err(refused)),
-        Plan::Approve(awaiting) => {
+        Prepared::Run(cleared) => (false, Ok(cleared)),
+        Prepared::Deny(refused) => (false, Err(refused)),
+        Prepared::NeedsApproval(awaiting) => {
             let record =
                 ApprovalAsked::new("approval-1", "Bash", Some("c1"), Some("asked")).unwrap();
             let agent = case.chain.agent.unwrap_or("a0");

@@ -9,7 +9,7 @@ use seal_policy::chain::{Arguments, ToolCall};
 use seal_policy::escalation::EscalationFields;
 use seal_policy::guards::secrets::{SecretGuard, SecretPattern, DEFAULT_SECRETS, LISTED_SECRET};
 use seal_policy::guards::Act;
-use seal_policy::pipeline::Plan;
+use seal_policy::pipeline::Prepared;
 use seal_policy::preset::Session;
 use seal_test_support::runner::{assert_finds_counterexample, exploring, seeded};
 use seal_test_support::tool_call::bash_call;
@@ -492,9 +492,9 @@ fn decide(builder: PolicyBuilder, command: &str) -> (&'static str, Vec<String>) 
         .pipeline
         .decide(&session, &call, &EscalationFields::default());
     let (kind, trace) = match &plan {
-        Plan::Run(cleared) => ("run", cleared.trace()),
-        Plan::Deny(refused) => ("deny", refused.trace()),
-        Plan::Approve(awaiting) => ("approve", awaiting.trace()),
+        Prepared::Run(cleared) => ("run", cleared.trace()),
+        Prepared::Deny(refused) => ("deny", refused.trace()),
+        Prepared::NeedsApproval(awaiting) => ("approve", awaiting.trace()),
     };
     let names = trace
         .steps()
@@ -738,7 +738,7 @@ fn call_after_call_each_gets_its_own_answer() {
             &call,
             &seal_policy::escalation::EscalationFields::default(),
         );
-        matches!(plan, seal_policy::pipeline::Plan::Deny(_))
+        matches!(plan, seal_policy::pipeline::Prepared::Deny(_))
     };
     let bash = |command: &str| serde_json::json!({"command": command});
     let read = |path: &str| serde_json::json!({"file_path": path});

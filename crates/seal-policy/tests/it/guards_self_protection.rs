@@ -16,7 +16,7 @@ use seal_policy::guards::self_protection::{
     ProtectedPath, Protection, SelfProtection, DEFAULT_PROTECTED,
 };
 use seal_policy::guards::Act;
-use seal_policy::pipeline::Plan;
+use seal_policy::pipeline::Prepared;
 use seal_policy::preset::Session;
 use seal_test_support::runner::{assert_finds_counterexample, exploring, seeded};
 use seal_test_support::tool_call::bash_call;
@@ -529,9 +529,9 @@ fn decide(builder: PolicyBuilder, command: &str) -> (&'static str, Vec<String>) 
         .pipeline
         .decide(&session, &call, &EscalationFields::default());
     let (kind, trace) = match &plan {
-        Plan::Run(cleared) => ("run", cleared.trace()),
-        Plan::Deny(refused) => ("deny", refused.trace()),
-        Plan::Approve(awaiting) => ("approve", awaiting.trace()),
+        Prepared::Run(cleared) => ("run", cleared.trace()),
+        Prepared::Deny(refused) => ("deny", refused.trace()),
+        Prepared::NeedsApproval(awaiting) => ("approve", awaiting.trace()),
     };
     let names = trace
         .steps()

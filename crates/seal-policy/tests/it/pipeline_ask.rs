@@ -1,4 +1,4 @@
-//! Asking for approval (`pipeline::Awaiting::ask`): the asked record carries the call's tool and
+//! Asking for approval (`pipeline::PendingApproval::ask`): the asked record carries the call's tool and
 //! id and the reason escaped to printable ASCII, cut at `MAX_APPROVAL_REASON_CHARS` with a
 //! marker that says how much was left out; the card shows the approval id, the standing sandbox
 //! mode and an escalation's target; a bad approval id is refused.
@@ -6,7 +6,7 @@
 use seal_policy::assembly::{Policy, PolicyBuilder};
 use seal_policy::chain::{Listener, Next, Ruling, Scope, StageError, ToolCall};
 use seal_policy::escalation::EscalationFields;
-use seal_policy::pipeline::{Awaiting, Plan, MAX_APPROVAL_REASON_CHARS};
+use seal_policy::pipeline::{PendingApproval, Prepared, MAX_APPROVAL_REASON_CHARS};
 use seal_policy::preset::Session;
 use seal_test_support::tool_call::bash_call;
 
@@ -31,9 +31,9 @@ fn awaiting<'a>(
     session: &Session,
     call: &'a ToolCall,
     escalation: &EscalationFields<'_>,
-) -> Awaiting<'a> {
+) -> PendingApproval<'a> {
     match policy.pipeline.decide(session, call, escalation) {
-        Plan::Approve(awaiting) => awaiting,
+        Prepared::NeedsApproval(awaiting) => awaiting,
         other => panic!("{other:?}"),
     }
 }
