@@ -141,6 +141,13 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn a_climb_above_the_root_says_so() {
+        let error = Lexical::of("a/../..", AboveRoot::Refuse).err();
+        assert_eq!(error, Some(ClimbsAboveRoot));
+        assert_eq!(ClimbsAboveRoot.to_string(), "`..` climbs above the root");
+    }
+
     type Normalized<'p> = Result<(Vec<&'p str>, usize), ClimbsAboveRoot>;
 
     fn real(path: &str, above_root: AboveRoot) -> Normalized<'_> {
