@@ -57,8 +57,9 @@ pub(super) fn allow_cover<'a>(
             None => Some(Err(Some(site))),
         };
     match field {
-        Field::Unanalysed(..) if allows().next().is_none() => None,
-        Field::Unanalysed(..) => Some(Err(None)),
+        // An unanalysable field asks whatever allow rules say (the scan's outcome puts it
+        // before allow), so no coverage is read for it.
+        Field::Unanalysed(..) => None,
         Field::Command(segments, text) => {
             if let Some((index, entry)) = any {
                 give(hit(index, entry, SiteRef::Tool));
