@@ -254,3 +254,26 @@ fn raw_text<'t>(seg: &SegmentRef<'_>, text: &'t str) -> Option<&'t str> {
     let span = seg.span();
     text.get(span.start..span.end)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{Effect, Evaluation, RuleSet, Site, Subject};
+
+    #[test]
+    fn the_uncovered_segment_is_named_only_when_allow_rules_name_the_tool() {
+        let mut no_allow = RuleSet::default();
+        assert!(no_allow.push(Effect::Deny, "Bash(rm:*)").is_ok());
+        let evaluation = no_allow.evaluate("Bash", Subject::Command("git log && ls"));
+        assert_eq!(evaluation, Evaluation::NoMatch(None));
+        let mut allow = RuleSet::default();
+        assert!(allow.push(Effect::Allow, "Bash(git log:*)").is_ok());
+        let evaluation = allow.evaluate("Bash", Subject::Command("git log && ls"));
+        assert!(
+            matches!(
+                &evaluation,
+                Evaluation::NoMatch(Some(Site::Segment { index: 1, .. }))
+            ),
+            "{evaluation:?}"
+        );
+    }
+}
