@@ -259,6 +259,24 @@ fn raw_text<'t>(seg: &SegmentRef<'_>, text: &'t str) -> Option<&'t str> {
 mod tests {
     use crate::rules::{Effect, Evaluation, RuleSet, Site, Subject};
 
+    /// The allow rules `--explain` lists against a segment's canonical form: those that match
+    /// it, or its form without the assignments Claude Code strips.
+    fn listed(rule: &str, command: &str) -> bool {
+        let mut rules = RuleSet::default();
+        assert!(rules.push(Effect::Allow, rule).is_ok());
+        let explained = rules.explain("Bash", Subject::Command(command));
+        explained.segments.iter().any(|segment| {
+            (segment.forms.iter()).any(|form| form.matches.iter().any(|m| m.text == rule))
+        })
+    }
+
+    #[test]
+    fn an_allow_is_listed_for_the_form_it_covers() {
+        assert!(listed("Bash(npm test:*)", "npm test"));
+        assert!(listed("Bash(npm test:*)", "NODE_ENV=test npm test"));
+        assert!(!listed("Bash(npm test:*)", "npm run"));
+    }
+
     #[test]
     fn the_uncovered_segment_is_named_only_when_allow_rules_name_the_tool() {
         let mut no_allow = RuleSet::default();
