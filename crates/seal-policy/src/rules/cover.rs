@@ -293,5 +293,15 @@ mod tests {
             ),
             "{evaluation:?}"
         );
+        let mut read = RuleSet::default().with_workspace_root("/ws");
+        assert!(read.push(Effect::Deny, "Read(./.env)").is_ok());
+        let evaluation = read.evaluate("Read", Subject::Path("/ws/src/a.rs"));
+        assert_eq!(evaluation, Evaluation::NoMatch(None));
+        assert!(read.push(Effect::Allow, "Read(./docs/**)").is_ok());
+        let evaluation = read.evaluate("Read", Subject::Path("/ws/src/a.rs"));
+        assert!(
+            matches!(&evaluation, Evaluation::NoMatch(Some(Site::Path(_)))),
+            "{evaluation:?}"
+        );
     }
 }
