@@ -273,3 +273,31 @@ pub(super) fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
         Outcome::NoMatch(site) => Evaluation::NoMatch(site.as_ref().map(SiteRef::to_site)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{AskCause, Effect, Evaluation, RuleSet, Subject};
+
+    #[test]
+    fn the_first_rule_matching_a_readable_part_is_the_one_named() {
+        let mut rules = RuleSet::default();
+        for (effect, text) in [
+            (Effect::Deny, "Bash(rm:*)"),
+            (Effect::Deny, "Bash(curl:*)"),
+            (Effect::Ask, "Bash(git push:*)"),
+            (Effect::Ask, "Bash(npm publish:*)"),
+        ] {
+            assert!(rules.push(effect, text).is_ok(), "{text}");
+        }
+        let deny = rules.evaluate("Bash", Subject::Command("echo $(rm -rf t) $(curl x)"));
+        assert!(
+            matches!(&deny, Evaluation::Deny(m) if m.text == "Bash(rm:*)"),
+            "{deny:?}"
+        );
+        let ask = rules.evaluate("Bash", Subject::Command("echo $(git push) $(npm publish)"));
+        assert!(
+            matches!(&ask, Evaluation::Ask(AskCause::Rule(m)) if m.text == "Bash(git push:*)"),
+            "{ask:?}"
+        );
+    }
+}
