@@ -278,6 +278,24 @@ pub(super) fn owned(outcome: Outcome<'_>, allowed: Vec<Match>) -> Evaluation {
 mod tests {
     use crate::rules::{AskCause, Effect, Evaluation, RuleSet, Subject};
 
+    /// What a one-rule set without a workspace root gives on a `Read` of `path`.
+    fn read_without_root(effect: Effect, rule: &str, path: &str) -> String {
+        let mut rules = RuleSet::default();
+        assert!(rules.push(effect, rule).is_ok(), "{rule}");
+        match rules.evaluate("Read", Subject::Path(path)) {
+            Evaluation::Ask(AskCause::Unanalysed(u)) => u.code.to_owned(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_rule_that_depends_on_the_unknown_root_asks() {
+        let code = read_without_root(Effect::Deny, "Read(/secrets/**)", "/srv/app/secrets/a");
+        assert_eq!(code, "path_outside_workspace");
+        let code = read_without_root(Effect::Allow, "Read(/docs/**)", "/srv/app/docs/a");
+        assert_eq!(code, "path_outside_workspace");
+    }
+
     #[test]
     fn the_first_rule_matching_a_readable_part_is_the_one_named() {
         let mut rules = RuleSet::default();
