@@ -294,6 +294,16 @@ mod tests {
         assert_eq!(code, "path_outside_workspace");
         let code = read_without_root(Effect::Allow, "Read(/docs/**)", "/srv/app/docs/a");
         assert_eq!(code, "path_outside_workspace");
+        // An absolute allow covers the path, but a root-relative deny might match it too: the
+        // call asks rather than being allowed past a deny that may apply.
+        let mut rules = RuleSet::default();
+        assert!(rules.push(Effect::Allow, "Read(//srv/**)").is_ok());
+        assert!(rules.push(Effect::Deny, "Read(/secrets/**)").is_ok());
+        let evaluation = rules.evaluate("Read", Subject::Path("/srv/app/secrets/a"));
+        assert!(
+            matches!(&evaluation, Evaluation::Ask(AskCause::Unanalysed(u)) if u.code == "path_outside_workspace"),
+            "{evaluation:?}"
+        );
     }
 
     #[test]
