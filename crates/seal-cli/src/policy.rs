@@ -264,7 +264,7 @@ pub fn decide(
         ExplainDepth::Forms => Reads::Forms,
         ExplainDepth::Always | ExplainDepth::WhenNoRuleDecided => Reads::Evaluation,
     };
-    let decided = |answer, reason, trace: &Trace, before_approval, card| Decided {
+    let read = |answer, reason, trace: &Trace, before_approval, card| Decided {
         answer,
         reason,
         trace: trace_lines(trace, before_approval),
@@ -275,14 +275,14 @@ pub fn decide(
         arguments_sha256: arguments_sha256.clone(),
     };
     let mut decided = match seal.prepare_explaining(&tool_call, None, reads) {
-        Prepared::Run(run) => decided(
+        Prepared::Run(run) => read(
             PolicyAnswer::Allow,
             Escaped::default(),
             run.trace(),
             false,
             None,
         ),
-        Prepared::Deny(deny) => decided(
+        Prepared::Deny(deny) => read(
             PolicyAnswer::Deny,
             deny.reason().clone(),
             deny.trace(),
@@ -293,7 +293,7 @@ pub fn decide(
         // dispatches nothing), and the trace shown is the waterfall's, before the approval.
         Prepared::NeedsApproval(pending) => {
             let card = Some(pending.card().to_owned());
-            decided(
+            read(
                 PolicyAnswer::Ask,
                 pending.reason().clone(),
                 pending.trace(),
