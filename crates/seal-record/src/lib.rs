@@ -25,6 +25,7 @@ mod read;
 mod record;
 mod signing_input;
 mod text;
+pub mod tlog;
 
 pub use audit::{
     ApprovalAsked, ApprovalDecided, Outcome, UnknownOutcome, APPROVAL_ASKED_TYPE,

@@ -14,3 +14,4 @@ mod paseto_pae;
 mod record_readers;
 mod records;
 mod scanned_frame;
+mod tlog_merkle;

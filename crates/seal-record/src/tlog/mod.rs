@@ -1,0 +1,27 @@
+//! The transparency-log formats of the decision log (spec/audit-log.md): RFC 6962 Merkle
+//! hashing with inclusion and consistency proofs, the C2SP signed-note grammar, C2SP checkpoints
+//! and the C2SP tlog-proof file.
+//!
+//! Everything here is text and hashing: no key is held and no signature is checked (the keys
+//! and signatures are seal-verify's). Every parser bounds what it reads with a named limit and
+//! refuses anything outside the grammar; every verifier returns on any input, including tree
+//! sizes and indexes anywhere in `u64`, after at most [`MAX_PROOF_HASHES`] steps of work per
+//! proof hash.
+
+mod checkpoint;
+mod hash;
+mod note;
+mod proof;
+mod proof_file;
+mod tree;
+
+pub use checkpoint::{Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
+pub use hash::{empty_root, leaf_hash, node_hash, MerkleHash};
+pub use note::{
+    key_id, Note, NoteError, NoteSignature, ED25519_KEY_TYPE, MAX_NOTE_BYTES, MAX_NOTE_SIGNATURES,
+};
+pub use proof::{
+    root_from_inclusion, verify_consistency, verify_inclusion, ProofError, MAX_PROOF_HASHES,
+};
+pub use proof_file::{ProofFile, ProofFileError, PROOF_FILE_HEADER};
+pub use tree::{Tree, TreeError};
