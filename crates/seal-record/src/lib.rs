@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 mod audit;
+mod audit_entry;
 mod call;
 mod digest;
 mod frame_input;
@@ -30,6 +31,11 @@ pub mod tlog;
 pub use audit::{
     ApprovalAsked, ApprovalDecided, Outcome, UnknownOutcome, APPROVAL_ASKED_TYPE,
     APPROVAL_DECIDED_TYPE,
+};
+pub use audit_entry::{
+    audit_text, AuditEntry, AuditEntryError, AuditEvent, AuditEventType, AuditFile, AuditValue,
+    AUDIT_DECISIONS, MAX_AUDIT_ENTRY_BYTES, MAX_AUDIT_FILES, MAX_AUDIT_INTEGER,
+    MAX_AUDIT_TEXT_BYTES,
 };
 pub use call::{SealedCall, CALL_TYPE};
 pub use digest::{DigestError, Sha256Digest};

@@ -9,6 +9,7 @@
 //! proof hash.
 
 mod checkpoint;
+mod frontier;
 mod hash;
 mod note;
 mod proof;
@@ -16,6 +17,7 @@ mod proof_file;
 mod tree;
 
 pub use checkpoint::{Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
+pub use frontier::{Frontier, FrontierError};
 pub use hash::{empty_root, leaf_hash, node_hash, MerkleHash};
 pub use note::{
     key_id, Note, NoteError, NoteSignature, ED25519_KEY_TYPE, MAX_NOTE_BYTES, MAX_NOTE_SIGNATURES,

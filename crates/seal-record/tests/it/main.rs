@@ -3,6 +3,7 @@
 //! error messages and the fuzz checks, one module per former test file.
 #![allow(clippy::indexing_slicing, clippy::panic, clippy::unwrap_used)]
 
+mod audit_entries;
 mod foreign_call;
 mod fuzz_checks;
 mod golden;

@@ -755,3 +755,24 @@ fn any_change_to_a_consistency_proof_fails() {
         })
         .unwrap();
 }
+
+#[test]
+fn the_frontier_gives_the_trees_root_at_every_size() {
+    let tree = tree_of(600);
+    let mut frontier = seal_record::tlog::Frontier::new();
+    assert_eq!(frontier.root(), empty_root());
+    for size in 1..=600 {
+        frontier.push(*tree.leaf(size - 1).unwrap()).unwrap();
+        assert_eq!(frontier.size(), size);
+        assert_eq!(frontier.hashes().len(), size.count_ones() as usize);
+        assert_eq!(frontier.root(), tree.root(size).unwrap(), "root at {size}");
+        let rebuilt =
+            seal_record::tlog::Frontier::from_parts(size, frontier.hashes().to_vec()).unwrap();
+        assert_eq!(rebuilt, frontier);
+    }
+    let wrong = seal_record::tlog::Frontier::from_parts(3, vec![empty_root()]);
+    assert_eq!(
+        wrong.unwrap_err().to_string(),
+        "a tree of 3 leaves has 2 complete subtrees, not 1"
+    );
+}

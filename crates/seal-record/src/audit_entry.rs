@@ -1,0 +1,620 @@
+//! Entries of the decision and disclosure log (spec/audit-log.md, "Entries"): one closed set of
+//! event types, each a canonical-profile JSON object with its position `seq` and the local time
+//! it claims, `time`.
+//!
+//! An entry holds names and digests only: no secret, no tool argument, no message body. Every
+//! text member is stored as its escape-v1 inline form (printable ASCII), bounded to
+//! [`MAX_AUDIT_TEXT_BYTES`] with an explicit elision marker, so no reader can be steered by a
+//! control, bidi or invisible character in a recorded name.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use seal_parse::json::{parse, JsonLimits, Number, Object, Value};
+use seal_render::{decode, Context, Escaped};
+
+use crate::digest::Sha256Digest;
+use crate::record::TYPE_FIELD;
+
+/// The largest entry, in canonical bytes: what a C2SP tiles entry bundle can carry.
+pub const MAX_AUDIT_ENTRY_BYTES: usize = 65_535;
+
+/// The longest text member, in escaped bytes (before the elision marker).
+pub const MAX_AUDIT_TEXT_BYTES: usize = 512;
+
+/// The most files a disclosure entry lists.
+pub const MAX_AUDIT_FILES: usize = 64;
+
+/// The largest `seq` and `time`: integers JSON carries exactly.
+pub const MAX_AUDIT_INTEGER: u64 = (1 << 53) - 1;
+
+/// The closed set of event types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AuditEventType {
+    /// `log/genesis`: the log's first entry, naming its origin and key.
+    Genesis,
+    /// `hook/decision`: a tool call decided by a hook.
+    Decision,
+    /// `approval/asked`: an approval was asked for.
+    ApprovalAsked,
+    /// `approval/decided`: an approval was settled.
+    ApprovalDecided,
+    /// `frame/alarm`: a frame in a message did not verify.
+    FrameAlarm,
+    /// `manifest/sealed`: a disclosure manifest was sealed.
+    ManifestSealed,
+    /// `manifest/approved`: a person approved a manifest.
+    ManifestApproved,
+    /// `manifest/verified`: a manifest was verified before spawn (what left the machine).
+    ManifestVerified,
+    /// `manifest/refused`: a manifest was refused before spawn.
+    ManifestRefused,
+}
+
+/// The shape of a member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Text,
+    Digest,
+    Choice(&'static [&'static str]),
+    Flag,
+    Files,
+}
+
+/// One member of an event type: its name, shape and whether it must be present.
+struct Member {
+    name: &'static str,
+    shape: Shape,
+    required: bool,
+}
+
+const fn req(name: &'static str, shape: Shape) -> Member {
+    Member {
+        name,
+        shape,
+        required: true,
+    }
+}
+
+const fn opt(name: &'static str, shape: Shape) -> Member {
+    Member {
+        name,
+        shape,
+        required: false,
+    }
+}
+
+/// The decisions a hook records.
+pub const AUDIT_DECISIONS: &[&str] = &["allow", "ask", "defer", "deny"];
+
+/// The approval outcomes.
+const OUTCOMES: &[&str] = &["allowed-once", "cancelled", "rejected", "unavailable"];
+
+use Shape::{Digest, Files, Flag, Text};
+
+const GENESIS: &[Member] = &[req("origin", Text), req("key", Text)];
+const DECISION: &[Member] = &[
+    req("agent", Text),
+    req("session", Text),
+    req("tool", Text),
+    opt("call_id", Text),
+    req("decision", Shape::Choice(AUDIT_DECISIONS)),
+    req("by", Text),
+    req("policy", Digest),
+    req("arguments", Digest),
+    opt("shadow", Flag),
+];
+const APPROVAL_ASKED: &[Member] = &[
+    req("approval", Text),
+    opt("session", Text),
+    req("tool", Text),
+    opt("call_id", Text),
+];
+const APPROVAL_DECIDED: &[Member] = &[
+    req("approval", Text),
+    req("outcome", Shape::Choice(OUTCOMES)),
+    opt("by", Text),
+];
+const FRAME_ALARM: &[Member] = &[
+    req("conversation", Text),
+    req("reason", Text),
+    req("source", Text),
+    opt("frame", Text),
+    opt("key", Text),
+];
+const MANIFEST_SEALED: &[Member] = &[req("manifest", Digest)];
+const MANIFEST_APPROVED: &[Member] = &[
+    req("manifest", Digest),
+    req("approval", Text),
+    opt("approver", Text),
+];
+const MANIFEST_VERIFIED: &[Member] = &[
+    req("manifest", Digest),
+    req("payload", Digest),
+    req("provider", Text),
+    req("model", Text),
+    opt("policy", Digest),
+    opt("approval", Text),
+    opt("files", Files),
+];
+const MANIFEST_REFUSED: &[Member] = &[opt("manifest", Digest), req("reason", Text)];
+
+impl AuditEventType {
+    /// Every event type.
+    pub const ALL: [AuditEventType; 9] = [
+        AuditEventType::Genesis,
+        AuditEventType::Decision,
+        AuditEventType::ApprovalAsked,
+        AuditEventType::ApprovalDecided,
+        AuditEventType::FrameAlarm,
+        AuditEventType::ManifestSealed,
+        AuditEventType::ManifestApproved,
+        AuditEventType::ManifestVerified,
+        AuditEventType::ManifestRefused,
+    ];
+
+    /// The `_type` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            AuditEventType::Genesis => "log/genesis",
+            AuditEventType::Decision => "hook/decision",
+            AuditEventType::ApprovalAsked => "approval/asked",
+            AuditEventType::ApprovalDecided => "approval/decided",
+            AuditEventType::FrameAlarm => "frame/alarm",
+            AuditEventType::ManifestSealed => "manifest/sealed",
+            AuditEventType::ManifestApproved => "manifest/approved",
+            AuditEventType::ManifestVerified => "manifest/verified",
+            AuditEventType::ManifestRefused => "manifest/refused",
+        }
+    }
+
+    /// The type named `name`, exactly.
+    pub fn from_name(name: &str) -> Option<AuditEventType> {
+        AuditEventType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    fn members(self) -> &'static [Member] {
+        match self {
+            AuditEventType::Genesis => GENESIS,
+            AuditEventType::Decision => DECISION,
+            AuditEventType::ApprovalAsked => APPROVAL_ASKED,
+            AuditEventType::ApprovalDecided => APPROVAL_DECIDED,
+            AuditEventType::FrameAlarm => FRAME_ALARM,
+            AuditEventType::ManifestSealed => MANIFEST_SEALED,
+            AuditEventType::ManifestApproved => MANIFEST_APPROVED,
+            AuditEventType::ManifestVerified => MANIFEST_VERIFIED,
+            AuditEventType::ManifestRefused => MANIFEST_REFUSED,
+        }
+    }
+
+    /// Whether the log should make this entry durable before answering (approvals and
+    /// disclosures), rather than durable across a crash of the writing process only.
+    pub fn synced(self) -> bool {
+        !matches!(self, AuditEventType::Decision | AuditEventType::FrameAlarm)
+    }
+}
+
+/// A file a disclosure sent: its path, line ranges and content digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditFile {
+    /// The path, escaped.
+    pub path: Escaped,
+    /// The line ranges (`1-24,40-52`), escaped.
+    pub lines: Escaped,
+    /// The digest of the bytes sent.
+    pub sha256: Sha256Digest,
+}
+
+/// A member's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuditValue {
+    /// Text, escaped (escape-v1 inline) and bounded.
+    Text(Escaped),
+    /// A SHA-256 digest (64 lowercase hex digits).
+    Digest(Sha256Digest),
+    /// One name of a closed set.
+    Choice(&'static str),
+    /// A flag, stored only when true.
+    Flag,
+    /// Files of a disclosure.
+    Files(Vec<AuditFile>),
+}
+
+/// An event: its type and members, each checked against the type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEvent {
+    kind: AuditEventType,
+    members: Vec<(&'static str, AuditValue)>,
+}
+
+/// One log entry: its position, the local time it claims (Unix seconds; a claim, never used for
+/// order) and its event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    seq: u64,
+    time: u64,
+    event: AuditEvent,
+}
+
+/// Why an event or entry cannot be built or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AuditEntryError {
+    /// The entry is not canonical-profile JSON, or not an object.
+    Json(String),
+    /// `_type` is missing or not one of the closed set.
+    UnknownType(String),
+    /// A member the type does not define.
+    UnknownMember(String),
+    /// A required member is missing.
+    MissingMember(&'static str),
+    /// A member has the wrong shape (text that is not printable ASCII or too long, a digest that
+    /// is not 64 lowercase hex digits, a name outside its closed set, too many files...).
+    BadMember(&'static str),
+    /// `seq` or `time` is missing or not an integer up to [`MAX_AUDIT_INTEGER`].
+    BadNumber(&'static str),
+    /// The entry is larger than [`MAX_AUDIT_ENTRY_BYTES`].
+    TooLarge(usize),
+}
+
+impl fmt::Display for AuditEntryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuditEntryError::Json(error) => write!(f, "entry is not canonical JSON: {error}"),
+            AuditEntryError::UnknownType(name) => {
+                write!(
+                    f,
+                    "entry type {} is not one of the log's types",
+                    Escaped::within(name, 64)
+                )
+            }
+            AuditEntryError::UnknownMember(name) => {
+                write!(
+                    f,
+                    "entry member {} is not defined for its type",
+                    Escaped::within(name, 64)
+                )
+            }
+            AuditEntryError::MissingMember(name) => write!(f, "entry member {name} is missing"),
+            AuditEntryError::BadMember(name) => write!(f, "entry member {name} is malformed"),
+            AuditEntryError::BadNumber(name) => write!(
+                f,
+                "entry member {name} must be an integer from 0 to {MAX_AUDIT_INTEGER}"
+            ),
+            AuditEntryError::TooLarge(bytes) => write!(
+                f,
+                "entry of {bytes} bytes is larger than {MAX_AUDIT_ENTRY_BYTES}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AuditEntryError {}
+
+/// The stored form of a raw text member.
+pub fn audit_text(raw: &str) -> Escaped {
+    Escaped::within(raw, MAX_AUDIT_TEXT_BYTES)
+}
+
+/// Whether `text` can be a stored text member: printable ASCII, no longer than a bounded escape
+/// with its marker.
+fn is_stored_text(text: &str) -> bool {
+    text.len() <= MAX_AUDIT_TEXT_BYTES + 48 && text.bytes().all(|b| (0x20..0x7f).contains(&b))
+}
+
+impl AuditEvent {
+    /// An event of `kind` with no member yet.
+    pub fn new(kind: AuditEventType) -> AuditEvent {
+        AuditEvent {
+            kind,
+            members: Vec::new(),
+        }
+    }
+
+    /// Sets member `name` to the stored form of the raw text `raw`.
+    pub fn text(self, name: &'static str, raw: &str) -> Result<AuditEvent, AuditEntryError> {
+        self.with(name, AuditValue::Text(audit_text(raw)))
+    }
+
+    /// Sets member `name` to a digest.
+    pub fn digest(
+        self,
+        name: &'static str,
+        digest: Sha256Digest,
+    ) -> Result<AuditEvent, AuditEntryError> {
+        self.with(name, AuditValue::Digest(digest))
+    }
+
+    /// Sets member `name` to `choice`, which must be in the member's closed set.
+    pub fn choice(self, name: &'static str, choice: &str) -> Result<AuditEvent, AuditEntryError> {
+        let Some(Shape::Choice(set)) = self.shape(name) else {
+            return Err(AuditEntryError::UnknownMember(name.to_owned()));
+        };
+        let found = set.iter().find(|c| **c == choice);
+        let found = found.ok_or(AuditEntryError::BadMember(name))?;
+        self.with(name, AuditValue::Choice(found))
+    }
+
+    /// Sets the flag `name` (a flag is stored only when set).
+    pub fn flag(self, name: &'static str) -> Result<AuditEvent, AuditEntryError> {
+        self.with(name, AuditValue::Flag)
+    }
+
+    /// Sets member `name` to a list of files.
+    pub fn files(
+        self,
+        name: &'static str,
+        files: Vec<AuditFile>,
+    ) -> Result<AuditEvent, AuditEntryError> {
+        if files.len() > MAX_AUDIT_FILES {
+            return Err(AuditEntryError::BadMember(name));
+        }
+        self.with(name, AuditValue::Files(files))
+    }
+
+    fn shape(&self, name: &str) -> Option<Shape> {
+        self.kind
+            .members()
+            .iter()
+            .find(|member| member.name == name)
+            .map(|member| member.shape)
+    }
+
+    fn with(
+        mut self,
+        name: &'static str,
+        value: AuditValue,
+    ) -> Result<AuditEvent, AuditEntryError> {
+        let shape = self
+            .shape(name)
+            .ok_or_else(|| AuditEntryError::UnknownMember(name.to_owned()))?;
+        let fits = matches!(
+            (shape, &value),
+            (Shape::Text, AuditValue::Text(_))
+                | (Shape::Digest, AuditValue::Digest(_))
+                | (Shape::Choice(_), AuditValue::Choice(_))
+                | (Shape::Flag, AuditValue::Flag)
+                | (Shape::Files, AuditValue::Files(_))
+        );
+        if !fits {
+            return Err(AuditEntryError::BadMember(name));
+        }
+        self.members.retain(|(key, _)| *key != name);
+        self.members.push((name, value));
+        self.members.sort_by_key(|(key, _)| *key);
+        Ok(self)
+    }
+
+    /// The event type.
+    pub fn kind(&self) -> AuditEventType {
+        self.kind
+    }
+
+    /// The value of member `name`, if set.
+    pub fn get(&self, name: &str) -> Option<&AuditValue> {
+        self.members
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value)
+    }
+
+    /// The stored text of member `name`, if it is a set text member.
+    pub fn text_of(&self, name: &str) -> Option<&str> {
+        match self.get(name)? {
+            AuditValue::Text(text) => Some(text.as_str()),
+            AuditValue::Choice(choice) => Some(choice),
+            _ => None,
+        }
+    }
+
+    /// The members, by name.
+    pub fn members(&self) -> &[(&'static str, AuditValue)] {
+        &self.members
+    }
+
+    fn check_complete(&self) -> Result<(), AuditEntryError> {
+        for member in self.kind.members() {
+            if member.required && self.get(member.name).is_none() {
+                return Err(AuditEntryError::MissingMember(member.name));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl AuditEntry {
+    /// The entry at position `seq`, claiming `time`, for a complete `event`.
+    pub fn new(seq: u64, time: u64, event: AuditEvent) -> Result<AuditEntry, AuditEntryError> {
+        if seq > MAX_AUDIT_INTEGER {
+            return Err(AuditEntryError::BadNumber("seq"));
+        }
+        if time > MAX_AUDIT_INTEGER {
+            return Err(AuditEntryError::BadNumber("time"));
+        }
+        event.check_complete()?;
+        let entry = AuditEntry { seq, time, event };
+        let bytes = entry.to_bytes().len();
+        if bytes > MAX_AUDIT_ENTRY_BYTES {
+            return Err(AuditEntryError::TooLarge(bytes));
+        }
+        Ok(entry)
+    }
+
+    /// The position.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The local time claimed, in Unix seconds.
+    pub fn time(&self) -> u64 {
+        self.time
+    }
+
+    /// The event.
+    pub fn event(&self) -> &AuditEvent {
+        &self.event
+    }
+
+    /// The canonical bytes: the leaf data of the log.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut object = Object::new();
+        let mut put = |key: &'static str, value: Value<'_>| {
+            let inserted = object.insert(key, value.into_owned());
+            debug_assert!(inserted.is_ok(), "entry member keys are distinct");
+        };
+        put(TYPE_FIELD, Value::from(self.event.kind.name()));
+        put("seq", integer(self.seq));
+        put("time", integer(self.time));
+        for (name, value) in &self.event.members {
+            put(name, member_value(value));
+        }
+        Value::Object(object).canonical_bytes()
+    }
+
+    /// Reads stored entry bytes strictly: canonical-profile JSON, exactly canonical, a known
+    /// type, only its members, each of its shape.
+    pub fn from_bytes(bytes: &[u8]) -> Result<AuditEntry, AuditEntryError> {
+        if bytes.len() > MAX_AUDIT_ENTRY_BYTES {
+            return Err(AuditEntryError::TooLarge(bytes.len()));
+        }
+        let mut limits = JsonLimits::DEFAULT;
+        limits.max_bytes = MAX_AUDIT_ENTRY_BYTES;
+        limits.max_depth = 4;
+        let value =
+            parse(bytes, &limits).map_err(|error| AuditEntryError::Json(error.to_string()))?;
+        let object = value
+            .as_object()
+            .ok_or_else(|| AuditEntryError::Json("not an object".to_owned()))?;
+        let type_name = object
+            .get(TYPE_FIELD)
+            .and_then(Value::as_str)
+            .ok_or_else(|| AuditEntryError::UnknownType(String::new()))?;
+        let kind = AuditEventType::from_name(type_name)
+            .ok_or_else(|| AuditEntryError::UnknownType(type_name.to_owned()))?;
+        let seq = read_integer(object, "seq")?;
+        let time = read_integer(object, "time")?;
+        let mut event = AuditEvent::new(kind);
+        for (key, value) in object.iter() {
+            if matches!(key, TYPE_FIELD | "seq" | "time") {
+                continue;
+            }
+            let member = kind
+                .members()
+                .iter()
+                .find(|member| member.name == key)
+                .ok_or_else(|| AuditEntryError::UnknownMember(key.to_owned()))?;
+            let read = read_member(member, value)?;
+            event.members.push((member.name, read));
+        }
+        let entry = AuditEntry::new(seq, time, event)?;
+        if entry.to_bytes() != bytes {
+            return Err(AuditEntryError::Json("not in canonical form".to_owned()));
+        }
+        Ok(entry)
+    }
+}
+
+fn integer(value: u64) -> Value<'static> {
+    let number = i64::try_from(value)
+        .ok()
+        .and_then(|value| Number::from_i64(value).ok());
+    debug_assert!(number.is_some(), "entry integers are bounded by 2^53");
+    Value::Number(number.unwrap_or(Number::ZERO))
+}
+
+fn member_value(value: &AuditValue) -> Value<'static> {
+    match value {
+        AuditValue::Text(text) => Value::from(text.as_str().to_owned()),
+        AuditValue::Digest(digest) => Value::from(digest.to_hex()),
+        AuditValue::Choice(choice) => Value::from(*choice),
+        AuditValue::Flag => Value::from(true),
+        AuditValue::Files(files) => Value::Array(
+            files
+                .iter()
+                .map(|file| {
+                    let mut object = Object::new();
+                    let members = [
+                        ("lines", Value::from(file.lines.as_str().to_owned())),
+                        ("path", Value::from(file.path.as_str().to_owned())),
+                        ("sha256", Value::from(file.sha256.to_hex())),
+                    ];
+                    for (key, value) in members {
+                        let inserted = object.insert(Cow::Borrowed(key), value);
+                        debug_assert!(inserted.is_ok(), "file member keys are distinct");
+                    }
+                    Value::Object(object)
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn read_integer(object: &Object<'_>, name: &'static str) -> Result<u64, AuditEntryError> {
+    let number = object
+        .get(name)
+        .and_then(Value::as_number)
+        .ok_or(AuditEntryError::BadNumber(name))?;
+    number
+        .as_i64()
+        .and_then(|value| u64::try_from(value).ok())
+        .filter(|value| *value <= MAX_AUDIT_INTEGER)
+        .ok_or(AuditEntryError::BadNumber(name))
+}
+
+fn read_text(value: &Value<'_>, name: &'static str) -> Result<Escaped, AuditEntryError> {
+    let text = value.as_str().ok_or(AuditEntryError::BadMember(name))?;
+    if !is_stored_text(text) {
+        return Err(AuditEntryError::BadMember(name));
+    }
+    // Stored text is the escape of what it decodes to, byte for byte.
+    let raw = decode(text, Context::Inline).map_err(|_| AuditEntryError::BadMember(name))?;
+    let stored = Escaped::new(&raw);
+    if stored.as_str() != text {
+        return Err(AuditEntryError::BadMember(name));
+    }
+    Ok(stored)
+}
+
+fn read_digest(value: &Value<'_>, name: &'static str) -> Result<Sha256Digest, AuditEntryError> {
+    let text = value.as_str().ok_or(AuditEntryError::BadMember(name))?;
+    Sha256Digest::from_hex(text).map_err(|_| AuditEntryError::BadMember(name))
+}
+
+fn read_member(member: &Member, value: &Value<'_>) -> Result<AuditValue, AuditEntryError> {
+    let name = member.name;
+    match member.shape {
+        Shape::Text => Ok(AuditValue::Text(read_text(value, name)?)),
+        Shape::Digest => Ok(AuditValue::Digest(read_digest(value, name)?)),
+        Shape::Choice(set) => {
+            let text = value.as_str().ok_or(AuditEntryError::BadMember(name))?;
+            let found = set.iter().find(|choice| **choice == text);
+            Ok(AuditValue::Choice(
+                found.ok_or(AuditEntryError::BadMember(name))?,
+            ))
+        }
+        Shape::Flag => match value.as_bool() {
+            Some(true) => Ok(AuditValue::Flag),
+            _ => Err(AuditEntryError::BadMember(name)),
+        },
+        Shape::Files => {
+            let items = value.as_array().ok_or(AuditEntryError::BadMember(name))?;
+            if items.len() > MAX_AUDIT_FILES {
+                return Err(AuditEntryError::BadMember(name));
+            }
+            let mut files = Vec::with_capacity(items.len());
+            for item in items {
+                let object = item.as_object().ok_or(AuditEntryError::BadMember(name))?;
+                if object.len() != 3 {
+                    return Err(AuditEntryError::BadMember(name));
+                }
+                let field = |key: &str| object.get(key).ok_or(AuditEntryError::BadMember(name));
+                files.push(AuditFile {
+                    path: read_text(field("path")?, name)?,
+                    lines: read_text(field("lines")?, name)?,
+                    sha256: read_digest(field("sha256")?, name)?,
+                });
+            }
+            Ok(AuditValue::Files(files))
+        }
+    }
+}
