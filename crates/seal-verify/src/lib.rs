@@ -59,6 +59,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod audit_log;
 pub mod base64url;
 mod ed25519;
 mod error;
@@ -79,6 +80,10 @@ pub mod store;
 mod tag;
 mod time;
 
+pub use audit_log::{
+    verify_audit_log, AuditBreak, AuditBreakKind, AuditLogSource, AuditReadError, AuditRow,
+    AuditStrength, AuditVerdict, CheckpointOpener, AUDIT_SPINE_STEP,
+};
 pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 pub use error::{KeyError, SignatureError};
 pub use fingerprint::Fingerprint;

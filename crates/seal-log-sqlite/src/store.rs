@@ -1,0 +1,658 @@
+//! The store: schema, opening, appending and reading.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rusqlite::config::DbConfig;
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use seal_record::tlog::{leaf_hash, Checkpoint, Frontier, MerkleHash};
+use seal_record::{AuditEntry, AuditEvent, AuditEventType, Sha256Digest};
+
+/// Default busy timeout: 5 seconds. An append waits this long for another writer before it
+/// fails (and the hook that asked for it fails closed).
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The schema version written in `PRAGMA user_version`; a file with another version is refused.
+pub const SCHEMA_VERSION: i64 = 1;
+
+const JOURNAL_MODE_RETRY: Duration = Duration::from_millis(5);
+
+const SCHEMA: &str = "
+CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
+CREATE TABLE entry (idx INTEGER PRIMARY KEY, record BLOB NOT NULL, leaf BLOB NOT NULL) STRICT;
+CREATE TABLE checkpoint (size INTEGER PRIMARY KEY, note TEXT NOT NULL) STRICT;
+CREATE TABLE frontier (size INTEGER NOT NULL, hashes BLOB NOT NULL) STRICT;
+CREATE TABLE ev (
+  idx INTEGER PRIMARY KEY, type TEXT NOT NULL, time INTEGER NOT NULL,
+  session TEXT, tool TEXT, decision TEXT, by TEXT
+) STRICT;
+CREATE INDEX ev_type_time ON ev (type, time);
+CREATE INDEX ev_time ON ev (time);
+PRAGMA user_version = 1;
+";
+
+/// How a log file is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LogOptions {
+    /// How long to wait for another writer.
+    pub busy_timeout: Duration,
+}
+
+impl Default for LogOptions {
+    fn default() -> LogOptions {
+        LogOptions {
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
+        }
+    }
+}
+
+/// Signs checkpoints: the log key, held by the caller.
+pub trait CheckpointSigner {
+    /// The key's name, which is the log's origin.
+    fn origin(&self) -> &str;
+    /// The signed note of `checkpoint`, or why it could not be signed.
+    fn sign(&self, checkpoint: &Checkpoint) -> Result<String, String>;
+}
+
+/// A log in one SQLite file.
+pub struct SqliteLog {
+    path: PathBuf,
+    origin: String,
+    connection: Connection,
+    step: Option<Box<dyn Fn(&'static str)>>,
+}
+
+impl fmt::Debug for SqliteLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqliteLog")
+            .field("path", &self.path)
+            .field("origin", &self.origin)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What an append wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Appended {
+    /// The entry's position.
+    pub seq: u64,
+    /// The entry's leaf hash.
+    pub leaf: MerkleHash,
+    /// The checkpoint signed after it, covering it.
+    pub note: String,
+}
+
+/// An entry as stored: position, record bytes and the leaf hash committed with them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEntry {
+    /// The position (the `idx` column).
+    pub seq: u64,
+    /// The record bytes.
+    pub record: Vec<u8>,
+    /// The stored leaf hash, as stored (any length).
+    pub leaf: Vec<u8>,
+}
+
+/// Which entries `show` lists. Every field narrows; `None` admits all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EntryFilter {
+    /// Only entries whose claimed time is at or after this (Unix seconds).
+    pub since: Option<u64>,
+    /// Only entries of this type (`hook/decision`, ...).
+    pub kind: Option<String>,
+    /// Only entries of this session (stored form).
+    pub session: Option<String>,
+    /// Only entries of this tool (stored form).
+    pub tool: Option<String>,
+    /// Only decisions of this kind (`allow`, `deny`, `ask`, `defer`).
+    pub decision: Option<String>,
+    /// Only entries decided by this rule or guard (stored form).
+    pub by: Option<String>,
+    /// At most this many entries, the latest ones.
+    pub limit: Option<u64>,
+}
+
+/// Why the log could not be opened, appended to or read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LogError {
+    /// SQLite failed at `action`.
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        action: &'static str,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// The file has another schema version.
+    Schema {
+        /// The file.
+        path: PathBuf,
+        /// The version found.
+        found: i64,
+    },
+    /// The file holds no log (no origin) or, for `create`, already holds one.
+    State {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: &'static str,
+    },
+    /// The signer's origin is not the log's.
+    OtherOrigin {
+        /// The log's origin.
+        log: String,
+        /// The signer's.
+        signer: String,
+    },
+    /// The stored frontier does not describe a tree.
+    Frontier(String),
+    /// The entry could not be built (for example, larger than a tile entry).
+    Entry(seal_record::AuditEntryError),
+    /// The checkpoint could not be made or signed.
+    Sign(String),
+}
+
+impl fmt::Display for LogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LogError::Sqlite {
+                path,
+                action,
+                source,
+            } => write!(f, "log {}: cannot {action}: {source}", path.display()),
+            LogError::Schema { path, found } => write!(
+                f,
+                "log {}: schema version {found}, this seal reads {SCHEMA_VERSION}",
+                path.display()
+            ),
+            LogError::State { path, problem } => write!(f, "log {}: {problem}", path.display()),
+            LogError::OtherOrigin { log, signer } => {
+                write!(f, "the key signs for {signer}, the log's origin is {log}")
+            }
+            LogError::Frontier(problem) => write!(f, "stored tree frontier: {problem}"),
+            LogError::Entry(error) => write!(f, "cannot record the entry: {error}"),
+            LogError::Sign(problem) => write!(f, "cannot sign the checkpoint: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for LogError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LogError::Sqlite { source, .. } => Some(source),
+            LogError::Entry(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+fn to_i64(value: u64) -> i64 {
+    // Entry positions and times are bounded by 2^53 by the entry type.
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+impl SqliteLog {
+    fn failed(&self, action: &'static str) -> impl Fn(rusqlite::Error) -> LogError + '_ {
+        move |source| LogError::Sqlite {
+            path: self.path.clone(),
+            action,
+            source,
+        }
+    }
+
+    fn connect(path: &Path, options: &LogOptions, create: bool) -> Result<Connection, LogError> {
+        let failed = |action: &'static str| {
+            let path = path.to_path_buf();
+            move |source| LogError::Sqlite {
+                path,
+                action,
+                source,
+            }
+        };
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if create {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let connection =
+            Connection::open_with_flags(path, flags).map_err(failed("open the file"))?;
+        connection
+            .busy_timeout(options.busy_timeout)
+            .map_err(failed("set the busy timeout"))?;
+        let deadline = Instant::now() + options.busy_timeout;
+        let mode: String = loop {
+            match connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0)) {
+                Err(rusqlite::Error::SqliteFailure(error, _))
+                    if error.code == ErrorCode::DatabaseBusy && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(JOURNAL_MODE_RETRY);
+                }
+                other => break other.map_err(failed("set the WAL journal mode"))?,
+            }
+        };
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(LogError::Sqlite {
+                path: path.to_path_buf(),
+                action: "set the WAL journal mode",
+                source: rusqlite::Error::InvalidQuery,
+            });
+        }
+        // A hook closes its connection right after one append: no checkpoint of the WAL on
+        // close (it would copy and sync pages on every call); `seal audit` folds the WAL in.
+        connection
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .map_err(failed("keep the WAL on close"))?;
+        let version: i64 = connection
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(failed("read the schema version"))?;
+        match version {
+            0 if create => connection
+                .execute_batch(SCHEMA)
+                .map_err(failed("create the schema"))?,
+            0 => {
+                return Err(LogError::State {
+                    path: path.to_path_buf(),
+                    problem: "no log in this file (run `seal audit init`)",
+                })
+            }
+            SCHEMA_VERSION => {}
+            found => {
+                return Err(LogError::Schema {
+                    path: path.to_path_buf(),
+                    found,
+                })
+            }
+        }
+        Ok(connection)
+    }
+
+    /// Creates the log in a new file at `path` (an existing log is refused): its origin and
+    /// verifier key in `meta`, then the `log/genesis` entry, signed by `signer`.
+    pub fn create(
+        path: &Path,
+        options: &LogOptions,
+        verifier_key: &str,
+        signer: &dyn CheckpointSigner,
+        time: u64,
+    ) -> Result<SqliteLog, LogError> {
+        let connection = SqliteLog::connect(path, options, true)?;
+        let mut log = SqliteLog {
+            path: path.to_path_buf(),
+            origin: signer.origin().to_owned(),
+            connection,
+            step: None,
+        };
+        let existing: Option<String> = log
+            .connection
+            .query_row("SELECT v FROM meta WHERE k = 'origin'", [], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(log.failed("read the origin"))?;
+        if existing.is_some() {
+            return Err(LogError::State {
+                path: path.to_path_buf(),
+                problem: "already holds a log",
+            });
+        }
+        log.connection
+            .execute(
+                "INSERT INTO meta (k, v) VALUES ('origin', ?1), ('key', ?2)",
+                params![signer.origin(), verifier_key],
+            )
+            .map_err(log.failed("write the origin"))?;
+        let genesis = AuditEvent::new(AuditEventType::Genesis)
+            .text("origin", signer.origin())
+            .and_then(|event| event.text("key", verifier_key))
+            .map_err(LogError::Entry)?;
+        log.append(genesis, time, signer)?;
+        Ok(log)
+    }
+
+    /// Opens the log at `path`.
+    pub fn open(path: &Path, options: &LogOptions) -> Result<SqliteLog, LogError> {
+        let connection = SqliteLog::connect(path, options, false)?;
+        let mut log = SqliteLog {
+            path: path.to_path_buf(),
+            origin: String::new(),
+            connection,
+            step: None,
+        };
+        log.origin = log.meta("origin")?.ok_or_else(|| LogError::State {
+            path: path.to_path_buf(),
+            problem: "no origin recorded (run `seal audit init`)",
+        })?;
+        Ok(log)
+    }
+
+    /// Calls `step` with the name of each write step of an append (`entry`, `checkpoint`,
+    /// `frontier`, `index`, `commit`), before it is taken: fault injection for tests.
+    pub fn with_steps(mut self, step: Box<dyn Fn(&'static str)>) -> SqliteLog {
+        self.step = Some(step);
+        self
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The log's origin.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// A `meta` value: `origin` or `key` (the verifier key text).
+    pub fn meta(&self, key: &str) -> Result<Option<String>, LogError> {
+        self.connection
+            .query_row("SELECT v FROM meta WHERE k = ?1", params![key], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(self.failed("read the log's metadata"))
+    }
+
+    /// Appends `event` at the next position, claiming `time`, and signs the checkpoint of the
+    /// new size, in one transaction. Approvals and disclosures are synced to disk before the
+    /// commit returns; decisions and alarms survive a crash of the process, and may be lost
+    /// with the last few commits in a crash of the machine.
+    pub fn append(
+        &mut self,
+        event: AuditEvent,
+        time: u64,
+        signer: &dyn CheckpointSigner,
+    ) -> Result<Appended, LogError> {
+        if signer.origin() != self.origin {
+            return Err(LogError::OtherOrigin {
+                log: self.origin.clone(),
+                signer: signer.origin().to_owned(),
+            });
+        }
+        let synchronous = if event.kind().synced() {
+            "PRAGMA synchronous = FULL"
+        } else {
+            "PRAGMA synchronous = NORMAL"
+        };
+        self.connection
+            .execute_batch(synchronous)
+            .map_err(self.failed("set the durability"))?;
+        let path = self.path.clone();
+        let failed = |action: &'static str| {
+            let path = path.clone();
+            move |source| LogError::Sqlite {
+                path,
+                action,
+                source,
+            }
+        };
+        let step = self.step.as_deref();
+        let transaction = self
+            .connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed("begin the append"))?;
+        let stored: Option<(i64, Vec<u8>)> = transaction
+            .query_row("SELECT size, hashes FROM frontier", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()
+            .map_err(failed("read the frontier"))?;
+        let mut frontier = match stored {
+            None => Frontier::new(),
+            Some((size, bytes)) => decode_frontier(size, &bytes)?,
+        };
+        let seq = frontier.size();
+        let kind = event.kind();
+        let entry = AuditEntry::new(seq, time, event).map_err(LogError::Entry)?;
+        let record = entry.to_bytes();
+        let leaf = leaf_hash(&record);
+        if let Some(step) = step {
+            step("entry");
+        }
+        transaction
+            .execute(
+                "INSERT INTO entry (idx, record, leaf) VALUES (?1, ?2, ?3)",
+                params![to_i64(seq), record, leaf.as_bytes().as_slice()],
+            )
+            .map_err(failed("write the entry"))?;
+        frontier
+            .push(leaf)
+            .ok_or_else(|| LogError::Frontier("the log is full".to_owned()))?;
+        let checkpoint = Checkpoint::new(&self.origin, frontier.size(), frontier.root())
+            .map_err(|error| LogError::Sign(error.to_string()))?;
+        let note = signer.sign(&checkpoint).map_err(LogError::Sign)?;
+        if let Some(step) = step {
+            step("checkpoint");
+        }
+        transaction
+            .execute(
+                "INSERT INTO checkpoint (size, note) VALUES (?1, ?2)",
+                params![to_i64(frontier.size()), note],
+            )
+            .map_err(failed("write the checkpoint"))?;
+        if let Some(step) = step {
+            step("frontier");
+        }
+        let hashes: Vec<u8> = frontier
+            .hashes()
+            .iter()
+            .flat_map(|hash| hash.as_bytes().iter().copied())
+            .collect();
+        transaction
+            .execute("DELETE FROM frontier", [])
+            .map_err(failed("replace the frontier"))?;
+        transaction
+            .execute(
+                "INSERT INTO frontier (size, hashes) VALUES (?1, ?2)",
+                params![to_i64(frontier.size()), hashes],
+            )
+            .map_err(failed("write the frontier"))?;
+        if let Some(step) = step {
+            step("index");
+        }
+        let text = |name: &str| entry.event().text_of(name).map(str::to_owned);
+        transaction
+            .execute(
+                "INSERT INTO ev (idx, type, time, session, tool, decision, by)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    to_i64(seq),
+                    kind.name(),
+                    to_i64(time),
+                    text("session").or_else(|| text("conversation")),
+                    text("tool"),
+                    text("decision").or_else(|| text("outcome")),
+                    text("by"),
+                ],
+            )
+            .map_err(failed("index the entry"))?;
+        if let Some(step) = step {
+            step("commit");
+        }
+        transaction.commit().map_err(failed("commit the append"))?;
+        Ok(Appended { seq, leaf, note })
+    }
+
+    /// The number of entries.
+    pub fn size(&self) -> Result<u64, LogError> {
+        let count: i64 = self
+            .connection
+            .query_row("SELECT count(*) FROM entry", [], |row| row.get(0))
+            .map_err(self.failed("count the entries"))?;
+        Ok(u64::try_from(count).unwrap_or(0))
+    }
+
+    /// The checkpoint of the largest size stored, with its size.
+    pub fn latest_checkpoint(&self) -> Result<Option<(u64, String)>, LogError> {
+        self.connection
+            .query_row(
+                "SELECT size, note FROM checkpoint ORDER BY size DESC LIMIT 1",
+                [],
+                |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)),
+            )
+            .optional()
+            .map(|found| found.map(|(size, note)| (u64::try_from(size).unwrap_or(0), note)))
+            .map_err(self.failed("read the latest checkpoint"))
+    }
+
+    /// The checkpoint stored for `size`, if any.
+    pub fn checkpoint(&self, size: u64) -> Result<Option<String>, LogError> {
+        self.connection
+            .query_row(
+                "SELECT note FROM checkpoint WHERE size = ?1",
+                params![to_i64(size)],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(self.failed("read a checkpoint"))
+    }
+
+    /// Every stored checkpoint size, ascending.
+    pub fn checkpoint_sizes(&self) -> Result<Vec<u64>, LogError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT size FROM checkpoint ORDER BY size")
+            .map_err(self.failed("list the checkpoints"))?;
+        let rows = statement
+            .query_map([], |row| row.get::<_, i64>(0))
+            .map_err(self.failed("list the checkpoints"))?;
+        let mut sizes = Vec::new();
+        for row in rows {
+            let size = row.map_err(self.failed("list the checkpoints"))?;
+            sizes.push(u64::try_from(size).unwrap_or(u64::MAX));
+        }
+        Ok(sizes)
+    }
+
+    /// Calls `visit` with every stored entry in position order; stops at the first error
+    /// `visit` returns.
+    pub fn for_each_entry<E>(
+        &self,
+        mut visit: impl FnMut(StoredEntry) -> Result<(), E>,
+    ) -> Result<Result<(), E>, LogError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT idx, record, leaf FROM entry ORDER BY idx")
+            .map_err(self.failed("read the entries"))?;
+        let mut rows = statement
+            .query([])
+            .map_err(self.failed("read the entries"))?;
+        while let Some(row) = rows.next().map_err(self.failed("read the entries"))? {
+            let seq: i64 = row.get(0).map_err(self.failed("read an entry"))?;
+            let entry = StoredEntry {
+                seq: u64::try_from(seq).unwrap_or(u64::MAX),
+                record: row.get(1).map_err(self.failed("read an entry"))?,
+                leaf: row.get(2).map_err(self.failed("read an entry"))?,
+            };
+            if let Err(error) = visit(entry) {
+                return Ok(Err(error));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// The entry at `seq`, if stored.
+    pub fn entry(&self, seq: u64) -> Result<Option<StoredEntry>, LogError> {
+        self.connection
+            .query_row(
+                "SELECT idx, record, leaf FROM entry WHERE idx = ?1",
+                params![to_i64(seq)],
+                |row| {
+                    Ok(StoredEntry {
+                        seq: u64::try_from(row.get::<_, i64>(0)?).unwrap_or(u64::MAX),
+                        record: row.get(1)?,
+                        leaf: row.get(2)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(self.failed("read an entry"))
+    }
+
+    /// The entries the query index lists for `filter`, in position order (the latest
+    /// `filter.limit` when a limit is given). The index is derived: what it lists is read back
+    /// from the entries themselves.
+    pub fn select(&self, filter: &EntryFilter) -> Result<Vec<StoredEntry>, LogError> {
+        let mut sql = String::from(
+            "SELECT entry.idx, entry.record, entry.leaf FROM ev JOIN entry ON entry.idx = ev.idx WHERE 1",
+        );
+        let mut values: Vec<rusqlite::types::Value> = Vec::new();
+        let mut narrow = |column: &str, value: rusqlite::types::Value| {
+            values.push(value);
+            sql.push_str(&format!(" AND ev.{column} = ?{}", values.len()));
+        };
+        if let Some(kind) = &filter.kind {
+            narrow("type", kind.clone().into());
+        }
+        if let Some(session) = &filter.session {
+            narrow("session", session.clone().into());
+        }
+        if let Some(tool) = &filter.tool {
+            narrow("tool", tool.clone().into());
+        }
+        if let Some(decision) = &filter.decision {
+            narrow("decision", decision.clone().into());
+        }
+        if let Some(by) = &filter.by {
+            narrow("by", by.clone().into());
+        }
+        if let Some(since) = filter.since {
+            values.push(to_i64(since).into());
+            sql.push_str(&format!(" AND ev.time >= ?{}", values.len()));
+        }
+        sql.push_str(" ORDER BY ev.idx DESC");
+        if let Some(limit) = filter.limit {
+            values.push(to_i64(limit).into());
+            sql.push_str(&format!(" LIMIT ?{}", values.len()));
+        }
+        let mut statement = self
+            .connection
+            .prepare(&sql)
+            .map_err(self.failed("query the index"))?;
+        let rows = statement
+            .query_map(rusqlite::params_from_iter(values), |row| {
+                Ok(StoredEntry {
+                    seq: u64::try_from(row.get::<_, i64>(0)?).unwrap_or(u64::MAX),
+                    record: row.get(1)?,
+                    leaf: row.get(2)?,
+                })
+            })
+            .map_err(self.failed("query the index"))?;
+        let mut entries = Vec::new();
+        for row in rows {
+            entries.push(row.map_err(self.failed("query the index"))?);
+        }
+        entries.reverse();
+        Ok(entries)
+    }
+
+    /// Folds the write-ahead log into the database file (a passive SQLite checkpoint: it waits
+    /// for no writer). `seal audit` calls it, never the hooks.
+    pub fn fold_wal(&self) -> Result<(), LogError> {
+        self.connection
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .map_err(self.failed("fold the write-ahead log"))
+    }
+}
+
+fn decode_frontier(size: i64, bytes: &[u8]) -> Result<Frontier, LogError> {
+    let size = u64::try_from(size).map_err(|_| LogError::Frontier(format!("size {size}")))?;
+    let chunks = bytes.chunks_exact(32);
+    if !chunks.remainder().is_empty() {
+        return Err(LogError::Frontier(format!(
+            "{} bytes are not whole hashes",
+            bytes.len()
+        )));
+    }
+    let hashes = chunks
+        .map(|chunk| {
+            let mut hash = [0; 32];
+            hash.copy_from_slice(chunk);
+            Sha256Digest::from_bytes(hash)
+        })
+        .collect();
+    Frontier::from_parts(size, hashes).map_err(|error| LogError::Frontier(error.to_string()))
+}
