@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use seal_record::tlog::{leaf_hash, Checkpoint, Frontier, MerkleHash};
-use seal_record::{AuditEntry, AuditEvent, AuditEventType, Sha256Digest};
+use seal_record::{LogEvent, LogEventType, LogRecord, Sha256Digest};
 
 /// Default busy timeout: 5 seconds. An append waits this long for another writer before it
 /// fails (and the hook that asked for it fails closed).
@@ -152,7 +152,7 @@ pub enum LogError {
     /// The stored frontier does not describe a tree.
     Frontier(String),
     /// The entry could not be built (for example, larger than a tile entry).
-    Entry(seal_record::AuditEntryError),
+    Entry(seal_record::LogRecordError),
     /// The checkpoint could not be made or signed.
     Sign(String),
 }
@@ -305,7 +305,7 @@ impl SqliteLog {
                 params![signer.origin(), verifier_key],
             )
             .map_err(log.failed("write the origin"))?;
-        let genesis = AuditEvent::new(AuditEventType::Genesis)
+        let genesis = LogEvent::new(LogEventType::Genesis)
             .text("origin", signer.origin())
             .and_then(|event| event.text("key", verifier_key))
             .map_err(LogError::Entry)?;
@@ -362,7 +362,7 @@ impl SqliteLog {
     /// with the last few commits in a crash of the machine.
     pub fn append(
         &mut self,
-        event: AuditEvent,
+        event: LogEvent,
         time: u64,
         signer: &dyn CheckpointSigner,
     ) -> Result<Appended, LogError> {
@@ -406,7 +406,7 @@ impl SqliteLog {
         };
         let seq = frontier.size();
         let kind = event.kind();
-        let entry = AuditEntry::new(seq, time, event).map_err(LogError::Entry)?;
+        let entry = LogRecord::new(seq, time, event).map_err(LogError::Entry)?;
         let record = entry.to_bytes();
         let leaf = leaf_hash(&record);
         if let Some(step) = step {

@@ -10,7 +10,6 @@
 #![deny(missing_docs)]
 
 mod audit;
-mod audit_entry;
 mod call;
 mod digest;
 mod frame_input;
@@ -18,6 +17,7 @@ mod frame_input;
 pub mod fuzz;
 mod json_form;
 mod log;
+mod log_record;
 mod manifest;
 mod names;
 mod pae;
@@ -32,11 +32,6 @@ pub use audit::{
     ApprovalAsked, ApprovalDecided, Outcome, UnknownOutcome, APPROVAL_ASKED_TYPE,
     APPROVAL_DECIDED_TYPE,
 };
-pub use audit_entry::{
-    audit_text, AuditEntry, AuditEntryError, AuditEvent, AuditEventType, AuditFile, AuditValue,
-    AUDIT_DECISIONS, MAX_AUDIT_ENTRY_BYTES, MAX_AUDIT_FILES, MAX_AUDIT_INTEGER,
-    MAX_AUDIT_TEXT_BYTES,
-};
 pub use call::{SealedCall, CALL_TYPE};
 pub use digest::{DigestError, Sha256Digest};
 pub use frame_input::{
@@ -46,6 +41,10 @@ pub use frame_input::{
 pub use log::{
     entry_hash, verify_log, verify_log_from, AppendError, BreakKind, Log, LogBreak, LogEntry,
     GENESIS_HASH,
+};
+pub use log_record::{
+    log_text, LogEvent, LogEventType, LogRecord, LogRecordError, LogValue, SentFile, LOG_DECISIONS,
+    MAX_LOG_FILES, MAX_LOG_INTEGER, MAX_LOG_RECORD_BYTES, MAX_LOG_TEXT_BYTES,
 };
 pub use manifest::{
     DisclosedFile, LineRange, Manifest, ManifestBuilder, ManifestError, ManifestLimits, Redaction,

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use seal_record::tlog::{leaf_hash, Checkpoint, MerkleHash, Tree};
-use seal_record::{AuditEntry, AuditEventType};
+use seal_record::{LogEventType, LogRecord};
 
 /// Between two checkpoints the verifier always checks, at most this many entries: besides the
 /// latest checkpoint, every stored checkpoint whose size is a multiple of this or a power of two
@@ -287,7 +287,7 @@ fn check_entry(position: u64, row: AuditRow<'_>, origin: &str) -> Option<AuditBr
     if leaf != leaf_hash(record).as_bytes().as_slice() {
         return at(AuditBreakKind::Edited);
     }
-    let entry = match AuditEntry::from_bytes(record) {
+    let entry = match LogRecord::from_bytes(record) {
         Ok(entry) => entry,
         Err(error) => return at(AuditBreakKind::NotAnEntry(error.to_string())),
     };
@@ -296,11 +296,11 @@ fn check_entry(position: u64, row: AuditRow<'_>, origin: &str) -> Option<AuditBr
             claims: entry.seq(),
         });
     }
-    let genesis = entry.event().kind() == AuditEventType::Genesis;
+    let genesis = entry.event().kind() == LogEventType::Genesis;
     let names_origin = entry
         .event()
         .text_of("origin")
-        .is_some_and(|stored| stored == seal_record::audit_text(origin).as_str());
+        .is_some_and(|stored| stored == seal_record::log_text(origin).as_str());
     if (position == 0) != genesis || (genesis && !names_origin) {
         return at(AuditBreakKind::NoGenesis);
     }

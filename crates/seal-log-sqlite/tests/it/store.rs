@@ -2,7 +2,7 @@ use std::path::Path;
 
 use seal_log_sqlite::{CheckpointSigner, EntryFilter, LogError, LogOptions, SqliteLog};
 use seal_record::tlog::{leaf_hash, Checkpoint, Tree};
-use seal_record::{AuditEntry, AuditEvent, AuditEventType, Sha256Digest};
+use seal_record::{LogEvent, LogEventType, LogRecord, Sha256Digest};
 
 /// A stand-in signer: the "signature" is a digest of the body, enough for the store, which
 /// never checks signatures (seal-verify does).
@@ -25,8 +25,8 @@ impl CheckpointSigner for TestSigner {
 
 const ORIGIN: &str = "seal.audit/test";
 
-fn decision(session: &str, tool: &str, decision: &str) -> AuditEvent {
-    AuditEvent::new(AuditEventType::Decision)
+fn decision(session: &str, tool: &str, decision: &str) -> LogEvent {
+    LogEvent::new(LogEventType::Decision)
         .text("agent", "claude-code")
         .and_then(|e| e.text("session", session))
         .and_then(|e| e.text("tool", tool))
@@ -61,8 +61,8 @@ fn each_append_commits_its_leaf_and_a_checkpoint_of_the_new_root() {
     })
     .unwrap()
     .unwrap();
-    let genesis = AuditEntry::from_bytes(&first[0].record).unwrap();
-    assert_eq!(genesis.event().kind(), AuditEventType::Genesis);
+    let genesis = LogRecord::from_bytes(&first[0].record).unwrap();
+    assert_eq!(genesis.event().kind(), LogEventType::Genesis);
     assert_eq!(genesis.event().text_of("origin"), Some(ORIGIN));
     tree.push(leaf_hash(&first[0].record));
     for i in 1..=40u64 {
@@ -198,7 +198,7 @@ fn concurrent_writers_get_consecutive_positions() {
     let mut tree = Tree::new();
     log.for_each_entry(|entry| {
         assert_eq!(
-            AuditEntry::from_bytes(&entry.record).unwrap().seq(),
+            LogRecord::from_bytes(&entry.record).unwrap().seq(),
             entry.seq
         );
         tree.push(leaf_hash(&entry.record));

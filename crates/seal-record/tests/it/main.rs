@@ -3,11 +3,11 @@
 //! error messages and the fuzz checks, one module per former test file.
 #![allow(clippy::indexing_slicing, clippy::panic, clippy::unwrap_used)]
 
-mod audit_entries;
 mod foreign_call;
 mod fuzz_checks;
 mod golden;
 mod injective;
+mod log_records;
 mod manifest;
 mod messages;
 mod no_panic;

@@ -3,8 +3,7 @@
 //! error, and hostile names that reach the stored bytes only as printable ASCII.
 
 use seal_record::{
-    AuditEntry, AuditEntryError, AuditEvent, AuditEventType, AuditFile, Sha256Digest,
-    MAX_AUDIT_ENTRY_BYTES,
+    LogEvent, LogEventType, LogRecord, LogRecordError, SentFile, Sha256Digest, MAX_LOG_RECORD_BYTES,
 };
 use serde_json::json;
 
@@ -12,13 +11,13 @@ fn digest(byte: u8) -> Sha256Digest {
     Sha256Digest::from_bytes([byte; 32])
 }
 
-fn example(kind: AuditEventType) -> AuditEvent {
-    let event = AuditEvent::new(kind);
+fn example(kind: LogEventType) -> LogEvent {
+    let event = LogEvent::new(kind);
     let built = match kind {
-        AuditEventType::Genesis => event
+        LogEventType::Genesis => event
             .text("origin", "seal.audit/example")
             .and_then(|e| e.text("key", "seal.audit/example+01234567+AQ==")),
-        AuditEventType::Decision => event
+        LogEventType::Decision => event
             .text("agent", "claude-code")
             .and_then(|e| e.text("session", "5f1c-session"))
             .and_then(|e| e.text("tool", "Bash"))
@@ -28,27 +27,27 @@ fn example(kind: AuditEventType) -> AuditEvent {
             .and_then(|e| e.digest("policy", digest(1)))
             .and_then(|e| e.digest("arguments", digest(2)))
             .and_then(|e| e.flag("shadow")),
-        AuditEventType::ApprovalAsked => event
+        LogEventType::ApprovalAsked => event
             .text("approval", "appr-1")
             .and_then(|e| e.text("session", "5f1c-session"))
             .and_then(|e| e.text("tool", "Bash"))
             .and_then(|e| e.text("call_id", "toolu_02")),
-        AuditEventType::ApprovalDecided => event
+        LogEventType::ApprovalDecided => event
             .text("approval", "appr-1")
             .and_then(|e| e.choice("outcome", "allowed-once"))
             .and_then(|e| e.text("by", "panel")),
-        AuditEventType::FrameAlarm => event
+        LogEventType::FrameAlarm => event
             .text("conversation", "5f1c-session")
             .and_then(|e| e.text("reason", "bad_signature"))
             .and_then(|e| e.text("source", "prompt"))
             .and_then(|e| e.text("frame", "f-9"))
             .and_then(|e| e.text("key", "k1")),
-        AuditEventType::ManifestSealed => event.digest("manifest", digest(3)),
-        AuditEventType::ManifestApproved => event
+        LogEventType::ManifestSealed => event.digest("manifest", digest(3)),
+        LogEventType::ManifestApproved => event
             .digest("manifest", digest(3))
             .and_then(|e| e.text("approval", "appr-2"))
             .and_then(|e| e.text("approver", "alice")),
-        AuditEventType::ManifestVerified => event
+        LogEventType::ManifestVerified => event
             .digest("manifest", digest(3))
             .and_then(|e| e.digest("payload", digest(4)))
             .and_then(|e| e.text("provider", "anthropic"))
@@ -58,14 +57,14 @@ fn example(kind: AuditEventType) -> AuditEvent {
             .and_then(|e| {
                 e.files(
                     "files",
-                    vec![AuditFile {
-                        path: seal_record::audit_text("src/lib.rs"),
-                        lines: seal_record::audit_text("1-24,40-52"),
+                    vec![SentFile {
+                        path: seal_record::log_text("src/lib.rs"),
+                        lines: seal_record::log_text("1-24,40-52"),
                         sha256: digest(6),
                     }],
                 )
             }),
-        AuditEventType::ManifestRefused => event
+        LogEventType::ManifestRefused => event
             .digest("manifest", digest(3))
             .and_then(|e| e.text("reason", "model changed since approval")),
     };
@@ -77,62 +76,62 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Broken twins of a stored entry: each edit with the error it must give.
-fn twins(bytes: &[u8]) -> Vec<(&'static str, String, AuditEntryError)> {
+fn twins(bytes: &[u8]) -> Vec<(&'static str, String, LogRecordError)> {
     let good = text(bytes);
     let replace_type = |to: &str| good.replacen("\"_type\":\"", &format!("\"_type\":\"{to}"), 1);
     vec![
         (
             "unknown type",
             replace_type("x"),
-            AuditEntryError::UnknownType(String::new()),
+            LogRecordError::UnknownType(String::new()),
         ),
         (
             "unknown member",
             good.replacen("{", "{\"argv\":\"rm -rf /\",", 1),
-            AuditEntryError::UnknownMember("argv".to_owned()),
+            LogRecordError::UnknownMember("argv".to_owned()),
         ),
         (
             "not canonical (space)",
             good.replacen(",", ", ", 1),
-            AuditEntryError::Json(String::new()),
+            LogRecordError::Json(String::new()),
         ),
         (
             "seq beyond 2^53",
             good.replacen("\"seq\":7", "\"seq\":9007199254740992", 1),
-            AuditEntryError::BadNumber("seq"),
+            LogRecordError::BadNumber("seq"),
         ),
         (
             "negative time",
             good.replacen("\"time\":1765000000", "\"time\":-1", 1),
-            AuditEntryError::BadNumber("time"),
+            LogRecordError::BadNumber("time"),
         ),
         (
             "missing seq",
             good.replacen("\"seq\":7,", "", 1),
-            AuditEntryError::BadNumber("seq"),
+            LogRecordError::BadNumber("seq"),
         ),
     ]
 }
 
-fn same_variant(a: &AuditEntryError, b: &AuditEntryError) -> bool {
+fn same_variant(a: &LogRecordError, b: &LogRecordError) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
 #[test]
 fn every_event_type_round_trips_and_its_twins_are_refused() {
     let mut vectors = Vec::new();
-    for kind in AuditEventType::ALL {
-        let entry = AuditEntry::new(7, 1_765_000_000, example(kind)).unwrap();
+    for kind in LogEventType::ALL {
+        let entry = LogRecord::new(7, 1_765_000_000, example(kind)).unwrap();
         let bytes = entry.to_bytes();
         assert_eq!(
-            AuditEntry::from_bytes(&bytes),
+            LogRecord::from_bytes(&bytes),
             Ok(entry.clone()),
             "{}",
             kind.name()
         );
         let mut refused = Vec::new();
         for (what, twin, want) in twins(&bytes) {
-            let got = AuditEntry::from_bytes(twin.as_bytes()).unwrap_err();
+            let got = LogRecord::from_bytes(twin.as_bytes()).unwrap_err();
             assert!(same_variant(&got, &want), "{} {what}: {got:?}", kind.name());
             refused.push(json!({"desc": what, "entry": twin, "error": got.to_string()}));
         }
@@ -148,7 +147,7 @@ fn every_event_type_round_trips_and_its_twins_are_refused() {
         "entries": vectors,
     });
     seal_test_support::check_json_or_regenerate(
-        seal_test_support::spec_vector("audit-entries.json"),
+        seal_test_support::spec_vector("log-records.json"),
         &generated,
         seal_test_support::golden_text,
     );
@@ -156,27 +155,27 @@ fn every_event_type_round_trips_and_its_twins_are_refused() {
 
 #[test]
 fn members_are_checked_against_their_type() {
-    let decision = AuditEvent::new(AuditEventType::Decision);
+    let decision = LogEvent::new(LogEventType::Decision);
     assert_eq!(
         decision.clone().text("command", "rm -rf /").unwrap_err(),
-        AuditEntryError::UnknownMember("command".to_owned())
+        LogRecordError::UnknownMember("command".to_owned())
     );
     assert_eq!(
         decision.clone().choice("decision", "maybe").unwrap_err(),
-        AuditEntryError::BadMember("decision")
+        LogRecordError::BadMember("decision")
     );
     assert_eq!(
         decision.clone().text("policy", "abc").unwrap_err(),
-        AuditEntryError::BadMember("policy")
+        LogRecordError::BadMember("policy")
     );
     let incomplete = decision.text("tool", "Bash").unwrap();
     assert_eq!(
-        AuditEntry::new(0, 0, incomplete).unwrap_err(),
-        AuditEntryError::MissingMember("agent")
+        LogRecord::new(0, 0, incomplete).unwrap_err(),
+        LogRecordError::MissingMember("agent")
     );
     assert_eq!(
-        AuditEntry::new(1 << 53, 0, example(AuditEventType::ManifestSealed)).unwrap_err(),
-        AuditEntryError::BadNumber("seq")
+        LogRecord::new(1 << 53, 0, example(LogEventType::ManifestSealed)).unwrap_err(),
+        LogRecordError::BadNumber("seq")
     );
 }
 
@@ -184,19 +183,19 @@ fn members_are_checked_against_their_type() {
 fn hostile_names_are_stored_as_printable_ascii_and_bounded() {
     let hostile = "Bash\u{1b}[2J\r\u{202e}evil\u{200b}\n\u{7}";
     let long = "x".repeat(10_000);
-    let event = example(AuditEventType::Decision)
+    let event = example(LogEventType::Decision)
         .text("tool", hostile)
         .unwrap()
         .text("by", &long)
         .unwrap();
-    let bytes = AuditEntry::new(3, 4, event).unwrap().to_bytes();
+    let bytes = LogRecord::new(3, 4, event).unwrap().to_bytes();
     assert!(
         bytes.iter().all(|b| (0x20..0x7f).contains(b)),
         "{}",
         text(&bytes)
     );
     assert!(bytes.len() < 2_000);
-    let read = AuditEntry::from_bytes(&bytes).unwrap();
+    let read = LogRecord::from_bytes(&bytes).unwrap();
     let tool = read.event().text_of("tool").unwrap();
     assert_eq!(
         seal_render::decode(tool, seal_render::Context::Inline).unwrap(),
@@ -210,25 +209,25 @@ fn hostile_names_are_stored_as_printable_ascii_and_bounded() {
     // A stored member that is not the escape of what it decodes to is refused.
     let raw = text(&bytes).replacen("\"tool\":\"Bash", "\"tool\":\"\\u0007Bash", 1);
     assert_eq!(
-        AuditEntry::from_bytes(raw.as_bytes()).unwrap_err(),
-        AuditEntryError::BadMember("tool")
+        LogRecord::from_bytes(raw.as_bytes()).unwrap_err(),
+        LogRecordError::BadMember("tool")
     );
 }
 
 #[test]
 fn an_entry_larger_than_a_tile_entry_is_refused() {
     let files = (0..64)
-        .map(|i| AuditFile {
-            path: seal_record::audit_text(&format!("{}{i}", "d/".repeat(300))),
-            lines: seal_record::audit_text(&"1-2,".repeat(120)),
+        .map(|i| SentFile {
+            path: seal_record::log_text(&format!("{}{i}", "d/".repeat(300))),
+            lines: seal_record::log_text(&"1-2,".repeat(120)),
             sha256: digest(i),
         })
         .collect();
-    let event = example(AuditEventType::ManifestVerified)
+    let event = example(LogEventType::ManifestVerified)
         .files("files", files)
         .unwrap();
-    match AuditEntry::new(0, 0, event) {
-        Err(AuditEntryError::TooLarge(bytes)) => assert!(bytes > MAX_AUDIT_ENTRY_BYTES),
+    match LogRecord::new(0, 0, event) {
+        Err(LogRecordError::TooLarge(bytes)) => assert!(bytes > MAX_LOG_RECORD_BYTES),
         other => panic!("{other:?}"),
     }
 }

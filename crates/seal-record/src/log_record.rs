@@ -4,7 +4,7 @@
 //!
 //! An entry holds names and digests only: no secret, no tool argument, no message body. Every
 //! text member is stored as its escape-v1 inline form (printable ASCII), bounded to
-//! [`MAX_AUDIT_TEXT_BYTES`] with an explicit elision marker, so no reader can be steered by a
+//! [`MAX_LOG_TEXT_BYTES`] with an explicit elision marker, so no reader can be steered by a
 //! control, bidi or invisible character in a recorded name.
 
 use std::borrow::Cow;
@@ -17,20 +17,20 @@ use crate::digest::Sha256Digest;
 use crate::record::TYPE_FIELD;
 
 /// The largest entry, in canonical bytes: what a C2SP tiles entry bundle can carry.
-pub const MAX_AUDIT_ENTRY_BYTES: usize = 65_535;
+pub const MAX_LOG_RECORD_BYTES: usize = 65_535;
 
 /// The longest text member, in escaped bytes (before the elision marker).
-pub const MAX_AUDIT_TEXT_BYTES: usize = 512;
+pub const MAX_LOG_TEXT_BYTES: usize = 512;
 
 /// The most files a disclosure entry lists.
-pub const MAX_AUDIT_FILES: usize = 64;
+pub const MAX_LOG_FILES: usize = 64;
 
 /// The largest `seq` and `time`: integers JSON carries exactly.
-pub const MAX_AUDIT_INTEGER: u64 = (1 << 53) - 1;
+pub const MAX_LOG_INTEGER: u64 = (1 << 53) - 1;
 
 /// The closed set of event types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AuditEventType {
+pub enum LogEventType {
     /// `log/genesis`: the log's first entry, naming its origin and key.
     Genesis,
     /// `hook/decision`: a tool call decided by a hook.
@@ -85,7 +85,7 @@ const fn opt(name: &'static str, shape: Shape) -> Member {
 }
 
 /// The decisions a hook records.
-pub const AUDIT_DECISIONS: &[&str] = &["allow", "ask", "defer", "deny"];
+pub const LOG_DECISIONS: &[&str] = &["allow", "ask", "defer", "deny"];
 
 /// The approval outcomes.
 const OUTCOMES: &[&str] = &["allowed-once", "cancelled", "rejected", "unavailable"];
@@ -98,7 +98,7 @@ const DECISION: &[Member] = &[
     req("session", Text),
     req("tool", Text),
     opt("call_id", Text),
-    req("decision", Shape::Choice(AUDIT_DECISIONS)),
+    req("decision", Shape::Choice(LOG_DECISIONS)),
     req("by", Text),
     req("policy", Digest),
     req("arguments", Digest),
@@ -139,64 +139,64 @@ const MANIFEST_VERIFIED: &[Member] = &[
 ];
 const MANIFEST_REFUSED: &[Member] = &[opt("manifest", Digest), req("reason", Text)];
 
-impl AuditEventType {
+impl LogEventType {
     /// Every event type.
-    pub const ALL: [AuditEventType; 9] = [
-        AuditEventType::Genesis,
-        AuditEventType::Decision,
-        AuditEventType::ApprovalAsked,
-        AuditEventType::ApprovalDecided,
-        AuditEventType::FrameAlarm,
-        AuditEventType::ManifestSealed,
-        AuditEventType::ManifestApproved,
-        AuditEventType::ManifestVerified,
-        AuditEventType::ManifestRefused,
+    pub const ALL: [LogEventType; 9] = [
+        LogEventType::Genesis,
+        LogEventType::Decision,
+        LogEventType::ApprovalAsked,
+        LogEventType::ApprovalDecided,
+        LogEventType::FrameAlarm,
+        LogEventType::ManifestSealed,
+        LogEventType::ManifestApproved,
+        LogEventType::ManifestVerified,
+        LogEventType::ManifestRefused,
     ];
 
     /// The `_type` value.
     pub fn name(self) -> &'static str {
         match self {
-            AuditEventType::Genesis => "log/genesis",
-            AuditEventType::Decision => "hook/decision",
-            AuditEventType::ApprovalAsked => "approval/asked",
-            AuditEventType::ApprovalDecided => "approval/decided",
-            AuditEventType::FrameAlarm => "frame/alarm",
-            AuditEventType::ManifestSealed => "manifest/sealed",
-            AuditEventType::ManifestApproved => "manifest/approved",
-            AuditEventType::ManifestVerified => "manifest/verified",
-            AuditEventType::ManifestRefused => "manifest/refused",
+            LogEventType::Genesis => "log/genesis",
+            LogEventType::Decision => "hook/decision",
+            LogEventType::ApprovalAsked => "approval/asked",
+            LogEventType::ApprovalDecided => "approval/decided",
+            LogEventType::FrameAlarm => "frame/alarm",
+            LogEventType::ManifestSealed => "manifest/sealed",
+            LogEventType::ManifestApproved => "manifest/approved",
+            LogEventType::ManifestVerified => "manifest/verified",
+            LogEventType::ManifestRefused => "manifest/refused",
         }
     }
 
     /// The type named `name`, exactly.
-    pub fn from_name(name: &str) -> Option<AuditEventType> {
-        AuditEventType::ALL.into_iter().find(|t| t.name() == name)
+    pub fn from_name(name: &str) -> Option<LogEventType> {
+        LogEventType::ALL.into_iter().find(|t| t.name() == name)
     }
 
     fn members(self) -> &'static [Member] {
         match self {
-            AuditEventType::Genesis => GENESIS,
-            AuditEventType::Decision => DECISION,
-            AuditEventType::ApprovalAsked => APPROVAL_ASKED,
-            AuditEventType::ApprovalDecided => APPROVAL_DECIDED,
-            AuditEventType::FrameAlarm => FRAME_ALARM,
-            AuditEventType::ManifestSealed => MANIFEST_SEALED,
-            AuditEventType::ManifestApproved => MANIFEST_APPROVED,
-            AuditEventType::ManifestVerified => MANIFEST_VERIFIED,
-            AuditEventType::ManifestRefused => MANIFEST_REFUSED,
+            LogEventType::Genesis => GENESIS,
+            LogEventType::Decision => DECISION,
+            LogEventType::ApprovalAsked => APPROVAL_ASKED,
+            LogEventType::ApprovalDecided => APPROVAL_DECIDED,
+            LogEventType::FrameAlarm => FRAME_ALARM,
+            LogEventType::ManifestSealed => MANIFEST_SEALED,
+            LogEventType::ManifestApproved => MANIFEST_APPROVED,
+            LogEventType::ManifestVerified => MANIFEST_VERIFIED,
+            LogEventType::ManifestRefused => MANIFEST_REFUSED,
         }
     }
 
     /// Whether the log should make this entry durable before answering (approvals and
     /// disclosures), rather than durable across a crash of the writing process only.
     pub fn synced(self) -> bool {
-        !matches!(self, AuditEventType::Decision | AuditEventType::FrameAlarm)
+        !matches!(self, LogEventType::Decision | LogEventType::FrameAlarm)
     }
 }
 
 /// A file a disclosure sent: its path, line ranges and content digest.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuditFile {
+pub struct SentFile {
     /// The path, escaped.
     pub path: Escaped,
     /// The line ranges (`1-24,40-52`), escaped.
@@ -207,7 +207,7 @@ pub struct AuditFile {
 
 /// A member's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AuditValue {
+pub enum LogValue {
     /// Text, escaped (escape-v1 inline) and bounded.
     Text(Escaped),
     /// A SHA-256 digest (64 lowercase hex digits).
@@ -217,29 +217,29 @@ pub enum AuditValue {
     /// A flag, stored only when true.
     Flag,
     /// Files of a disclosure.
-    Files(Vec<AuditFile>),
+    Files(Vec<SentFile>),
 }
 
 /// An event: its type and members, each checked against the type.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuditEvent {
-    kind: AuditEventType,
-    members: Vec<(&'static str, AuditValue)>,
+pub struct LogEvent {
+    kind: LogEventType,
+    members: Vec<(&'static str, LogValue)>,
 }
 
 /// One log entry: its position, the local time it claims (Unix seconds; a claim, never used for
 /// order) and its event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuditEntry {
+pub struct LogRecord {
     seq: u64,
     time: u64,
-    event: AuditEvent,
+    event: LogEvent,
 }
 
 /// Why an event or entry cannot be built or read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum AuditEntryError {
+pub enum LogRecordError {
     /// The entry is not canonical-profile JSON, or not an object.
     Json(String),
     /// `_type` is missing or not one of the closed set.
@@ -251,69 +251,69 @@ pub enum AuditEntryError {
     /// A member has the wrong shape (text that is not printable ASCII or too long, a digest that
     /// is not 64 lowercase hex digits, a name outside its closed set, too many files...).
     BadMember(&'static str),
-    /// `seq` or `time` is missing or not an integer up to [`MAX_AUDIT_INTEGER`].
+    /// `seq` or `time` is missing or not an integer up to [`MAX_LOG_INTEGER`].
     BadNumber(&'static str),
-    /// The entry is larger than [`MAX_AUDIT_ENTRY_BYTES`].
+    /// The entry is larger than [`MAX_LOG_RECORD_BYTES`].
     TooLarge(usize),
 }
 
-impl fmt::Display for AuditEntryError {
+impl fmt::Display for LogRecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AuditEntryError::Json(error) => write!(f, "entry is not canonical JSON: {error}"),
-            AuditEntryError::UnknownType(name) => {
+            LogRecordError::Json(error) => write!(f, "entry is not canonical JSON: {error}"),
+            LogRecordError::UnknownType(name) => {
                 write!(
                     f,
                     "entry type {} is not one of the log's types",
                     Escaped::within(name, 64)
                 )
             }
-            AuditEntryError::UnknownMember(name) => {
+            LogRecordError::UnknownMember(name) => {
                 write!(
                     f,
                     "entry member {} is not defined for its type",
                     Escaped::within(name, 64)
                 )
             }
-            AuditEntryError::MissingMember(name) => write!(f, "entry member {name} is missing"),
-            AuditEntryError::BadMember(name) => write!(f, "entry member {name} is malformed"),
-            AuditEntryError::BadNumber(name) => write!(
+            LogRecordError::MissingMember(name) => write!(f, "entry member {name} is missing"),
+            LogRecordError::BadMember(name) => write!(f, "entry member {name} is malformed"),
+            LogRecordError::BadNumber(name) => write!(
                 f,
-                "entry member {name} must be an integer from 0 to {MAX_AUDIT_INTEGER}"
+                "entry member {name} must be an integer from 0 to {MAX_LOG_INTEGER}"
             ),
-            AuditEntryError::TooLarge(bytes) => write!(
+            LogRecordError::TooLarge(bytes) => write!(
                 f,
-                "entry of {bytes} bytes is larger than {MAX_AUDIT_ENTRY_BYTES}"
+                "entry of {bytes} bytes is larger than {MAX_LOG_RECORD_BYTES}"
             ),
         }
     }
 }
 
-impl std::error::Error for AuditEntryError {}
+impl std::error::Error for LogRecordError {}
 
 /// The stored form of a raw text member.
-pub fn audit_text(raw: &str) -> Escaped {
-    Escaped::within(raw, MAX_AUDIT_TEXT_BYTES)
+pub fn log_text(raw: &str) -> Escaped {
+    Escaped::within(raw, MAX_LOG_TEXT_BYTES)
 }
 
 /// Whether `text` can be a stored text member: printable ASCII, no longer than a bounded escape
 /// with its marker.
 fn is_stored_text(text: &str) -> bool {
-    text.len() <= MAX_AUDIT_TEXT_BYTES + 48 && text.bytes().all(|b| (0x20..0x7f).contains(&b))
+    text.len() <= MAX_LOG_TEXT_BYTES + 48 && text.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
-impl AuditEvent {
+impl LogEvent {
     /// An event of `kind` with no member yet.
-    pub fn new(kind: AuditEventType) -> AuditEvent {
-        AuditEvent {
+    pub fn new(kind: LogEventType) -> LogEvent {
+        LogEvent {
             kind,
             members: Vec::new(),
         }
     }
 
     /// Sets member `name` to the stored form of the raw text `raw`.
-    pub fn text(self, name: &'static str, raw: &str) -> Result<AuditEvent, AuditEntryError> {
-        self.with(name, AuditValue::Text(audit_text(raw)))
+    pub fn text(self, name: &'static str, raw: &str) -> Result<LogEvent, LogRecordError> {
+        self.with(name, LogValue::Text(log_text(raw)))
     }
 
     /// Sets member `name` to a digest.
@@ -321,35 +321,35 @@ impl AuditEvent {
         self,
         name: &'static str,
         digest: Sha256Digest,
-    ) -> Result<AuditEvent, AuditEntryError> {
-        self.with(name, AuditValue::Digest(digest))
+    ) -> Result<LogEvent, LogRecordError> {
+        self.with(name, LogValue::Digest(digest))
     }
 
     /// Sets member `name` to `choice`, which must be in the member's closed set.
-    pub fn choice(self, name: &'static str, choice: &str) -> Result<AuditEvent, AuditEntryError> {
+    pub fn choice(self, name: &'static str, choice: &str) -> Result<LogEvent, LogRecordError> {
         let Some(Shape::Choice(set)) = self.shape(name) else {
-            return Err(AuditEntryError::UnknownMember(name.to_owned()));
+            return Err(LogRecordError::UnknownMember(name.to_owned()));
         };
         let found = set.iter().find(|c| **c == choice);
-        let found = found.ok_or(AuditEntryError::BadMember(name))?;
-        self.with(name, AuditValue::Choice(found))
+        let found = found.ok_or(LogRecordError::BadMember(name))?;
+        self.with(name, LogValue::Choice(found))
     }
 
     /// Sets the flag `name` (a flag is stored only when set).
-    pub fn flag(self, name: &'static str) -> Result<AuditEvent, AuditEntryError> {
-        self.with(name, AuditValue::Flag)
+    pub fn flag(self, name: &'static str) -> Result<LogEvent, LogRecordError> {
+        self.with(name, LogValue::Flag)
     }
 
     /// Sets member `name` to a list of files.
     pub fn files(
         self,
         name: &'static str,
-        files: Vec<AuditFile>,
-    ) -> Result<AuditEvent, AuditEntryError> {
-        if files.len() > MAX_AUDIT_FILES {
-            return Err(AuditEntryError::BadMember(name));
+        files: Vec<SentFile>,
+    ) -> Result<LogEvent, LogRecordError> {
+        if files.len() > MAX_LOG_FILES {
+            return Err(LogRecordError::BadMember(name));
         }
-        self.with(name, AuditValue::Files(files))
+        self.with(name, LogValue::Files(files))
     }
 
     fn shape(&self, name: &str) -> Option<Shape> {
@@ -360,24 +360,20 @@ impl AuditEvent {
             .map(|member| member.shape)
     }
 
-    fn with(
-        mut self,
-        name: &'static str,
-        value: AuditValue,
-    ) -> Result<AuditEvent, AuditEntryError> {
+    fn with(mut self, name: &'static str, value: LogValue) -> Result<LogEvent, LogRecordError> {
         let shape = self
             .shape(name)
-            .ok_or_else(|| AuditEntryError::UnknownMember(name.to_owned()))?;
+            .ok_or_else(|| LogRecordError::UnknownMember(name.to_owned()))?;
         let fits = matches!(
             (shape, &value),
-            (Shape::Text, AuditValue::Text(_))
-                | (Shape::Digest, AuditValue::Digest(_))
-                | (Shape::Choice(_), AuditValue::Choice(_))
-                | (Shape::Flag, AuditValue::Flag)
-                | (Shape::Files, AuditValue::Files(_))
+            (Shape::Text, LogValue::Text(_))
+                | (Shape::Digest, LogValue::Digest(_))
+                | (Shape::Choice(_), LogValue::Choice(_))
+                | (Shape::Flag, LogValue::Flag)
+                | (Shape::Files, LogValue::Files(_))
         );
         if !fits {
-            return Err(AuditEntryError::BadMember(name));
+            return Err(LogRecordError::BadMember(name));
         }
         self.members.retain(|(key, _)| *key != name);
         self.members.push((name, value));
@@ -386,12 +382,12 @@ impl AuditEvent {
     }
 
     /// The event type.
-    pub fn kind(&self) -> AuditEventType {
+    pub fn kind(&self) -> LogEventType {
         self.kind
     }
 
     /// The value of member `name`, if set.
-    pub fn get(&self, name: &str) -> Option<&AuditValue> {
+    pub fn get(&self, name: &str) -> Option<&LogValue> {
         self.members
             .iter()
             .find(|(key, _)| *key == name)
@@ -401,41 +397,41 @@ impl AuditEvent {
     /// The stored text of member `name`, if it is a set text member.
     pub fn text_of(&self, name: &str) -> Option<&str> {
         match self.get(name)? {
-            AuditValue::Text(text) => Some(text.as_str()),
-            AuditValue::Choice(choice) => Some(choice),
+            LogValue::Text(text) => Some(text.as_str()),
+            LogValue::Choice(choice) => Some(choice),
             _ => None,
         }
     }
 
     /// The members, by name.
-    pub fn members(&self) -> &[(&'static str, AuditValue)] {
+    pub fn members(&self) -> &[(&'static str, LogValue)] {
         &self.members
     }
 
-    fn check_complete(&self) -> Result<(), AuditEntryError> {
+    fn check_complete(&self) -> Result<(), LogRecordError> {
         for member in self.kind.members() {
             if member.required && self.get(member.name).is_none() {
-                return Err(AuditEntryError::MissingMember(member.name));
+                return Err(LogRecordError::MissingMember(member.name));
             }
         }
         Ok(())
     }
 }
 
-impl AuditEntry {
+impl LogRecord {
     /// The entry at position `seq`, claiming `time`, for a complete `event`.
-    pub fn new(seq: u64, time: u64, event: AuditEvent) -> Result<AuditEntry, AuditEntryError> {
-        if seq > MAX_AUDIT_INTEGER {
-            return Err(AuditEntryError::BadNumber("seq"));
+    pub fn new(seq: u64, time: u64, event: LogEvent) -> Result<LogRecord, LogRecordError> {
+        if seq > MAX_LOG_INTEGER {
+            return Err(LogRecordError::BadNumber("seq"));
         }
-        if time > MAX_AUDIT_INTEGER {
-            return Err(AuditEntryError::BadNumber("time"));
+        if time > MAX_LOG_INTEGER {
+            return Err(LogRecordError::BadNumber("time"));
         }
         event.check_complete()?;
-        let entry = AuditEntry { seq, time, event };
+        let entry = LogRecord { seq, time, event };
         let bytes = entry.to_bytes().len();
-        if bytes > MAX_AUDIT_ENTRY_BYTES {
-            return Err(AuditEntryError::TooLarge(bytes));
+        if bytes > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(bytes));
         }
         Ok(entry)
     }
@@ -451,7 +447,7 @@ impl AuditEntry {
     }
 
     /// The event.
-    pub fn event(&self) -> &AuditEvent {
+    pub fn event(&self) -> &LogEvent {
         &self.event
     }
 
@@ -473,27 +469,27 @@ impl AuditEntry {
 
     /// Reads stored entry bytes strictly: canonical-profile JSON, exactly canonical, a known
     /// type, only its members, each of its shape.
-    pub fn from_bytes(bytes: &[u8]) -> Result<AuditEntry, AuditEntryError> {
-        if bytes.len() > MAX_AUDIT_ENTRY_BYTES {
-            return Err(AuditEntryError::TooLarge(bytes.len()));
+    pub fn from_bytes(bytes: &[u8]) -> Result<LogRecord, LogRecordError> {
+        if bytes.len() > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(bytes.len()));
         }
         let mut limits = JsonLimits::DEFAULT;
-        limits.max_bytes = MAX_AUDIT_ENTRY_BYTES;
+        limits.max_bytes = MAX_LOG_RECORD_BYTES;
         limits.max_depth = 4;
         let value =
-            parse(bytes, &limits).map_err(|error| AuditEntryError::Json(error.to_string()))?;
+            parse(bytes, &limits).map_err(|error| LogRecordError::Json(error.to_string()))?;
         let object = value
             .as_object()
-            .ok_or_else(|| AuditEntryError::Json("not an object".to_owned()))?;
+            .ok_or_else(|| LogRecordError::Json("not an object".to_owned()))?;
         let type_name = object
             .get(TYPE_FIELD)
             .and_then(Value::as_str)
-            .ok_or_else(|| AuditEntryError::UnknownType(String::new()))?;
-        let kind = AuditEventType::from_name(type_name)
-            .ok_or_else(|| AuditEntryError::UnknownType(type_name.to_owned()))?;
+            .ok_or_else(|| LogRecordError::UnknownType(String::new()))?;
+        let kind = LogEventType::from_name(type_name)
+            .ok_or_else(|| LogRecordError::UnknownType(type_name.to_owned()))?;
         let seq = read_integer(object, "seq")?;
         let time = read_integer(object, "time")?;
-        let mut event = AuditEvent::new(kind);
+        let mut event = LogEvent::new(kind);
         for (key, value) in object.iter() {
             if matches!(key, TYPE_FIELD | "seq" | "time") {
                 continue;
@@ -502,13 +498,13 @@ impl AuditEntry {
                 .members()
                 .iter()
                 .find(|member| member.name == key)
-                .ok_or_else(|| AuditEntryError::UnknownMember(key.to_owned()))?;
+                .ok_or_else(|| LogRecordError::UnknownMember(key.to_owned()))?;
             let read = read_member(member, value)?;
             event.members.push((member.name, read));
         }
-        let entry = AuditEntry::new(seq, time, event)?;
+        let entry = LogRecord::new(seq, time, event)?;
         if entry.to_bytes() != bytes {
-            return Err(AuditEntryError::Json("not in canonical form".to_owned()));
+            return Err(LogRecordError::Json("not in canonical form".to_owned()));
         }
         Ok(entry)
     }
@@ -522,13 +518,13 @@ fn integer(value: u64) -> Value<'static> {
     Value::Number(number.unwrap_or(Number::ZERO))
 }
 
-fn member_value(value: &AuditValue) -> Value<'static> {
+fn member_value(value: &LogValue) -> Value<'static> {
     match value {
-        AuditValue::Text(text) => Value::from(text.as_str().to_owned()),
-        AuditValue::Digest(digest) => Value::from(digest.to_hex()),
-        AuditValue::Choice(choice) => Value::from(*choice),
-        AuditValue::Flag => Value::from(true),
-        AuditValue::Files(files) => Value::Array(
+        LogValue::Text(text) => Value::from(text.as_str().to_owned()),
+        LogValue::Digest(digest) => Value::from(digest.to_hex()),
+        LogValue::Choice(choice) => Value::from(*choice),
+        LogValue::Flag => Value::from(true),
+        LogValue::Files(files) => Value::Array(
             files
                 .iter()
                 .map(|file| {
@@ -549,72 +545,72 @@ fn member_value(value: &AuditValue) -> Value<'static> {
     }
 }
 
-fn read_integer(object: &Object<'_>, name: &'static str) -> Result<u64, AuditEntryError> {
+fn read_integer(object: &Object<'_>, name: &'static str) -> Result<u64, LogRecordError> {
     let number = object
         .get(name)
         .and_then(Value::as_number)
-        .ok_or(AuditEntryError::BadNumber(name))?;
+        .ok_or(LogRecordError::BadNumber(name))?;
     number
         .as_i64()
         .and_then(|value| u64::try_from(value).ok())
-        .filter(|value| *value <= MAX_AUDIT_INTEGER)
-        .ok_or(AuditEntryError::BadNumber(name))
+        .filter(|value| *value <= MAX_LOG_INTEGER)
+        .ok_or(LogRecordError::BadNumber(name))
 }
 
-fn read_text(value: &Value<'_>, name: &'static str) -> Result<Escaped, AuditEntryError> {
-    let text = value.as_str().ok_or(AuditEntryError::BadMember(name))?;
+fn read_text(value: &Value<'_>, name: &'static str) -> Result<Escaped, LogRecordError> {
+    let text = value.as_str().ok_or(LogRecordError::BadMember(name))?;
     if !is_stored_text(text) {
-        return Err(AuditEntryError::BadMember(name));
+        return Err(LogRecordError::BadMember(name));
     }
     // Stored text is the escape of what it decodes to, byte for byte.
-    let raw = decode(text, Context::Inline).map_err(|_| AuditEntryError::BadMember(name))?;
+    let raw = decode(text, Context::Inline).map_err(|_| LogRecordError::BadMember(name))?;
     let stored = Escaped::new(&raw);
     if stored.as_str() != text {
-        return Err(AuditEntryError::BadMember(name));
+        return Err(LogRecordError::BadMember(name));
     }
     Ok(stored)
 }
 
-fn read_digest(value: &Value<'_>, name: &'static str) -> Result<Sha256Digest, AuditEntryError> {
-    let text = value.as_str().ok_or(AuditEntryError::BadMember(name))?;
-    Sha256Digest::from_hex(text).map_err(|_| AuditEntryError::BadMember(name))
+fn read_digest(value: &Value<'_>, name: &'static str) -> Result<Sha256Digest, LogRecordError> {
+    let text = value.as_str().ok_or(LogRecordError::BadMember(name))?;
+    Sha256Digest::from_hex(text).map_err(|_| LogRecordError::BadMember(name))
 }
 
-fn read_member(member: &Member, value: &Value<'_>) -> Result<AuditValue, AuditEntryError> {
+fn read_member(member: &Member, value: &Value<'_>) -> Result<LogValue, LogRecordError> {
     let name = member.name;
     match member.shape {
-        Shape::Text => Ok(AuditValue::Text(read_text(value, name)?)),
-        Shape::Digest => Ok(AuditValue::Digest(read_digest(value, name)?)),
+        Shape::Text => Ok(LogValue::Text(read_text(value, name)?)),
+        Shape::Digest => Ok(LogValue::Digest(read_digest(value, name)?)),
         Shape::Choice(set) => {
-            let text = value.as_str().ok_or(AuditEntryError::BadMember(name))?;
+            let text = value.as_str().ok_or(LogRecordError::BadMember(name))?;
             let found = set.iter().find(|choice| **choice == text);
-            Ok(AuditValue::Choice(
-                found.ok_or(AuditEntryError::BadMember(name))?,
+            Ok(LogValue::Choice(
+                found.ok_or(LogRecordError::BadMember(name))?,
             ))
         }
         Shape::Flag => match value.as_bool() {
-            Some(true) => Ok(AuditValue::Flag),
-            _ => Err(AuditEntryError::BadMember(name)),
+            Some(true) => Ok(LogValue::Flag),
+            _ => Err(LogRecordError::BadMember(name)),
         },
         Shape::Files => {
-            let items = value.as_array().ok_or(AuditEntryError::BadMember(name))?;
-            if items.len() > MAX_AUDIT_FILES {
-                return Err(AuditEntryError::BadMember(name));
+            let items = value.as_array().ok_or(LogRecordError::BadMember(name))?;
+            if items.len() > MAX_LOG_FILES {
+                return Err(LogRecordError::BadMember(name));
             }
             let mut files = Vec::with_capacity(items.len());
             for item in items {
-                let object = item.as_object().ok_or(AuditEntryError::BadMember(name))?;
+                let object = item.as_object().ok_or(LogRecordError::BadMember(name))?;
                 if object.len() != 3 {
-                    return Err(AuditEntryError::BadMember(name));
+                    return Err(LogRecordError::BadMember(name));
                 }
-                let field = |key: &str| object.get(key).ok_or(AuditEntryError::BadMember(name));
-                files.push(AuditFile {
+                let field = |key: &str| object.get(key).ok_or(LogRecordError::BadMember(name));
+                files.push(SentFile {
                     path: read_text(field("path")?, name)?,
                     lines: read_text(field("lines")?, name)?,
                     sha256: read_digest(field("sha256")?, name)?,
                 });
             }
-            Ok(AuditValue::Files(files))
+            Ok(LogValue::Files(files))
         }
     }
 }
