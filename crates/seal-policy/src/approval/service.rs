@@ -39,14 +39,14 @@ impl Default for ServiceLimits {
     }
 }
 
-/// The approval service: the one place that owns the outcome vocabulary, the audit pair, the
-/// cancellation rules and the `never` policy.
+/// The approval service: the preconditions of a request, its fresh approval id, and the
+/// answerers registered for every request, in front of the one driver ([`Asking`]).
 ///
 /// Asking checks, in order: a session, an agent and an open turn are present (else a
-/// [`Refusal`], which denies); a fresh approval id; then the request is asked through its
-/// driver ([`Asking`]) under the standing policy. Under [`ApprovalPolicy::Never`] the request settles `rejected` and no
-/// answerer is consulted, wherever it was registered. Otherwise, unless the caller's signal
-/// already fired, answerers are consulted in order until one does not delegate.
+/// [`Refusal`], which denies); a fresh approval id; then the request is asked through
+/// [`Asking`] under the standing policy. Under [`ApprovalPolicy::Never`] the request settles
+/// `rejected` and no answerer is consulted, wherever it was registered. Otherwise, unless the
+/// caller's signal already fired, answerers are consulted in order until one does not delegate.
 pub struct ApprovalService {
     answerers: Vec<Box<dyn Answerer>>,
     policy: ApprovalPolicy,
