@@ -41,8 +41,7 @@ use seal_record::{ApprovalAsked, Outcome, RecordError};
 use seal_render::Escaped;
 
 use crate::approval::{
-    approval_card, Action, Answer, Answerer, ApprovalMachine, ApprovalPolicy, DispatchVerdict,
-    Event, Question, Reply, Unanswered,
+    approval_card, Action, Answerer, ApprovalPolicy, Asking, DispatchVerdict, Unanswered,
 };
 use crate::chain::{
     Chain, Decision, DenyCause, Evaluated, Pending, Returned, StageKind, ToolCall, Trace, Verdict,
@@ -347,7 +346,7 @@ impl<'a> PendingApproval<'a> {
             ..
         } = self;
         let (proceed, outcome, audit) =
-            run_machine(asked, plan.approval, session, agent, answering);
+            run_approval(asked, plan.approval, session, agent, answering);
         let verdict = match waiting {
             Waiting::Ask(pending) => pending.finish(outcome),
             Waiting::Allowed(verdict) => verdict,
@@ -390,80 +389,42 @@ impl<'a> PendingApproval<'a> {
     }
 }
 
-/// Runs the approval state machine of `asked`: whether the call may proceed, the outcome it
-/// settled with, and the audit records.
-fn run_machine(
+/// Drives the approval of `asked` under `policy` ([`Asking`]) and runs its dispatch check:
+/// whether the call may proceed, the outcome it goes with, and the audit records.
+///
+/// A claim ([`Answer::Pending`](crate::approval::Answer::Pending)) cannot be waited for here:
+/// it settles `unavailable`, as does a request whose record cannot be driven.
+fn run_approval(
     asked: &ApprovalAsked,
     policy: ApprovalPolicy,
     session: &str,
     agent: &str,
     answering: Answering<'_>,
 ) -> (bool, Outcome, Vec<Action>) {
-    let Ok(mut machine) = ApprovalMachine::new(asked.clone()) else {
+    let cancelled = matches!(answering, Answering::Outcome(Outcome::Cancelled));
+    let Ok(mut asking) = Asking::start(asked.clone(), policy, cancelled) else {
         return (false, Outcome::Unavailable, Vec::new());
     };
-    let mut effects = Vec::new();
-    if matches!(answering, Answering::Outcome(Outcome::Cancelled)) {
-        effects.extend(machine.step(Event::Cancel));
-    }
-    let first = machine.step(Event::Ask(policy));
-    let consult = first.contains(&Action::Consult);
-    effects.extend(first);
-    if consult {
-        let event = match answering {
-            Answering::Answerers(answerers) => consult_in_order(asked, session, agent, answerers),
-            Answering::Outcome(outcome) => outcome_event(outcome),
-        };
-        effects.extend(machine.step(event));
-    }
-    effects.extend(machine.step(Event::DispatchCheck));
-    let proceed = effects.contains(&Action::Dispatch(DispatchVerdict::Proceed));
-    let outcome = match machine.outcome() {
-        _ if proceed => Outcome::AllowedOnce,
-        // Allowed, but the dispatch check did not let it through (a cancellation overtook it).
-        Some(Outcome::AllowedOnce) => Outcome::Cancelled,
-        Some(outcome) => outcome,
-        None => Outcome::Unavailable,
-    };
-    effects.retain(|effect| matches!(effect, Action::Asked(_) | Action::Decided(_)));
-    (proceed, outcome, effects)
-}
-
-/// The answer of the first answerer that does not delegate; every one delegating (or a claim,
-/// which this synchronous path cannot wait for) settles `unavailable`.
-fn consult_in_order(
-    asked: &ApprovalAsked,
-    session: &str,
-    agent: &str,
-    answerers: &mut [Box<dyn Answerer>],
-) -> Event {
-    let question = Question {
-        approval_id: asked.id(),
-        session,
-        agent,
-        tool: asked.tool(),
-        call_id: asked.call_id(),
-        reason: asked.reason(),
-    };
-    for answerer in answerers {
-        match answerer.answer(&question) {
-            Answer::AllowOnce => return Event::Answer(Reply::AllowOnce),
-            Answer::Reject => return Event::Answer(Reply::Reject),
-            Answer::Pending => break,
-            Answer::Delegate => {}
+    match answering {
+        Answering::Answerers(answerers) => {
+            asking.consult(session, agent, answerers, Unanswered::Unavailable);
+            if asking.outcome().is_none() {
+                asking.settle(Outcome::Unavailable);
+            }
+        }
+        Answering::Outcome(outcome) => {
+            asking.settle(outcome);
         }
     }
-    Event::Unanswered(Unanswered::Unavailable)
-}
-
-/// The machine event of an outcome obtained elsewhere.
-fn outcome_event(outcome: Outcome) -> Event {
-    match outcome {
-        Outcome::AllowedOnce => Event::Answer(Reply::AllowOnce),
-        Outcome::Rejected => Event::Answer(Reply::Reject),
-        Outcome::Cancelled => Event::Cancel,
-        Outcome::Unavailable => Event::Unanswered(Unanswered::Unavailable),
-    }
+    let verdict = asking.dispatch_check();
+    let outcome = match verdict {
+        DispatchVerdict::Proceed => Outcome::AllowedOnce,
+        DispatchVerdict::Denied(outcome) => outcome,
+        // Cancelled, or allowed but overtaken by a cancellation.
+        DispatchVerdict::AbortedBeforeDispatch => Outcome::Cancelled,
+        DispatchVerdict::NotSettled | DispatchVerdict::AlreadyChecked => Outcome::Unavailable,
+    };
+    (verdict.proceeds(), outcome, asking.into_audit())
 }
 
 impl Run {

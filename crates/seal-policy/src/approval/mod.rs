@@ -5,8 +5,12 @@
 //!
 //! - [`ApprovalService`] checks the preconditions (a service, a session, an agent, an open
 //!   turn: each missing one is a distinct [`Refusal`], and every refusal denies), issues a fresh
-//!   approval id, applies the standing [`ApprovalPolicy`] and runs the answerer waterfall.
-//!   Under [`ApprovalPolicy::Never`] no answerer is ever consulted, however it was registered.
+//!   approval id and holds the registered answerers, then asks through [`Asking`].
+//! - [`Asking`] is the one driver of a request: it asks under the standing [`ApprovalPolicy`],
+//!   runs the answerer waterfall or takes an outcome obtained elsewhere, feeds later events,
+//!   runs the dispatch check and collects the audit records. The service (hence escalation) and
+//!   the decision pipeline both step requests through it. Under [`ApprovalPolicy::Never`] no
+//!   answerer is ever consulted, however it was registered.
 //! - [`ApprovalMachine`] is one request's state machine over [`Event`]s (ask, answer,
 //!   unanswered, cancel, dispatch check) with the cancellation races made explicit. Its audit
 //!   effects are `seal_record` events: `approval/asked` (id, tool, call id, reason; never
@@ -26,11 +30,14 @@
 //! let request = ApprovalRequest::new("Bash").with_call_id("call-7").with_reason("runs tests");
 //! let mut asking = service.ask(&caller, &request, false).expect("routable");
 //! assert_eq!(asking.outcome(), Some(seal_record::Outcome::AllowedOnce));
-//! let effects = asking.machine.step(Event::DispatchCheck);
-//! assert_eq!(effects, vec![Action::Dispatch(DispatchVerdict::Proceed)]);
+//! assert!(matches!(asking.audit(), [Action::Asked(_), Action::Decided(_)]));
+//! assert_eq!(asking.dispatch_check(), DispatchVerdict::Proceed);
+//! let again = asking.step(Event::DispatchCheck);
+//! assert_eq!(again, vec![Action::Dispatch(DispatchVerdict::AlreadyChecked)]);
 //! ```
 
 mod answerer;
+mod asking;
 mod card;
 mod ids;
 mod machine;
@@ -44,6 +51,7 @@ mod service;
 mod wire_error;
 
 pub use answerer::{answer_with, Answer, Answerer, Reply};
+pub use asking::Asking;
 pub use card::{approval_card, CARD_MAX_FIELD_CHARS};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
 pub use machine::{Action, ApprovalMachine, DispatchVerdict, Event, Ignored, Phase};
@@ -59,5 +67,5 @@ pub use registry::{
 pub use request::{ApprovalRequest, Caller, Question};
 pub use response::{MalformedResponse, WireResponse};
 pub use seal_record::Outcome;
-pub use service::{request_approval, ApprovalService, Asking, ServiceLimits};
+pub use service::{request_approval, ApprovalService, ServiceLimits};
 pub use wire_error::{RegisterError, ResponseError};

@@ -1,16 +1,17 @@
-//! The approval service: preconditions, fresh ids, the policy check and the answerer waterfall.
+//! The approval service: preconditions, fresh ids and the registered answerers, in front of
+//! the one driver of a request ([`Asking`]).
 
 use std::collections::BTreeSet;
 use std::fmt;
 
-use seal_record::{ApprovalAsked, Outcome};
+use seal_record::ApprovalAsked;
 
-use super::answerer::{Answer, Answerer, Reply};
+use super::answerer::Answerer;
+use super::asking::Asking;
 use super::ids::{is_id, CounterIds, IdSource};
-use super::machine::{Action, ApprovalMachine, Event};
 use super::policy::{ApprovalPolicy, Unanswered};
 use super::refusal::{Refusal, TooManyAnswerers};
-use super::request::{ApprovalRequest, Caller, Question};
+use super::request::{ApprovalRequest, Caller};
 
 /// Limits of an [`ApprovalService`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,14 +39,14 @@ impl Default for ServiceLimits {
     }
 }
 
-/// The approval service: the one place that owns the outcome vocabulary, the audit pair, the
-/// cancellation rules and the `never` policy.
+/// The approval service: the preconditions of a request, its fresh approval id, and the
+/// answerers registered for every request, in front of the one driver ([`Asking`]).
 ///
 /// Asking checks, in order: a session, an agent and an open turn are present (else a
-/// [`Refusal`], which denies); a fresh approval id; then the [`ApprovalMachine`] runs with the
-/// standing policy. Under [`ApprovalPolicy::Never`] the request settles `rejected` and no
-/// answerer is consulted, wherever it was registered. Otherwise, unless the caller's signal
-/// already fired, answerers are consulted in order until one does not delegate.
+/// [`Refusal`], which denies); a fresh approval id; then the request is asked through
+/// [`Asking`] under the standing policy. Under [`ApprovalPolicy::Never`] the request settles
+/// `rejected` and no answerer is consulted, wherever it was registered. Otherwise, unless the
+/// caller's signal already fired, answerers are consulted in order until one does not delegate.
 pub struct ApprovalService {
     answerers: Vec<Box<dyn Answerer>>,
     policy: ApprovalPolicy,
@@ -53,17 +54,6 @@ pub struct ApprovalService {
     ids: Box<dyn IdSource>,
     issued: BTreeSet<String>,
     limits: ServiceLimits,
-}
-
-/// A request that was asked: its machine, and the effects so far (the `approval/asked` event,
-/// whether answerers were consulted, and the `approval/decided` event once settled).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Asking {
-    /// The request's state machine. Feed it later events (a claimed answer, cancellation, the
-    /// dispatch check).
-    pub machine: ApprovalMachine,
-    /// The effects of the ask, in order.
-    pub effects: Vec<Action>,
 }
 
 impl ApprovalService {
@@ -131,20 +121,10 @@ impl ApprovalService {
     ) -> Result<Asking, Refusal> {
         let (session, agent) = routing(caller)?;
         let asked = self.fresh_request(request)?;
-        let mut machine = ApprovalMachine::new(asked).map_err(Refusal::InvalidRequest)?;
-        let mut effects = Vec::new();
-        if already_cancelled {
-            effects.extend(machine.step(Event::Cancel));
-        }
-        let first = machine.step(Event::Ask(self.policy));
-        let consult = first.contains(&Action::Consult);
-        effects.extend(first);
-        if consult {
-            if let Some(event) = self.waterfall(machine.asked(), session, agent) {
-                effects.extend(machine.step(event));
-            }
-        }
-        Ok(Asking { machine, effects })
+        let mut asking = Asking::start(asked, self.policy, already_cancelled)
+            .map_err(Refusal::InvalidRequest)?;
+        asking.consult(session, agent, &mut self.answerers, self.unanswered);
+        Ok(asking)
     }
 
     fn check_room(&self) -> Result<(), TooManyAnswerers> {
@@ -173,39 +153,6 @@ impl ApprovalService {
             .map_err(Refusal::InvalidRequest)?;
         self.issued.insert(id);
         Ok(asked)
-    }
-
-    /// Consults answerers in order; `None` when one claimed the request for a later answer.
-    fn waterfall(&mut self, asked: &ApprovalAsked, session: &str, agent: &str) -> Option<Event> {
-        let question = Question {
-            approval_id: asked.id(),
-            session,
-            agent,
-            tool: asked.tool(),
-            call_id: asked.call_id(),
-            reason: asked.reason(),
-        };
-        for answerer in &mut self.answerers {
-            match answerer.answer(&question) {
-                Answer::AllowOnce => return Some(Event::Answer(Reply::AllowOnce)),
-                Answer::Reject => return Some(Event::Answer(Reply::Reject)),
-                Answer::Pending => return None,
-                Answer::Delegate => {}
-            }
-        }
-        Some(Event::Unanswered(self.unanswered))
-    }
-}
-
-impl Asking {
-    /// The settled outcome, or `None` while a claimed answer is pending.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.machine.outcome()
-    }
-
-    /// True when the ask consulted the answerer waterfall.
-    pub fn consulted_answerers(&self) -> bool {
-        self.effects.contains(&Action::Consult)
     }
 }
 

@@ -13,7 +13,7 @@ use super::fields::Escalation;
 use super::stamp::Stamp;
 
 /// An escalation put to the approval service: the request's machine and effects, and what was
-/// asked. Feed a claimed answer to `asking.machine`, then call [`EscalationAsk::grant`] again.
+/// asked. Feed a claimed answer to `asking` ([`Asking::step`]), then call [`EscalationAsk::grant`] again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EscalationAsk {
     /// The approval request as asked.

@@ -40,8 +40,12 @@ fn decided(effects: &[Action]) -> Vec<Outcome> {
         .collect()
 }
 
-fn dispatch(machine: &mut ApprovalMachine) -> DispatchVerdict {
-    match machine.step(Event::DispatchCheck).as_slice() {
+fn dispatch(asking: &mut Asking) -> DispatchVerdict {
+    verdict(&asking.step(Event::DispatchCheck))
+}
+
+fn verdict(effects: &[Action]) -> DispatchVerdict {
+    match effects {
         [Action::Dispatch(verdict)] => *verdict,
         other => panic!("dispatch check gave {other:?}"),
     }
@@ -55,10 +59,13 @@ fn already_cancelled_request_settles_cancelled_before_any_answerer() {
     assert_eq!(consulted.get(), 0, "no answerer may be consulted");
     assert!(!asking.consulted_answerers());
     assert_eq!(asking.outcome(), Some(Outcome::Cancelled));
-    assert!(matches!(asking.effects[0], Action::Asked(_)));
-    assert_eq!(decided(&asking.effects), vec![Outcome::Cancelled]);
+    assert!(matches!(
+        asking.audit(),
+        [Action::Asked(_), Action::Decided(_)]
+    ));
+    assert_eq!(decided(asking.audit()), vec![Outcome::Cancelled]);
     assert_eq!(
-        dispatch(&mut asking.machine),
+        dispatch(&mut asking),
         DispatchVerdict::AbortedBeforeDispatch
     );
 }
@@ -69,8 +76,8 @@ fn answer_after_cancellation_is_a_no_op() {
     let mut service = service_with(Answer::Pending, &consulted);
     let mut asking = ask(&mut service, false);
     assert_eq!(consulted.get(), 1);
-    assert_eq!(asking.machine.phase(), Phase::Consulting);
-    let cancel = asking.machine.step(Event::Cancel);
+    assert_eq!(asking.machine().phase(), Phase::Consulting);
+    let cancel = asking.step(Event::Cancel);
     assert_eq!(decided(&cancel), vec![Outcome::Cancelled]);
     for late in [
         Event::Answer(Reply::AllowOnce),
@@ -78,11 +85,12 @@ fn answer_after_cancellation_is_a_no_op() {
         Event::Unanswered(Unanswered::Unavailable),
     ] {
         assert_eq!(
-            asking.machine.step(late),
+            asking.step(late),
             vec![Action::Ignored(Ignored::LateAnswer)]
         );
     }
-    assert_eq!(asking.machine.outcome(), Some(Outcome::Cancelled));
+    assert_eq!(asking.machine().outcome(), Some(Outcome::Cancelled));
+    assert_eq!(decided(asking.audit()), vec![Outcome::Cancelled]);
 }
 
 #[test]
@@ -90,10 +98,10 @@ fn cancellation_overtaking_approval_gives_aborted_before_dispatch() {
     let consulted = Rc::new(Cell::new(0));
     let mut service = service_with(Answer::Pending, &consulted);
     let mut asking = ask(&mut service, false);
-    asking.machine.step(Event::Cancel);
-    asking.machine.step(Event::Answer(Reply::AllowOnce));
+    asking.step(Event::Cancel);
+    asking.step(Event::Answer(Reply::AllowOnce));
     assert_eq!(
-        dispatch(&mut asking.machine),
+        dispatch(&mut asking),
         DispatchVerdict::AbortedBeforeDispatch
     );
 }
@@ -104,9 +112,9 @@ fn cancellation_after_allowed_once_but_before_dispatch_aborts() {
     let mut service = service_with(Answer::AllowOnce, &consulted);
     let mut asking = ask(&mut service, false);
     assert_eq!(asking.outcome(), Some(Outcome::AllowedOnce));
-    assert_eq!(asking.machine.step(Event::Cancel), vec![]);
+    assert_eq!(asking.step(Event::Cancel), vec![]);
     assert_eq!(
-        dispatch(&mut asking.machine),
+        dispatch(&mut asking),
         DispatchVerdict::AbortedBeforeDispatch
     );
 }
@@ -117,10 +125,10 @@ fn completed_denial_that_settles_before_cancellation_is_kept() {
     let mut service = service_with(Answer::Reject, &consulted);
     let mut asking = ask(&mut service, false);
     assert_eq!(asking.outcome(), Some(Outcome::Rejected));
-    asking.machine.step(Event::Cancel);
-    assert_eq!(asking.machine.outcome(), Some(Outcome::Rejected));
+    asking.step(Event::Cancel);
+    assert_eq!(asking.machine().outcome(), Some(Outcome::Rejected));
     assert_eq!(
-        dispatch(&mut asking.machine),
+        dispatch(&mut asking),
         DispatchVerdict::Denied(Outcome::Rejected)
     );
 }
@@ -131,9 +139,9 @@ fn completed_unavailable_that_settles_before_cancellation_is_kept() {
     let mut service = service_with(Answer::Delegate, &consulted);
     let mut asking = ask(&mut service, false);
     assert_eq!(asking.outcome(), Some(Outcome::Unavailable));
-    asking.machine.step(Event::Cancel);
+    asking.step(Event::Cancel);
     assert_eq!(
-        dispatch(&mut asking.machine),
+        dispatch(&mut asking),
         DispatchVerdict::Denied(Outcome::Unavailable)
     );
 }
@@ -144,7 +152,7 @@ fn never_policy_rejection_is_kept_even_when_already_cancelled() {
     let mut asking = ask(&mut service, true);
     assert_eq!(asking.outcome(), Some(Outcome::Rejected));
     assert_eq!(
-        dispatch(&mut asking.machine),
+        dispatch(&mut asking),
         DispatchVerdict::Denied(Outcome::Rejected)
     );
 }
@@ -154,9 +162,9 @@ fn second_cancellation_is_a_no_op() {
     let consulted = Rc::new(Cell::new(0));
     let mut service = service_with(Answer::Pending, &consulted);
     let mut asking = ask(&mut service, false);
-    asking.machine.step(Event::Cancel);
+    asking.step(Event::Cancel);
     assert_eq!(
-        asking.machine.step(Event::Cancel),
+        asking.step(Event::Cancel),
         vec![Action::Ignored(Ignored::AlreadyCancelled)]
     );
 }
@@ -166,11 +174,8 @@ fn allowed_once_covers_exactly_one_dispatch() {
     let consulted = Rc::new(Cell::new(0));
     let mut service = service_with(Answer::AllowOnce, &consulted);
     let mut asking = ask(&mut service, false);
-    assert_eq!(dispatch(&mut asking.machine), DispatchVerdict::Proceed);
-    assert_eq!(
-        dispatch(&mut asking.machine),
-        DispatchVerdict::AlreadyChecked
-    );
+    assert_eq!(dispatch(&mut asking), DispatchVerdict::Proceed);
+    assert_eq!(dispatch(&mut asking), DispatchVerdict::AlreadyChecked);
 }
 
 #[test]
@@ -178,10 +183,10 @@ fn dispatch_check_while_waiting_denies_and_keeps_waiting() {
     let consulted = Rc::new(Cell::new(0));
     let mut service = service_with(Answer::Pending, &consulted);
     let mut asking = ask(&mut service, false);
-    assert_eq!(dispatch(&mut asking.machine), DispatchVerdict::NotSettled);
-    assert_eq!(asking.machine.phase(), Phase::Consulting);
-    asking.machine.step(Event::Answer(Reply::AllowOnce));
-    assert_eq!(dispatch(&mut asking.machine), DispatchVerdict::Proceed);
+    assert_eq!(dispatch(&mut asking), DispatchVerdict::NotSettled);
+    assert_eq!(asking.machine().phase(), Phase::Consulting);
+    asking.step(Event::Answer(Reply::AllowOnce));
+    assert_eq!(dispatch(&mut asking), DispatchVerdict::Proceed);
 }
 
 #[test]
@@ -191,7 +196,10 @@ fn answer_before_ask_is_ignored() {
         machine.step(Event::Answer(Reply::AllowOnce)),
         vec![Action::Ignored(Ignored::NotAsked)]
     );
-    assert_eq!(dispatch(&mut machine), DispatchVerdict::NotSettled);
+    assert_eq!(
+        verdict(&machine.step(Event::DispatchCheck)),
+        DispatchVerdict::NotSettled
+    );
 }
 
 fn fresh_machine() -> ApprovalMachine {

@@ -279,10 +279,10 @@ fn real(scenario: &Scenario) -> bool {
         // Claimed by an answerer: the answer comes from a client.
         let mut registry = WireRegistry::default();
         let pending = registry
-            .register(session.as_deref().unwrap(), asking.machine.asked())
+            .register(session.as_deref().unwrap(), asking.machine().asked())
             .unwrap();
         if scenario.cancel == CancelPoint::WhilePending {
-            asking.machine.step(Event::Cancel);
+            asking.step(Event::Cancel);
             registry.cancel(pending.rpc_id());
         }
         match &scenario.claimed {
@@ -295,22 +295,22 @@ fn real(scenario: &Scenario) -> bool {
                         pending.asked().id(),
                     );
                     if let Ok(settled) = registry.respond(&bytes) {
-                        asking.machine.step(settled.event());
+                        asking.step(settled.event());
                     }
                 }
             }
             Claimed::Machine(text) => {
                 let answer = parse_machine_response(text.as_bytes(), &JsonLimits::default());
-                asking.machine.step(answer.event());
+                asking.step(answer.event());
             }
         }
     } else if scenario.cancel == CancelPoint::WhilePending {
-        asking.machine.step(Event::Cancel);
+        asking.step(Event::Cancel);
     }
     if scenario.cancel == CancelPoint::AfterSettle {
-        asking.machine.step(Event::Cancel);
+        asking.step(Event::Cancel);
     }
-    match asking.machine.step(Event::DispatchCheck).as_slice() {
+    match asking.step(Event::DispatchCheck).as_slice() {
         [Action::Dispatch(verdict)] => verdict.proceeds(),
         other => panic!("{other:?}"),
     }

@@ -90,7 +90,7 @@ fn real(scenario: &Scenario, policy: ApprovalPolicy) -> Observed {
         .ask(&caller, &request, scenario.already_cancelled)
         .unwrap();
     let outcome = asking.outcome();
-    let verdict = match asking.machine.step(Event::DispatchCheck).as_slice() {
+    let verdict = match asking.step(Event::DispatchCheck).as_slice() {
         [Action::Dispatch(verdict)] => *verdict,
         other => panic!("{other:?}"),
     };

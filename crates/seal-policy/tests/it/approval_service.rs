@@ -138,10 +138,9 @@ fn audit_pair_is_asked_then_decided_with_the_same_fresh_id() {
     let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
     service.register(answer_with(|_| Answer::Reject)).unwrap();
     let asking = service.ask(&caller(), &request(), false).unwrap();
-    let [Action::Asked(asked), Action::Consult, Action::Decided(decided)] =
-        asking.effects.as_slice()
-    else {
-        panic!("{:?}", asking.effects);
+    assert!(asking.consulted_answerers());
+    let [Action::Asked(asked), Action::Decided(decided)] = asking.audit() else {
+        panic!("{:?}", asking.audit());
     };
     assert_eq!(asked.id(), "approval-1");
     assert_eq!(decided.id(), "approval-1");
@@ -195,9 +194,9 @@ proptest! {
         service.register(answer_with(move |_| answer)).unwrap();
         let asking = service.ask(&caller(), &ApprovalRequest::for_call(&call), false).unwrap();
         let mut registry = WireRegistry::default();
-        let wire = registry.register("session-1", asking.machine.asked()).unwrap().to_json();
+        let wire = registry.register("session-1", asking.machine().asked()).unwrap().to_json();
         let mut documents = vec![wire.clone()];
-        for effect in &asking.effects {
+        for effect in asking.audit() {
             match effect {
                 Action::Asked(asked) => documents.push(asked.canonical().into_bytes()),
                 Action::Decided(decided) => documents.push(decided.canonical().into_bytes()),
@@ -238,8 +237,8 @@ fn ids_are_fresh_and_a_repeating_source_fails_closed() {
     let mut service = ApprovalService::new(ApprovalPolicy::OnRequest);
     let first = service.ask(&caller(), &request(), false).unwrap();
     let second = service.ask(&caller(), &request(), false).unwrap();
-    assert_eq!(first.machine.id(), "approval-1");
-    assert_eq!(second.machine.id(), "approval-2");
+    assert_eq!(first.machine().id(), "approval-1");
+    assert_eq!(second.machine().id(), "approval-2");
 
     let ids = Fixed(vec!["x-1".into(), "x-1".into(), "bad id".into()]);
     let mut service = ApprovalService::with_ids(ApprovalPolicy::OnRequest, Box::new(ids));
@@ -247,7 +246,7 @@ fn ids_are_fresh_and_a_repeating_source_fails_closed() {
         service
             .ask(&caller(), &request(), false)
             .unwrap()
-            .machine
+            .machine()
             .id(),
         "x-1"
     );
@@ -343,7 +342,8 @@ fn a_pending_answerer_claims_the_request_and_stops_the_waterfall() {
     let asking = service.ask(&caller(), &request(), false).unwrap();
     assert_eq!(*log.borrow(), vec!["web"]);
     assert_eq!(asking.outcome(), None);
-    assert_eq!(asking.effects.len(), 2);
+    assert!(asking.consulted_answerers());
+    assert!(matches!(asking.audit(), [Action::Asked(_)]));
 }
 
 #[test]
@@ -670,7 +670,7 @@ fn spec_examples_are_the_code_output() {
     service.register(answer_with(|_| Answer::Reject)).unwrap();
     let asking = service.ask(&caller(), &request(), false).unwrap();
     let mut expected: Vec<String> = asking
-        .effects
+        .audit()
         .iter()
         .filter_map(|effect| match effect {
             Action::Asked(asked) => Some(asked.canonical().into_bytes()),
@@ -681,7 +681,7 @@ fn spec_examples_are_the_code_output() {
         .collect();
     let mut registry = WireRegistry::default();
     let wire = registry
-        .register("session-1", asking.machine.asked())
+        .register("session-1", asking.machine().asked())
         .unwrap();
     expected.push(String::from_utf8(wire.to_json()).unwrap());
     let response = respond(1, "session-1", "approval-1", "allowed-once");

@@ -30,7 +30,7 @@ fn ask(service: &mut ApprovalService, session: &str) -> Asking {
 }
 
 fn dispatch(asking: &mut Asking) -> DispatchVerdict {
-    match asking.machine.step(Event::DispatchCheck).as_slice() {
+    match asking.step(Event::DispatchCheck).as_slice() {
         [Action::Dispatch(verdict)] => *verdict,
         other => panic!("{other:?}"),
     }
@@ -51,12 +51,12 @@ fn a_client_allow_once_reaches_the_dispatch_check() {
     assert_eq!(asking.outcome(), None);
     let pending = registry.borrow().replay();
     assert_eq!(pending.len(), 1);
-    assert_eq!(pending[0].asked(), asking.machine.asked());
+    assert_eq!(pending[0].asked(), asking.machine().asked());
     let settled = registry
         .borrow_mut()
         .respond(&response(1, "session-1", "approval-1", "allowed-once"))
         .unwrap();
-    let effects = asking.machine.step(settled.event());
+    let effects = asking.step(settled.event());
     assert!(
         matches!(effects.as_slice(), [Action::Decided(d)] if d.outcome() == Outcome::AllowedOnce)
     );
@@ -78,12 +78,12 @@ fn pending_requests_survive_reconnect_and_teardown_cancels_them() {
     );
     let torn = registry.borrow_mut().teardown();
     for settled in torn {
-        let machine = if settled.approval_id == first.machine.id() {
+        let machine = if settled.approval_id == first.machine().id() {
             &mut first
         } else {
             &mut second
         };
-        machine.machine.step(settled.event());
+        machine.step(settled.event());
     }
     assert_eq!(dispatch(&mut first), DispatchVerdict::AbortedBeforeDispatch);
     assert_eq!(
@@ -130,7 +130,7 @@ fn a_foreign_client_cannot_settle_another_sessions_request() {
             .respond(&response(1, "session-2", "approval-1", "allowed-once"));
     assert!(matches!(foreign, Err(ResponseError::Foreign { .. })));
     assert_eq!(dispatch(&mut asking), DispatchVerdict::NotSettled);
-    asking.machine.step(Event::Cancel);
+    asking.step(Event::Cancel);
     registry.borrow_mut().cancel(RpcId(1)).unwrap();
     assert_eq!(
         dispatch(&mut asking),

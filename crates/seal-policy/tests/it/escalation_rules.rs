@@ -291,7 +291,7 @@ fn escalation_asks_the_approval_service_with_target_and_justification_in_the_rea
     )
     .unwrap();
     assert_eq!(count.get(), 1);
-    let Some(Action::Asked(event)) = asked.asking.effects.first() else {
+    let Some(Action::Asked(event)) = asked.asking.audit().first() else {
         panic!("the first effect is the asked event");
     };
     assert_eq!(event.call_id(), Some("call-9"));
@@ -366,7 +366,7 @@ fn only_allowed_once_grants() {
     )
     .unwrap();
     assert_eq!(asked.grant(), Err(NotGranted::Pending));
-    asked.asking.machine.step(Event::Answer(Reply::AllowOnce));
+    asked.asking.step(Event::Answer(Reply::AllowOnce));
     assert_eq!(asked.grant().unwrap().mode(), WorkspaceWrite);
 }
 

@@ -12,6 +12,7 @@
 mod approval_cancellation;
 mod approval_fail_closed;
 mod approval_never;
+mod approval_one_driver;
 mod approval_registry_model;
 mod approval_service;
 mod approval_web_flow;
