@@ -76,6 +76,7 @@ pub struct SealBuilder {
     approval_prefix: String,
     scan_limits: ScanLimits,
     verify_limits: VerifyLimits,
+    log: Option<(std::sync::Arc<dyn crate::log::LogSink>, bool)>,
 }
 
 /// Why a seal could not be built.
@@ -173,6 +174,7 @@ impl SealBuilder {
             approval_prefix: "approval-".to_owned(),
             scan_limits: ScanLimits::default(),
             verify_limits: VerifyLimits::default(),
+            log: None,
         }
     }
 
@@ -331,6 +333,21 @@ impl SealBuilder {
         self.policy(|policy| policy.scoped_guard(name, scope, guard))
     }
 
+    /// Records every decision of [`Seal::prepare`](crate::Seal::prepare) (and its variants)
+    /// in `sink` as a `hook/decision` event ([`decision_event`](crate::log::decision_event));
+    /// a decision the sink cannot record is a deny.
+    pub fn log_sink(mut self, sink: std::sync::Arc<dyn crate::log::LogSink>) -> SealBuilder {
+        self.log = Some((sink, false));
+        self
+    }
+
+    /// As [`SealBuilder::log_sink`], with every event marked `shadow`: the embedder decides and
+    /// records but does not enforce (a rollout before enforcement).
+    pub fn shadow_log_sink(mut self, sink: std::sync::Arc<dyn crate::log::LogSink>) -> SealBuilder {
+        self.log = Some((sink, true));
+        self
+    }
+
     /// What the waterfall decides when nothing else does (default [`Fallback::Ask`]).
     pub fn fallback(self, fallback: Fallback) -> SealBuilder {
         self.policy(|policy| policy.fallback(fallback))
@@ -453,6 +470,7 @@ impl SealBuilder {
             approval_ids: CounterIds::new(&self.approval_prefix),
             policy_digest: policy.digest,
             rules: policy.rules,
+            log: self.log,
         })
     }
 }

@@ -71,6 +71,7 @@ mod dispatch;
 pub mod explain;
 mod inbound;
 pub mod json;
+pub mod log;
 pub mod patch;
 pub mod render;
 mod seal;

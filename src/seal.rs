@@ -70,6 +70,7 @@ pub struct Seal {
     pub(crate) approval_ids: CounterIds,
     pub(crate) policy_digest: Sha256Digest,
     pub(crate) rules: RulesListener,
+    pub(crate) log: Option<(std::sync::Arc<dyn crate::log::LogSink>, bool)>,
 }
 
 /// Why an outbound frame could not be signed.
@@ -467,6 +468,36 @@ impl Seal {
     }
 
     fn prepare_with<'a>(
+        &'a self,
+        call: &'a Call,
+        escalation: Option<EscalationFields<'_>>,
+        explain: Option<Explain>,
+    ) -> Prepared<'a> {
+        let prepared = self.decide_with(call, escalation, explain);
+        let Some((sink, shadow)) = &self.log else {
+            return prepared;
+        };
+        let recorded = crate::log::decision_event(self, call, &prepared, *shadow)
+            .map_err(|error| error.to_string())
+            .and_then(|event| sink.record(event));
+        match recorded {
+            Ok(()) => prepared,
+            Err(error) => {
+                let trace = match &prepared {
+                    Prepared::Run(run) => run.trace().clone(),
+                    Prepared::Deny(deny) => deny.trace().clone(),
+                    Prepared::NeedsApproval(pending) => pending.trace().clone(),
+                };
+                let reason = format!("the decision log could not record this call: {error}");
+                Prepared::Deny(Deny::refused(
+                    call,
+                    pipeline::Deny::failed_after(&reason, trace),
+                ))
+            }
+        }
+    }
+
+    fn decide_with<'a>(
         &'a self,
         call: &'a Call,
         escalation: Option<EscalationFields<'_>>,

@@ -17,6 +17,7 @@ mod facade_explain;
 mod facade_fail_closed;
 mod facade_foreign_call;
 mod facade_inbound;
+mod facade_log_sink;
 mod facade_policy_digest;
 mod facade_signer;
 mod facade_testing;

@@ -451,6 +451,13 @@ impl Run {
 }
 
 impl Deny {
+    /// A refusal made after the pipeline decided, because something the decision depends on
+    /// failed (for example, the decision log could not record it): cause
+    /// [`DenyCause::Failed`], with the decision's `trace` kept for the explanation.
+    pub fn failed_after(reason: &str, trace: Trace) -> Deny {
+        Deny::new(reason, DenyCause::Failed, trace, Vec::new())
+    }
+
     fn new(reason: &str, cause: DenyCause, trace: Trace, audit: Vec<Action>) -> Deny {
         Deny {
             reason: Escaped::new(reason),

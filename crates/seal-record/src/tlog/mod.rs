@@ -20,7 +20,8 @@ pub use checkpoint::{Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
 pub use frontier::{Frontier, FrontierError};
 pub use hash::{empty_root, leaf_hash, node_hash, MerkleHash};
 pub use note::{
-    key_id, Note, NoteError, NoteSignature, ED25519_KEY_TYPE, MAX_NOTE_BYTES, MAX_NOTE_SIGNATURES,
+    key_id, NoteSignature, SignedNote, SignedNoteError, ED25519_KEY_TYPE, MAX_NOTE_BYTES,
+    MAX_NOTE_SIGNATURES,
 };
 pub use proof::{
     root_from_inclusion, verify_consistency, verify_inclusion, ProofError, MAX_PROOF_HASHES,

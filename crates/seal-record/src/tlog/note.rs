@@ -33,7 +33,7 @@ const SIGNATURE_PREFIX: &str = "\u{2014} ";
 
 /// A parsed signed note.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Note {
+pub struct SignedNote {
     text: String,
     signatures: Vec<NoteSignature>,
 }
@@ -49,7 +49,7 @@ pub struct NoteSignature {
 /// Why a note is refused. Signature lines count from 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum NoteError {
+pub enum SignedNoteError {
     /// The note is larger than [`MAX_NOTE_BYTES`].
     TooLarge {
         /// Its size in bytes.
@@ -71,31 +71,31 @@ pub enum NoteError {
     TooManySignatures,
 }
 
-impl fmt::Display for NoteError {
+impl fmt::Display for SignedNoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NoteError::TooLarge { bytes } => {
+            SignedNoteError::TooLarge { bytes } => {
                 write!(f, "note of {bytes} bytes is larger than {MAX_NOTE_BYTES}")
             }
-            NoteError::Text => f.write_str(
+            SignedNoteError::Text => f.write_str(
                 "note text must be non-empty, end in a newline, and hold no control character but newlines",
             ),
-            NoteError::NoSeparator => {
+            SignedNoteError::NoSeparator => {
                 f.write_str("note has no blank line between its text and its signatures")
             }
-            NoteError::SignatureLine { line } => write!(
+            SignedNoteError::SignatureLine { line } => write!(
                 f,
                 "note signature line {line} is not an em dash, a key name and the base64 of a key ID and signature"
             ),
-            NoteError::Unsigned => f.write_str("note carries no signature"),
-            NoteError::TooManySignatures => {
+            SignedNoteError::Unsigned => f.write_str("note carries no signature"),
+            SignedNoteError::TooManySignatures => {
                 write!(f, "note carries more than {MAX_NOTE_SIGNATURES} signatures")
             }
         }
     }
 }
 
-impl std::error::Error for NoteError {}
+impl std::error::Error for SignedNoteError {}
 
 /// The key ID of a signer: the first four bytes of `SHA-256(name || 0x0A || key)`, where `key`
 /// is the type byte followed by the public key.
@@ -116,36 +116,36 @@ fn is_note_text(text: &str) -> bool {
     text.ends_with('\n') && !text.chars().any(|c| c.is_control() && c != '\n')
 }
 
-impl Note {
+impl SignedNote {
     /// An unsigned note over `text`.
-    pub fn new(text: &str) -> Result<Note, NoteError> {
+    pub fn new(text: &str) -> Result<SignedNote, SignedNoteError> {
         if !is_note_text(text) {
-            return Err(NoteError::Text);
+            return Err(SignedNoteError::Text);
         }
-        Ok(Note {
+        Ok(SignedNote {
             text: text.to_owned(),
             signatures: Vec::new(),
         })
     }
 
     /// Parses a signed note: the text ends at the last blank line.
-    pub fn parse(note: &str) -> Result<Note, NoteError> {
+    pub fn parse(note: &str) -> Result<SignedNote, SignedNoteError> {
         if note.len() > MAX_NOTE_BYTES {
-            return Err(NoteError::TooLarge { bytes: note.len() });
+            return Err(SignedNoteError::TooLarge { bytes: note.len() });
         }
-        let split = note.rfind("\n\n").ok_or(NoteError::NoSeparator)?;
+        let split = note.rfind("\n\n").ok_or(SignedNoteError::NoSeparator)?;
         let (text, block) = note.split_at(split + 1);
-        let mut parsed = Note::new(text)?;
+        let mut parsed = SignedNote::new(text)?;
         let block = block
             .strip_prefix('\n')
             .and_then(|lines| lines.strip_suffix('\n'))
-            .ok_or(NoteError::Unsigned)?;
+            .ok_or(SignedNoteError::Unsigned)?;
         if block.is_empty() {
-            return Err(NoteError::Unsigned);
+            return Err(SignedNoteError::Unsigned);
         }
         for (offset, line) in block.split('\n').enumerate() {
-            let signature =
-                parse_signature_line(line).ok_or(NoteError::SignatureLine { line: offset + 1 })?;
+            let signature = parse_signature_line(line)
+                .ok_or(SignedNoteError::SignatureLine { line: offset + 1 })?;
             parsed.push(signature)?;
         }
         Ok(parsed)
@@ -162,9 +162,9 @@ impl Note {
     }
 
     /// Adds a signature line at the end.
-    pub fn push(&mut self, signature: NoteSignature) -> Result<(), NoteError> {
+    pub fn push(&mut self, signature: NoteSignature) -> Result<(), SignedNoteError> {
         if self.signatures.len() >= MAX_NOTE_SIGNATURES {
-            return Err(NoteError::TooManySignatures);
+            return Err(SignedNoteError::TooManySignatures);
         }
         self.signatures.push(signature);
         Ok(())
@@ -198,9 +198,13 @@ fn parse_signature_line(line: &str) -> Option<NoteSignature> {
 impl NoteSignature {
     /// A signature line by key `name` with `key_id`; the name must be 1 to 256 bytes of
     /// printable ASCII without space or `+`, and the signature non-empty.
-    pub fn new(name: &str, key_id: [u8; 4], signature: &[u8]) -> Result<NoteSignature, NoteError> {
+    pub fn new(
+        name: &str,
+        key_id: [u8; 4],
+        signature: &[u8],
+    ) -> Result<NoteSignature, SignedNoteError> {
         if !is_log_name(name) || signature.is_empty() {
-            return Err(NoteError::SignatureLine { line: 0 });
+            return Err(SignedNoteError::SignatureLine { line: 0 });
         }
         Ok(NoteSignature {
             name: name.to_owned(),
