@@ -61,6 +61,9 @@ pub enum Command {
     /// Agent hooks: Claude Code and Codex.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// The decision and disclosure log: create it, verify it, show and prove its entries.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Write seal's hooks into Claude Code's or Codex's settings.
     Install(InstallArgs),
     /// Remove seal's hooks from Claude Code's or Codex's settings.
@@ -696,6 +699,9 @@ pub struct PromptHookArgs {
     /// Conversation to verify in (default: the hook input's session_id).
     #[arg(long, value_name = "ID", env = "SEAL_CONVERSATION")]
     pub conversation: Option<String>,
+    /// The decision log this hook records alarms in.
+    #[command(flatten)]
+    pub log: HookLogFlags,
     /// When the hook answers by itself.
     #[command(flatten)]
     pub deadline: DeadlineFlag,
@@ -748,9 +754,160 @@ pub struct ToolHookArgs {
     /// prompt hooks).
     #[arg(long, value_name = "PATH|URL", env = "SEAL_STATE")]
     pub state: Option<String>,
+    /// The decision log this hook records in, and shadow mode.
+    #[command(flatten)]
+    pub log: HookLogFlags,
     /// When the hook answers by itself.
     #[command(flatten)]
     pub deadline: DeadlineFlag,
+}
+
+/// The decision log of a hook (spec/audit-log.md).
+#[derive(Debug, Args)]
+pub struct HookLogFlags {
+    /// Record every decision (or alarm) in this log, made by `seal audit init`; a decision
+    /// that cannot be recorded is a deny (an alarm that cannot be recorded, a
+    /// verification_failed alarm).
+    #[arg(long = "log", value_name = "PATH", env = "SEAL_LOG")]
+    pub log: Option<String>,
+    /// The log's signing key (default: the key `seal audit init` made).
+    #[arg(long = "log-key", value_name = "PATH", env = "SEAL_LOG_KEY")]
+    pub log_key: Option<String>,
+    /// Decide and record, but answer the client as if seal had no opinion (the client's own
+    /// permission flow decides): read `seal audit show` before enforcing.
+    #[arg(long, env = "SEAL_SHADOW")]
+    pub shadow: bool,
+}
+
+/// `seal audit ...`.
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Create the log and its signing key; print the verifier key to keep elsewhere.
+    Init(AuditInitArgs),
+    /// Check every entry, position and signed checkpoint; name the first broken entry.
+    Verify(AuditVerifyArgs),
+    /// List entries, latest last, filtered by time, session, tool, decision, rule or type.
+    Show(AuditShowArgs),
+    /// Print the latest signed checkpoint, to keep a copy elsewhere.
+    Checkpoint(AuditLogArgs),
+    /// Print an offline inclusion proof of one entry (c2sp.org/tlog-proof).
+    Prove(AuditProveArgs),
+    /// Check an inclusion proof against a record and a verifier key.
+    CheckProof(AuditCheckProofArgs),
+    /// What left the machine: disclosures verified before a run.
+    #[command(subcommand)]
+    Query(AuditQueryCommand),
+}
+
+/// Where the log and its key are.
+#[derive(Debug, Args)]
+pub struct AuditLogArgs {
+    /// The log (default: `$XDG_STATE_HOME/seal/audit.db`, else `~/.local/state/seal/audit.db`).
+    #[arg(long = "log", value_name = "PATH", env = "SEAL_LOG")]
+    pub log: Option<String>,
+}
+
+/// `seal audit init`.
+#[derive(Debug, Args)]
+pub struct AuditInitArgs {
+    /// Where the log is.
+    #[command(flatten)]
+    pub log: AuditLogArgs,
+    /// Where the signing key goes (default: `$XDG_CONFIG_HOME/seal/audit.key`, else
+    /// `~/.config/seal/audit.key`); it must not exist.
+    #[arg(long = "log-key", value_name = "PATH", env = "SEAL_LOG_KEY")]
+    pub log_key: Option<String>,
+    /// The log's origin (default: `seal.audit/` and 26 random base32 characters).
+    #[arg(long, value_name = "NAME")]
+    pub origin: Option<String>,
+}
+
+/// `seal audit verify`.
+#[derive(Debug, Args)]
+pub struct AuditVerifyArgs {
+    /// Where the log is.
+    #[command(flatten)]
+    pub log: AuditLogArgs,
+    /// The verifier key (`name+id+key`, as `seal audit init` printed it), or a file holding
+    /// it (default: the key of the signing key file, else the key the log itself records).
+    #[arg(long, value_name = "VKEY|PATH")]
+    pub vkey: Option<String>,
+    /// The signing key file, whose verifier key is used when `--vkey` is not given.
+    #[arg(long = "log-key", value_name = "PATH", env = "SEAL_LOG_KEY")]
+    pub log_key: Option<String>,
+    /// A checkpoint kept elsewhere (`seal audit checkpoint` output): the log must extend it
+    /// (no rollback, no fork). Repeatable.
+    #[arg(long = "since-checkpoint", value_name = "FILE")]
+    pub since_checkpoint: Vec<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `seal audit show`.
+#[derive(Debug, Args)]
+pub struct AuditShowArgs {
+    /// Where the log is.
+    #[command(flatten)]
+    pub log: AuditLogArgs,
+    /// Only entries at or after this time: seconds since the epoch, or an age such as `90m`,
+    /// `24h`, `7d`.
+    #[arg(long, value_name = "TIME|AGE")]
+    pub since: Option<String>,
+    /// Only entries of this session.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only entries of this tool.
+    #[arg(long)]
+    pub tool: Option<String>,
+    /// Only decisions of this kind.
+    #[arg(long, value_parser = ["allow", "ask", "defer", "deny"])]
+    pub decision: Option<String>,
+    /// Only entries whose deciding stage or rule contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub rule: Option<String>,
+    /// Only entries of this type (`hook/decision`, `frame/alarm`, `manifest/verified`, ...).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+    /// At most this many entries (the latest).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: u64,
+    /// Print each entry's stored JSON, one per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `seal audit prove`.
+#[derive(Debug, Args)]
+pub struct AuditProveArgs {
+    /// Where the log is.
+    #[command(flatten)]
+    pub log: AuditLogArgs,
+    /// The entry to prove.
+    #[arg(long, value_name = "N")]
+    pub index: u64,
+}
+
+/// `seal audit check-proof`.
+#[derive(Debug, Args)]
+pub struct AuditCheckProofArgs {
+    /// The proof file (`seal audit prove` output).
+    #[arg(value_name = "PROOF")]
+    pub proof: String,
+    /// A file holding the entry's record bytes exactly (`seal audit show --json` line, without
+    /// its newline).
+    #[arg(long, value_name = "FILE")]
+    pub record: String,
+    /// The verifier key, or a file holding it.
+    #[arg(long, value_name = "VKEY|PATH")]
+    pub vkey: String,
+}
+
+/// `seal audit query ...`.
+#[derive(Debug, Subcommand)]
+pub enum AuditQueryCommand {
+    /// Manifests verified before a run: provider, model, files and line ranges, approval.
+    Disclosures(AuditShowArgs),
 }
 
 /// The path guards of the tool hooks, `policy check` and `doctor` (spec/self-protection.md,

@@ -43,6 +43,8 @@ pub enum Exit {
     /// `manifest verify --approval`: the signed approval is refused (unknown or out-of-scope
     /// approver key, bad signature, expired, or an approval id already used).
     ApprovalRefused = 25,
+    /// `audit verify`: the log does not verify; `audit check-proof`: the proof does not.
+    LogBroken = 30,
     /// A failure inside seal itself (a bug): reported, never ignored.
     Internal = 70,
 }

@@ -1,11 +1,13 @@
 //! Fault injection for the binary's own tests (the `fault-injection` feature, off by default):
 //! with it, `SEAL_FAULT=<point>` panics at that point and `SEAL_FAULT=hang:<point>` blocks
-//! there for an hour, so tests of the built binary can show every failure path of the hooks.
+//! there for an hour, and `SEAL_FAULT=abort:<point>` ends the process there at once, as a kill
+//! would, so tests of the built binary can show every failure path of the hooks.
 //! Without the feature, [`point`] does nothing and reads nothing.
 //!
 //! Points: `args` (before the command line is parsed), `input` (after stdin is read), `decide`
 //! (before the decision or the verification), `answer` (after the answer is built, before it is
-//! written).
+//! written), and the write steps of a decision-log append: `entry`, `checkpoint`, `frontier`,
+//! `index`, `commit` (each before it is taken).
 //!
 //! One fault is a behaviour, not a point: `SEAL_FAULT=nonatomic-claim` makes every claim in a
 //! Redis replay state a `GET`, a 20 ms wait, then a plain `SET` ([`nonatomic_claim`]): the
@@ -26,6 +28,10 @@ pub fn point(name: &str) {
     }
     if fault.strip_prefix("hang:") == Some(name) {
         std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+    if fault.strip_prefix("abort:") == Some(name) {
+        // As a kill: no unwinding, no destructor, no buffered write flushed.
+        std::process::abort();
     }
 }
 

@@ -83,6 +83,7 @@ impl Harness {
 /// decides; any failure, a panic anywhere below, or the deadline answers deny. Exit 0 with the
 /// answer, or [`TOOL_REFUSAL_EXIT`] when stdout cannot be written.
 pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
+    let shadow = std::cell::Cell::new(false);
     let decided = lane::catch(|| {
         fault::point("args");
         let flags = match (hook_command(args)?, event) {
@@ -90,13 +91,16 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
             | (HookEvent::PreSkillShellCommand(flags), ToolEvent::PreSkillShellCommand) => flags,
             _ => return Err(Failure::usage("expected a tool hook")),
         };
-        start_deadline(flags.deadline.seconds, move || {
+        shadow.set(flags.log.shadow);
+        let seconds = flags.deadline.seconds;
+        let in_shadow = flags.log.shadow;
+        start_deadline(seconds, move || {
+            if in_shadow {
+                return (String::new(), true);
+            }
             let failure = Failure::new(
                 Exit::Internal,
-                format!(
-                    "no decision within the deadline of {} seconds",
-                    flags.deadline.seconds
-                ),
+                format!("no decision within the deadline of {seconds} seconds"),
             );
             (answer_text(&answer_for(harness, event, Err(failure))), true)
         });
@@ -105,6 +109,16 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
     .and_then(|decided| decided);
     if let Err(failure) = &decided {
         crate::io::warn(&format!("seal: {failure}"));
+    }
+    if shadow.get() {
+        // Shadow mode: decided and recorded; the client's own permission flow decides.
+        return match write_answer("") {
+            Some(Ok(())) | None => Exit::Ok.code(),
+            Some(Err(failure)) => {
+                crate::io::warn(&format!("seal: {failure}"));
+                Exit::Ok.code()
+            }
+        };
     }
     let answer = lane::catch(|| {
         let answer = answer_for(harness, event, decided);
@@ -347,12 +361,19 @@ fn tool_decision(
         state: flags.state.as_deref(),
     };
     let path_guards = PathGuards::of(&flags.guards, &files)?;
+    let log = crate::audit::sink::HookSink::of(&flags.log, now(None)?.0)?.map(|sink| {
+        crate::policy::LogTarget {
+            sink: std::sync::Arc::new(sink),
+            shadow: flags.log.shadow,
+        }
+    });
     let mode = Mode {
         fallback: flags.default.fallback(),
         destructive_guard: flags.destructive_guard == Toggle::On,
         path_guards: &path_guards,
         by_permission_mode: flags.default == crate::cli::DefaultDecision::Client,
         added_dirs: &flags.add_dir,
+        log: log.as_ref(),
     };
     match event {
         ToolEvent::PreToolUse => decide_input(harness, &rules, mode, bytes),

@@ -17,6 +17,7 @@ macro_rules! outln {
 }
 
 mod approve;
+mod audit;
 mod cli;
 mod codex_patch;
 mod demo;
@@ -97,6 +98,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Store(StoreCommand::Sign(args)) => store::run_sign(&args),
         Command::Store(StoreCommand::Rotate(args)) => store::run_rotate(&args),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Audit(command) => audit::run(&command),
         Command::Demo => demo::run(),
         Command::Install(args) => install::run_install(&args),
         Command::Uninstall(args) => install::run_uninstall(&args),

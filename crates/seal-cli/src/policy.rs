@@ -182,7 +182,34 @@ pub struct Mode<'a> {
     pub by_permission_mode: bool,
     /// Directories counted as inside the workspace besides the call's `cwd` (`--add-dir`).
     pub added_dirs: &'a [String],
+    /// Where decisions are recorded (`--log`), if anywhere.
+    pub log: Option<&'a LogTarget>,
 }
+
+/// The decision log a hook records in, and whether it runs in shadow mode.
+#[derive(Clone)]
+pub struct LogTarget {
+    /// The sink.
+    pub sink: std::sync::Arc<dyn seal::log::LogSink>,
+    /// Shadow mode: events are marked `shadow`.
+    pub shadow: bool,
+}
+
+impl std::fmt::Debug for LogTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogTarget")
+            .field("shadow", &self.shadow)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for LogTarget {
+    fn eq(&self, other: &LogTarget) -> bool {
+        std::sync::Arc::ptr_eq(&self.sink, &other.sink) && self.shadow == other.shadow
+    }
+}
+
+impl Eq for LogTarget {}
 
 impl Mode<'_> {
     /// The mode for `call`: with `--default client`, the fallback the client's permission mode
@@ -208,6 +235,7 @@ impl Mode<'static> {
             path_guards: &NO_PATH_GUARDS,
             by_permission_mode: false,
             added_dirs: &[],
+            log: None,
         }
     }
 }
@@ -249,6 +277,11 @@ pub fn decide(
     }
     if let Some(cwd) = call.cwd.filter(|cwd| cwd.starts_with('/')) {
         builder = builder.workspace_root(cwd);
+    }
+    match mode.log {
+        Some(target) if target.shadow => builder = builder.shadow_log_sink(target.sink.clone()),
+        Some(target) => builder = builder.log_sink(target.sink.clone()),
+        None => {}
     }
     let seal = builder
         .build()
@@ -419,6 +452,7 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         path_guards: &path_guards,
         by_permission_mode: args.default == crate::cli::DefaultDecision::Client,
         added_dirs: &args.add_dir,
+        log: None,
     };
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::foreign_object(&bytes, "tool call")?;

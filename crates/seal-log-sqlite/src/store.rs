@@ -61,7 +61,7 @@ pub struct SqliteLog {
     path: PathBuf,
     origin: String,
     connection: Connection,
-    step: Option<Box<dyn Fn(&'static str)>>,
+    step: Option<Box<dyn Fn(&'static str) + Send>>,
 }
 
 impl fmt::Debug for SqliteLog {
@@ -109,7 +109,7 @@ pub struct EntryFilter {
     pub tool: Option<String>,
     /// Only decisions of this kind (`allow`, `deny`, `ask`, `defer`).
     pub decision: Option<String>,
-    /// Only entries decided by this rule or guard (stored form).
+    /// Only entries whose deciding stage or rule contains this text (stored form).
     pub by: Option<String>,
     /// At most this many entries, the latest ones.
     pub limit: Option<u64>,
@@ -331,7 +331,7 @@ impl SqliteLog {
 
     /// Calls `step` with the name of each write step of an append (`entry`, `checkpoint`,
     /// `frontier`, `index`, `commit`), before it is taken: fault injection for tests.
-    pub fn with_steps(mut self, step: Box<dyn Fn(&'static str)>) -> SqliteLog {
+    pub fn with_steps(mut self, step: Box<dyn Fn(&'static str) + Send>) -> SqliteLog {
         self.step = Some(step);
         self
     }
@@ -597,7 +597,8 @@ impl SqliteLog {
             narrow("decision", decision.clone().into());
         }
         if let Some(by) = &filter.by {
-            narrow("by", by.clone().into());
+            values.push(by.clone().into());
+            sql.push_str(&format!(" AND instr(ev.by, ?{}) > 0", values.len()));
         }
         if let Some(since) = filter.since {
             values.push(to_i64(since).into());

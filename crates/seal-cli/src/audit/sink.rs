@@ -1,0 +1,70 @@
+//! What the hooks record: the facade's log sink over the SQLite log, signing each checkpoint
+//! with the log key.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use seal::log::tlog::Checkpoint;
+use seal::log::{LogEvent, LogSigningKey, LogSink};
+use seal_log_sqlite::{CheckpointSigner, LogOptions, SqliteLog};
+
+use crate::cli::HookLogFlags;
+use crate::failure::Failure;
+use crate::fault;
+
+/// The log key as the store's signer.
+pub struct Signer<'a>(pub &'a LogSigningKey);
+
+impl CheckpointSigner for Signer<'_> {
+    fn origin(&self) -> &str {
+        self.0.name()
+    }
+
+    fn sign(&self, checkpoint: &Checkpoint) -> Result<String, String> {
+        self.0
+            .sign_checkpoint(checkpoint)
+            .map_err(|error| error.to_string())
+    }
+}
+
+/// The hooks' sink: the open log, the key and the time entries claim.
+pub struct HookSink {
+    log: Mutex<SqliteLog>,
+    key: LogSigningKey,
+    time: u64,
+}
+
+impl HookSink {
+    /// The sink of `flags`, when `--log` (or `SEAL_LOG`) names a log.
+    pub fn of(flags: &HookLogFlags, time: u64) -> Result<Option<HookSink>, Failure> {
+        let Some(path) = flags.log.as_deref() else {
+            return Ok(None);
+        };
+        let key = super::key::load(&super::key::key_path(flags.log_key.as_deref())?)?;
+        let log = SqliteLog::open(Path::new(path), &LogOptions::default())
+            .map_err(|error| Failure::input(error.to_string()))?
+            .with_steps(Box::new(fault::point));
+        Ok(Some(HookSink {
+            log: Mutex::new(log),
+            key,
+            time,
+        }))
+    }
+
+    /// Records `event` now.
+    pub fn append(&self, event: LogEvent) -> Result<(), String> {
+        let mut log = self
+            .log
+            .lock()
+            .map_err(|_| "the log's lock was poisoned".to_owned())?;
+        log.append(event, self.time, &Signer(&self.key))
+            .map(|_| ())
+            .map_err(|error| error.to_string())
+    }
+}
+
+impl LogSink for HookSink {
+    fn record(&self, event: LogEvent) -> Result<(), String> {
+        self.append(event)
+    }
+}

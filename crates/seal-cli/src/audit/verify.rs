@@ -1,0 +1,156 @@
+//! `seal audit verify`.
+
+use std::path::Path;
+
+use seal::log::tlog::Checkpoint;
+use seal::log::{
+    open_checkpoint, verify_audit_log, AuditLogSource, AuditRow, AuditStrength, CheckpointOpener,
+    LogVerifierKey,
+};
+use seal_log_sqlite::SqliteLog;
+
+use crate::cli::AuditVerifyArgs;
+use crate::failure::{quoted, Exit, Failure};
+use crate::io::{read_file, utf8};
+use crate::json_out::J;
+
+/// The SQLite log as the verifier's source.
+pub struct Source<'a>(pub &'a SqliteLog);
+
+impl AuditLogSource for Source<'_> {
+    fn origin(&self) -> &str {
+        self.0.origin()
+    }
+
+    fn entries(&self, visit: &mut dyn FnMut(AuditRow<'_>) -> bool) -> Result<(), String> {
+        let walked = self.0.for_each_entry(|entry| {
+            let row = AuditRow {
+                position: entry.seq,
+                record: &entry.record,
+                leaf: &entry.leaf,
+            };
+            if visit(row) {
+                Ok(())
+            } else {
+                Err(())
+            }
+        });
+        match walked {
+            Ok(_) => Ok(()),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    fn checkpoint_sizes(&self) -> Result<Vec<u64>, String> {
+        self.0.checkpoint_sizes().map_err(|error| error.to_string())
+    }
+
+    fn checkpoint(&self, size: u64) -> Result<Option<String>, String> {
+        self.0.checkpoint(size).map_err(|error| error.to_string())
+    }
+}
+
+/// Opens notes signed by one verifier key.
+pub struct Opener(pub LogVerifierKey);
+
+impl CheckpointOpener for Opener {
+    fn open(&self, note: &str) -> Result<Checkpoint, String> {
+        open_checkpoint(note, std::slice::from_ref(&self.0))
+            .map(|verified| verified.into_checkpoint())
+            .map_err(|error| error.to_string())
+    }
+}
+
+/// The verifier key of `--vkey` (text or a file holding it).
+pub fn vkey_of(given: &str) -> Result<LogVerifierKey, Failure> {
+    let text = if Path::new(given).is_file() {
+        utf8(read_file(given, 4096, "verifier key")?, "verifier key")?
+    } else {
+        given.to_owned()
+    };
+    LogVerifierKey::parse(text.trim_end_matches('\n'))
+        .map_err(|error| Failure::keys(format!("verifier key {}: {error}", quoted(given))))
+}
+
+/// Runs `seal audit verify`.
+pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
+    let path = super::log_path(&args.log)?;
+    let log = super::open(&path)?;
+    let (vkey, key_from) = match (&args.vkey, &args.log_key) {
+        (Some(given), _) => (vkey_of(given)?, "given"),
+        (None, flag) => {
+            let key_path = super::key::key_path(flag.as_deref())?;
+            if Path::new(&key_path).exists() {
+                (super::key::load(&key_path)?.verifier_key(), "the signing key file")
+            } else {
+                let recorded = log
+                    .meta("key")
+                    .map_err(|error| Failure::input(error.to_string()))?
+                    .ok_or_else(|| Failure::keys("the log records no verifier key: give `--vkey`"))?;
+                (vkey_of(&recorded)?, "the log itself (give --vkey to check against a key kept elsewhere)")
+            }
+        }
+    };
+    let opener = Opener(vkey);
+    let mut kept = Vec::new();
+    for file in &args.since_checkpoint {
+        let note = utf8(read_file(file, 65_536, "kept checkpoint")?, "kept checkpoint")?;
+        let checkpoint = opener.open(&note).map_err(|error| {
+            Failure::keys(format!("kept checkpoint {}: {error}", quoted(file)))
+        })?;
+        kept.push(checkpoint);
+    }
+    let _ = log.fold_wal();
+    let verdict = verify_audit_log(&Source(&log), &opener, &kept)
+        .map_err(|error| Failure::input(error.to_string()))?;
+    let broken = verdict.broken.as_ref().map(ToString::to_string);
+    if args.json {
+        let json = J::Obj(vec![
+            ("log", J::str(&path)),
+            ("origin", J::str(log.origin())),
+            ("entries", J::Num(verdict.entries)),
+            (
+                "checkpoint_size",
+                verdict.checkpoint_size.map_or(J::Null, J::Num),
+            ),
+            ("root", J::str(&verdict.root.to_hex())),
+            ("checkpoints_checked", J::Num(verdict.checkpoints_checked)),
+            ("key_from", J::str(key_from)),
+            ("ok", J::Bool(broken.is_none())),
+            (
+                "first_broken_entry",
+                verdict.broken.as_ref().map_or(J::Null, |b| J::Num(b.entry)),
+            ),
+            ("broken", broken.as_deref().map_or(J::Null, J::str)),
+            ("strength", J::str(&verdict.strength.to_string())),
+            (
+                "witnessed",
+                J::Bool(matches!(verdict.strength, AuditStrength::Kept { .. })),
+            ),
+        ]);
+        outln!("{}", json.to_text());
+    } else {
+        outln!("log {} (origin {})", quoted(&path), log.origin());
+        outln!("verifier key from {key_from}");
+        outln!(
+            "{} entries; latest checkpoint size {}; root {}; {} checkpoints checked",
+            verdict.entries,
+            verdict
+                .checkpoint_size
+                .map_or_else(|| "none".to_owned(), |size| size.to_string()),
+            verdict.root,
+            verdict.checkpoints_checked
+        );
+        match &broken {
+            None => outln!("ok"),
+            Some(broken) => outln!("BROKEN: {broken}"),
+        }
+        outln!("strength: {}", verdict.strength);
+    }
+    Ok(if broken.is_some() {
+        Exit::LogBroken
+    } else {
+        Exit::Ok
+    }
+    .code())
+}
