@@ -15,7 +15,7 @@ mod proof;
 mod proof_file;
 mod tree;
 
-pub use checkpoint::{Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
+pub use checkpoint::{is_log_name, Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
 pub use hash::{empty_root, leaf_hash, node_hash, MerkleHash};
 pub use note::{
     key_id, Note, NoteError, NoteSignature, ED25519_KEY_TYPE, MAX_NOTE_BYTES, MAX_NOTE_SIGNATURES,
