@@ -2,7 +2,9 @@
 //! [`ApproverKey`]), HMAC-SHA256 and Ed25519 keys bound to their algorithm and tag length,
 //! strict base64url tags, per-conversation subkeys, a fail-closed trust store with versioned,
 //! threshold-signed documents and their rotation, frame signing and verification over submitted text
-//! (with the footer form), and manifest verification before spawn with optional signed approval.
+//! (with the footer form), manifest verification before spawn with optional signed approval, and
+//! the Ed25519 keys that sign and open the decision log's checkpoints ([`LogSigningKey`],
+//! [`LogVerifierKey`], [`open_checkpoint`]).
 //!
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
 //!
@@ -61,6 +63,7 @@
 
 mod audit_log;
 pub mod base64url;
+mod checkpoint;
 mod ed25519;
 mod error;
 mod fingerprint;
@@ -83,6 +86,10 @@ mod time;
 pub use audit_log::{
     verify_audit_log, AuditBreak, AuditBreakKind, AuditLogSource, AuditReadError, AuditRow,
     AuditStrength, AuditVerdict, CheckpointOpener, AUDIT_SPINE_STEP,
+};
+pub use checkpoint::{
+    open_checkpoint, LogKeyError, LogSigningKey, LogVerifierKey, SignedCheckpointError,
+    VerifiedCheckpoint, LOG_PUBLIC_KEY_BYTES, LOG_SEED_BYTES,
 };
 pub use ed25519::{Ed25519PublicKey, Ed25519SigningKey, ED25519_SIGNATURE_BYTES};
 pub use error::{KeyError, SignatureError};

@@ -81,7 +81,10 @@ pub fn random_origin() -> Result<String, Failure> {
 
 /// Creates the folder of `path` (mode 0700) when missing.
 pub fn create_private_parent(path: &Path) -> Result<(), Failure> {
-    let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) else {
+    let Some(folder) = path
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+    else {
         return Ok(());
     };
     let mut builder = std::fs::DirBuilder::new();
@@ -94,7 +97,10 @@ pub fn create_private_parent(path: &Path) -> Result<(), Failure> {
     builder.create(folder).map_err(|error| {
         Failure::new(
             Exit::Output,
-            format!("cannot create {}: {error}", quoted(&folder.display().to_string())),
+            format!(
+                "cannot create {}: {error}",
+                quoted(&folder.display().to_string())
+            ),
         )
     })
 }
@@ -117,9 +123,10 @@ pub fn create(path: &str, origin: &str) -> Result<LogSigningKey, Failure> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let written = options
-        .open(path)
-        .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()));
+    let written = options.open(path).and_then(|mut file| {
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+    });
     written.map_err(|error| {
         Failure::new(
             Exit::Output,

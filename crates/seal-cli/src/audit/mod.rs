@@ -74,8 +74,14 @@ fn init(args: &AuditInitArgs) -> Result<u8, Failure> {
     let time = now(None)?.0;
     let signer = sink::Signer(&signing);
     let vkey = signing.verifier_key().to_text();
-    SqliteLog::create(Path::new(&log), &LogOptions::default(), &vkey, &signer, time)
-        .map_err(|error| Failure::new(Exit::Output, error.to_string()))?;
+    SqliteLog::create(
+        Path::new(&log),
+        &LogOptions::default(),
+        &vkey,
+        &signer,
+        time,
+    )
+    .map_err(|error| Failure::new(Exit::Output, error.to_string()))?;
     outln!("log:          {log}");
     outln!("signing key:  {key_path} (only you may read it; seal's guard keeps tool calls out)");
     outln!("origin:       {origin}");

@@ -81,23 +81,34 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
         (None, flag) => {
             let key_path = super::key::key_path(flag.as_deref())?;
             if Path::new(&key_path).exists() {
-                (super::key::load(&key_path)?.verifier_key(), "the signing key file")
+                (
+                    super::key::load(&key_path)?.verifier_key(),
+                    "the signing key file",
+                )
             } else {
                 let recorded = log
                     .meta("key")
                     .map_err(|error| Failure::input(error.to_string()))?
-                    .ok_or_else(|| Failure::keys("the log records no verifier key: give `--vkey`"))?;
-                (vkey_of(&recorded)?, "the log itself (give --vkey to check against a key kept elsewhere)")
+                    .ok_or_else(|| {
+                        Failure::keys("the log records no verifier key: give `--vkey`")
+                    })?;
+                (
+                    vkey_of(&recorded)?,
+                    "the log itself (give --vkey to check against a key kept elsewhere)",
+                )
             }
         }
     };
     let opener = Opener(vkey);
     let mut kept = Vec::new();
     for file in &args.since_checkpoint {
-        let note = utf8(read_file(file, 65_536, "kept checkpoint")?, "kept checkpoint")?;
-        let checkpoint = opener.open(&note).map_err(|error| {
-            Failure::keys(format!("kept checkpoint {}: {error}", quoted(file)))
-        })?;
+        let note = utf8(
+            read_file(file, 65_536, "kept checkpoint")?,
+            "kept checkpoint",
+        )?;
+        let checkpoint = opener
+            .open(&note)
+            .map_err(|error| Failure::keys(format!("kept checkpoint {}: {error}", quoted(file))))?;
         kept.push(checkpoint);
     }
     let _ = log.fold_wal();

@@ -75,8 +75,15 @@ impl fmt::Display for CheckpointError {
 impl std::error::Error for CheckpointError {}
 
 /// Whether `name` is a valid origin or note key name: 1 to [`MAX_ORIGIN_BYTES`] bytes of
-/// printable ASCII other than space and `+`.
-pub(crate) fn is_log_name(name: &str) -> bool {
+/// printable ASCII other than space and `+`. A log's key is named by its origin, so one rule
+/// serves both.
+///
+/// ```
+/// use seal_record::tlog::is_log_name;
+/// assert!(is_log_name("seal.example/decisions"));
+/// assert!(!is_log_name("a b") && !is_log_name("a+b") && !is_log_name(""));
+/// ```
+pub fn is_log_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= MAX_ORIGIN_BYTES
         && name.bytes().all(|b| b.is_ascii_graphic() && b != b'+')

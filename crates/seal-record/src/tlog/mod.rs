@@ -16,7 +16,7 @@ mod proof;
 mod proof_file;
 mod tree;
 
-pub use checkpoint::{Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
+pub use checkpoint::{is_log_name, Checkpoint, CheckpointError, MAX_ORIGIN_BYTES};
 pub use frontier::{Frontier, FrontierError};
 pub use hash::{empty_root, leaf_hash, node_hash, MerkleHash};
 pub use note::{

@@ -1,7 +1,8 @@
 //! Integration tests of seal-verify in one binary: keys and published vectors, the trust and
-//! replay stores, frame and footer verification, manifest approval and spawn checks, golden
-//! vectors and operator diagnostics, one module per former test file, with the shared fixtures
-//! in `frames_support`. The allocation bound (`tests/verify_alloc.rs`) stays a binary of its own.
+//! replay stores, frame and footer verification, manifest approval and spawn checks, the decision
+//! log's keys and signed checkpoints, golden vectors and operator diagnostics, one module per
+//! former test file, with the shared fixtures in `frames_support`. The allocation bound
+//! (`tests/verify_alloc.rs`) stays a binary of its own.
 #![allow(
     clippy::indexing_slicing,
     clippy::panic,
@@ -24,6 +25,8 @@ mod frames_trust;
 mod frames_twins;
 mod golden;
 mod keys;
+mod log_checkpoint_properties;
+mod log_checkpoints;
 mod manifest_approval;
 mod manifest_spawn;
 mod replay_store_model;
