@@ -178,7 +178,9 @@ pub use dispatch::{
     AuditEvent, Deny, DenyCause, Dispatch, Prepared, Returned, Run, Stage, StageKind, Stamp, Step,
     Trace, Via,
 };
-pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
+pub use inbound::{
+    FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, UnansweredClaim, VerifiedFrame,
+};
 pub use seal::{ElementError, FrameRefusal, HarnessRewrite, Seal, SignError};
 pub use seal_policy::approval::CARD_MAX_FIELD_CHARS;
 pub use seal_policy::assembly::{lint_rules, RuleFinding};

@@ -8,7 +8,7 @@ use seal_parse::frame::{HarnessRewrite, ScanConfig, ScanLimits};
 use seal_verify::{ConversationKeys, FrameVerifier, Freshness, VerifyConfig, VerifyLimits};
 
 use crate::builder::BuildError;
-use crate::inbound::Inbound;
+use crate::inbound::{Inbound, UnansweredClaim};
 use crate::trust::TrustStore;
 use crate::{ReplayStore, UnixTime};
 
@@ -34,8 +34,13 @@ use crate::{ReplayStore, UnixTime};
 /// let frame = FrameSigner::new("ingress", key.as_signing_key(), "conv-1", now)?
 ///     .sign("channel", &[("source", "telegram"), ("id", "m1")], "hi")?;
 /// let replay = MemoryReplayStore::new();
-/// assert_eq!(verifier.verify_inbound(&frame, "conv-1", now, &replay).alarms(), "");
-/// let again = verifier.verify_inbound(&frame, "conv-1", now, &replay);
+/// let inbound = match verifier.verify_inbound(&frame, "conv-1", now, &replay) {
+///     Ok(inbound) => inbound,
+///     // The replay store did not answer: no verdict, refuse the message as a whole.
+///     Err(unanswered) => return Err(unanswered.to_string().into()),
+/// };
+/// assert_eq!(inbound.alarms(), "");
+/// let again = verifier.verify_inbound(&frame, "conv-1", now, &replay).unwrap();
 /// assert!(again.alarms().contains("replayed_frame"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -218,13 +223,18 @@ impl Verifier {
     /// Each call derives the conversation's subkeys anew; for the messages of a conversation
     /// in turn, keep one [`Verifier::inbound`] verifier instead (same checks, same result, each
     /// subkey derived once).
+    ///
+    /// # Errors
+    /// [`UnansweredClaim`] when `replay` could not answer the claim of a frame whose tag
+    /// checked: the message gets no verdict and no alarm text to append as if verified; refuse
+    /// it as a whole (spec/frame-v1.md section 9.1).
     pub fn verify_inbound<'t>(
         &self,
         text: &'t str,
         conversation: &str,
         now: UnixTime,
         replay: &dyn ReplayStore,
-    ) -> Inbound<'t> {
+    ) -> Result<Inbound<'t>, UnansweredClaim<'t>> {
         self.inbound(conversation).verify(text, now, replay)
     }
 
@@ -232,13 +242,16 @@ impl Verifier {
     /// line over everything before it (spec/frame-v1.md section 11), checked and claimed as
     /// [`Verifier::verify_inbound`] checks and claims a frame. A text without a footer alarms
     /// `unsigned_frame`; frames of other elements inside the message are not looked at.
+    ///
+    /// # Errors
+    /// [`UnansweredClaim`], as for [`Verifier::verify_inbound`].
     pub fn verify_footer<'t>(
         &self,
         text: &'t str,
         conversation: &str,
         now: UnixTime,
         replay: &dyn ReplayStore,
-    ) -> Inbound<'t> {
+    ) -> Result<Inbound<'t>, UnansweredClaim<'t>> {
         self.inbound(conversation).verify_footer(text, now, replay)
     }
 
@@ -290,24 +303,34 @@ impl InboundVerifier<'_> {
 
     /// Verifies every frame in a submitted message of this conversation at `now`, claiming ids
     /// in `replay`: [`Verifier::verify_inbound`] for this conversation.
+    ///
+    /// # Errors
+    /// [`UnansweredClaim`], as for [`Verifier::verify_inbound`].
     pub fn verify<'t>(
         &self,
         text: &'t str,
         now: UnixTime,
         replay: &dyn ReplayStore,
-    ) -> Inbound<'t> {
-        Inbound::from_report(self.core(now, replay).verify(text))
+    ) -> Result<Inbound<'t>, UnansweredClaim<'t>> {
+        self.core(now, replay)
+            .verify(text)
+            .map(Inbound::from_report)
     }
 
     /// Verifies a message of the footer lane of this conversation at `now`, claiming its id in
     /// `replay`: [`Verifier::verify_footer`] for this conversation.
+    ///
+    /// # Errors
+    /// [`UnansweredClaim`], as for [`Verifier::verify_inbound`].
     pub fn verify_footer<'t>(
         &self,
         text: &'t str,
         now: UnixTime,
         replay: &dyn ReplayStore,
-    ) -> Inbound<'t> {
-        Inbound::from_report(self.core(now, replay).verify_footer(text))
+    ) -> Result<Inbound<'t>, UnansweredClaim<'t>> {
+        self.core(now, replay)
+            .verify_footer(text)
+            .map(Inbound::from_report)
     }
 
     /// The core verifier of this conversation at `now`, claiming in `replay`.

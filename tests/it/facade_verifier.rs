@@ -1,9 +1,11 @@
 //! A verifier alone: the frame settings of a seal without its policy, verifying exactly as a
-//! seal built with the same settings does.
+//! seal built with the same settings does; and the message a replay store could not answer for,
+//! which gets no verdict.
 
 use seal::{
-    AlarmReason, BuildError, FrameKey, MemoryReplayStore, Seal, SealBuilder, TrustStore, UnixTime,
-    Verifier, VerifierBuilder,
+    AlarmReason, BuildError, Claim, ClaimError, ClaimOutcome, FrameKey, FrameOutcome,
+    MemoryReplayStore, ReplayStore, Seal, SealBuilder, TrustStore, UnixTime, Verifier,
+    VerifierBuilder,
 };
 
 const NOW: UnixTime = UnixTime(1_800_000_000);
@@ -81,19 +83,31 @@ fn a_verifier_gives_what_a_seal_with_the_same_settings_gives() {
     let (for_seal, for_verifier) = (MemoryReplayStore::new(), MemoryReplayStore::new());
     for _ in 0..2 {
         for message in &messages {
-            let by_seal = seal.verify_inbound(message, "conv-1", NOW, &for_seal);
-            let alone = verifier.verify_inbound(message, "conv-1", NOW, &for_verifier);
+            let by_seal = seal
+                .verify_inbound(message, "conv-1", NOW, &for_seal)
+                .unwrap();
+            let alone = verifier
+                .verify_inbound(message, "conv-1", NOW, &for_verifier)
+                .unwrap();
             assert_eq!(by_seal.alarms(), alone.alarms(), "{message}");
             assert_eq!(by_seal.to_string(), alone.to_string(), "{message}");
         }
     }
     // The frame signed now verified once, then alarmed as a replay, in both.
     assert_eq!(
-        reasons(&verifier.verify_inbound(&good, "conv-1", NOW, &MemoryReplayStore::new())),
+        reasons(
+            &verifier
+                .verify_inbound(&good, "conv-1", NOW, &MemoryReplayStore::new())
+                .unwrap()
+        ),
         []
     );
     assert_eq!(
-        reasons(&verifier.verify_inbound(&good, "conv-1", NOW, &for_verifier)),
+        reasons(
+            &verifier
+                .verify_inbound(&good, "conv-1", NOW, &for_verifier)
+                .unwrap()
+        ),
         [AlarmReason::ReplayedFrame]
     );
     // The footer lane and the kept conversation verifier, likewise.
@@ -106,16 +120,20 @@ fn a_verifier_gives_what_a_seal_with_the_same_settings_gives() {
         .sign_footer("conv-1", NOW, &[("id", "f1")], message)
         .unwrap();
     let text = format!("{message}{footer}");
-    let by_seal = seal.verify_footer(&text, "conv-1", NOW, &MemoryReplayStore::new());
-    let alone = verifier.verify_footer(&text, "conv-1", NOW, &MemoryReplayStore::new());
+    let by_seal = seal
+        .verify_footer(&text, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
+    let alone = verifier
+        .verify_footer(&text, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
     assert_eq!(alone.alarms(), "");
     assert_eq!(by_seal.to_string(), alone.to_string());
     let kept = verifier.inbound("conv-1");
     assert_eq!(kept.conversation(), "conv-1");
     let replay = MemoryReplayStore::new();
-    assert_eq!(kept.verify(&good, NOW, &replay).alarms(), "");
+    assert_eq!(kept.verify(&good, NOW, &replay).unwrap().alarms(), "");
     assert_eq!(
-        reasons(&kept.verify(&good, NOW, &replay)),
+        reasons(&kept.verify(&good, NOW, &replay).unwrap()),
         [AlarmReason::ReplayedFrame]
     );
 }
@@ -131,8 +149,12 @@ fn a_seal_verifies_through_its_own_verifier() {
     assert!(own.verification_on());
     let text =
         "<note source=\"mail\" id=\"m1\" kid=\"ingress\" sig=\"AAAAAAAAAAAAAAAAAAAAAA\">x</note>";
-    let by_seal = seal.verify_inbound(text, "conv-1", NOW, &MemoryReplayStore::new());
-    let by_own = own.verify_inbound(text, "conv-1", NOW, &MemoryReplayStore::new());
+    let by_seal = seal
+        .verify_inbound(text, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
+    let by_own = own
+        .verify_inbound(text, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
     assert_eq!(reasons(&by_seal), [AlarmReason::BadSignature]);
     assert_eq!(by_seal.to_string(), by_own.to_string());
 }
@@ -141,14 +163,18 @@ fn a_seal_verifies_through_its_own_verifier() {
 fn verification_off_is_visible_on_a_verifier() {
     let verifier = Verifier::builder().verification_off().build().unwrap();
     assert!(!verifier.verification_on());
-    let inbound = verifier.verify_inbound("plain text", "conv-1", NOW, &MemoryReplayStore::new());
+    let inbound = verifier
+        .verify_inbound("plain text", "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
     assert!(inbound.report().verification_off());
     assert!(inbound.alarms().contains("verification_off"));
     // On by default; the default store has expired, so a signed frame alarms.
     let verifier = Verifier::builder().build().unwrap();
     assert!(verifier.verification_on());
     let signed = "<channel id=\"m1\" kid=\"k\" sig=\"AAAAAAAAAAAAAAAAAAAAAA\">x</channel>";
-    let inbound = verifier.verify_inbound(signed, "conv-1", NOW, &MemoryReplayStore::new());
+    let inbound = verifier
+        .verify_inbound(signed, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
     assert!(inbound.report().is_tainted());
     assert_eq!(inbound.report().verified().count(), 0);
 }
@@ -193,8 +219,81 @@ fn a_verifier_refuses_what_a_seal_refuses_in_its_frame_settings() {
             "a <\\/channel> b",
         )
         .unwrap();
-    let by_seal = seal.verify_inbound(&frame, "conv-1", NOW, &MemoryReplayStore::new());
-    let alone = verifier.verify_inbound(&frame, "conv-1", NOW, &MemoryReplayStore::new());
+    let by_seal = seal
+        .verify_inbound(&frame, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
+    let alone = verifier
+        .verify_inbound(&frame, "conv-1", NOW, &MemoryReplayStore::new())
+        .unwrap();
     assert_eq!(by_seal.to_string(), alone.to_string());
     assert!(format!("{verifier:?}").starts_with("Verifier"));
+}
+
+/// A replay store that cannot answer.
+struct Down;
+
+impl ReplayStore for Down {
+    fn claim(&self, _claim: &Claim<'_>) -> Result<ClaimOutcome, ClaimError> {
+        Err(ClaimError::Unavailable {
+            detail: "connection refused".to_owned(),
+        })
+    }
+}
+
+#[test]
+fn a_claim_the_replay_store_cannot_answer_leaves_the_message_without_a_verdict() {
+    let seal = Seal::builder()
+        .trust_store(store("channel"))
+        .signing_key("ingress", key())
+        .build()
+        .unwrap();
+    let frame = seal
+        .sign_frame("conv-1", NOW, "channel", &[("id", "m1")], "hi")
+        .unwrap();
+    let verifier = seal.verifier();
+    let unanswered = verifier
+        .verify_inbound(&frame, "conv-1", NOW, &Down)
+        .unwrap_err();
+    assert_eq!(unanswered.frame_id(), "m1");
+    assert!(matches!(
+        unanswered.error(),
+        ClaimError::Unavailable { detail } if detail == "connection refused"
+    ));
+    assert!(matches!(
+        unanswered.report().frames()[0].outcome,
+        FrameOutcome::Unanswered { .. }
+    ));
+    // The same for the seal, the kept conversation verifier and the footer lane.
+    assert!(seal.verify_inbound(&frame, "conv-1", NOW, &Down).is_err());
+    assert!(verifier
+        .inbound("conv-1")
+        .verify(&frame, NOW, &Down)
+        .is_err());
+    let footer_seal = Seal::builder()
+        .trust_store(store("channel"))
+        .signing_key("footer", key())
+        .build()
+        .unwrap();
+    let footer = footer_seal
+        .sign_footer("conv-1", NOW, &[("id", "f1")], "hello")
+        .unwrap();
+    let text = format!("hello{footer}");
+    let unanswered = footer_seal
+        .verify_footer(&text, "conv-1", NOW, &Down)
+        .unwrap_err();
+    assert_eq!(unanswered.frame_id(), "f1");
+    // Negative twins: a store that answers gives a verdict; and a store that cannot answer is
+    // not asked about a forged frame, whose message gets its verdict.
+    assert_eq!(
+        verifier
+            .verify_inbound(&frame, "conv-1", NOW, &MemoryReplayStore::new())
+            .unwrap()
+            .alarms(),
+        ""
+    );
+    let forged = frame.replace(">hi<", ">ho<");
+    let inbound = verifier
+        .verify_inbound(&forged, "conv-1", NOW, &Down)
+        .unwrap();
+    assert_eq!(reasons(&inbound), [AlarmReason::BadSignature]);
 }

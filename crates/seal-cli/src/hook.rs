@@ -330,7 +330,6 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
         prompt,
         options.footer,
     )?;
-    state::check_answered(&inbound, &replay)?;
     Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }
 

@@ -3,7 +3,7 @@
 //! these lanes), the submitted text verified with [`Verifier::verify_inbound`], and the
 //! operator's report as JSON.
 
-use seal::{CompactTags, FrameOutcome, Inbound, ReplayStore, TrustStore, UnixTime, Verifier};
+use seal::{CompactTags, FrameOutcome, Inbound, TrustStore, UnixTime, Verifier};
 
 use crate::cli::FrameFlags;
 use crate::failure::{quoted, Failure};
@@ -11,6 +11,7 @@ use crate::io::{read_file, MAX_FILE_BYTES};
 use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::scan::verification_off;
+use crate::state::{self, ReplayState};
 
 /// The frame element verified when none is configured.
 pub const DEFAULT_ELEMENT: &str = "channel";
@@ -95,12 +96,13 @@ pub fn inbound_verifier(
 }
 
 /// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`: its frames, or
-/// with `footer` the footer line that must end it.
+/// with `footer` the footer line that must end it. A claim the replay state did not answer
+/// leaves the message without a verdict: a failure naming the state.
 pub fn verify_text<'t>(
     verifier: &Verifier,
     conversation: &str,
     now: UnixTime,
-    replay: &dyn ReplayStore,
+    replay: &ReplayState,
     text: &'t str,
     footer: bool,
 ) -> Result<Inbound<'t>, Failure> {
@@ -110,11 +112,12 @@ pub fn verify_text<'t>(
             quoted(conversation)
         )));
     }
-    Ok(if footer {
+    let verified = if footer {
         verifier.verify_footer(text, conversation, now, replay)
     } else {
         verifier.verify_inbound(text, conversation, now, replay)
-    })
+    };
+    verified.map_err(|unanswered| state::unanswered(&unanswered, replay))
 }
 
 /// The operator's report as JSON (fields documented in spec/cli.md, "scan --json").
@@ -135,6 +138,17 @@ pub fn report_json(inbound: &Inbound) -> J {
                     "untrusted",
                     J::str(reason.code()),
                     J::str(cause.to_string()),
+                    J::Null,
+                ),
+                // Not reached: a message with an unanswered claim gets no report (`verify_text`
+                // fails); shown as the alarm text counts it.
+                FrameOutcome::Unanswered { id, error } => (
+                    "untrusted",
+                    J::str(seal::AlarmReason::ReplayedFrame.code()),
+                    J::str(format!(
+                        "frame id `{}` could not be claimed: {error}",
+                        id.escape_debug()
+                    )),
                     J::Null,
                 ),
             };
