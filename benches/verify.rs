@@ -61,7 +61,7 @@ fn bench_verify(c: &mut Criterion) {
     // messages carry distinct frame ids (as real traffic does), taken in turn.
     let messages = distinct_frames(&prose(280));
     for message in &messages {
-        assert_eq!(verifier.verify(message).verified().count(), 1);
+        assert_eq!(verifier.verify(message).unwrap().verified().count(), 1);
     }
     let (token, decoding_key, validation) = jwt_token(280);
     let body_280 = prose(280);
@@ -73,6 +73,7 @@ fn bench_verify(c: &mut Criterion) {
         b.iter(|| {
             verifier
                 .verify(black_box(turn.next().unwrap()))
+                .unwrap()
                 .is_tainted()
         })
     });
@@ -99,7 +100,7 @@ fn bench_verify(c: &mut Criterion) {
     let body_4k = prose(4096);
     let messages = distinct_frames(&body_4k);
     for message in &messages {
-        assert_eq!(verifier.verify(message).verified().count(), 1);
+        assert_eq!(verifier.verify(message).unwrap().verified().count(), 1);
     }
     let mut group = c.benchmark_group("verify/one_frame_4KiB");
     group.throughput(Throughput::Bytes(4096));
@@ -108,6 +109,7 @@ fn bench_verify(c: &mut Criterion) {
         b.iter(|| {
             verifier
                 .verify(black_box(turn.next().unwrap()))
+                .unwrap()
                 .is_tainted()
         })
     });
@@ -126,11 +128,11 @@ fn bench_verify(c: &mut Criterion) {
         n += 1;
     }
     let verifier_1m = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Forgetful);
-    assert!(!verifier_1m.verify(&text).is_tainted());
+    assert!(!verifier_1m.verify(&text).unwrap().is_tainted());
     let mut group = c.benchmark_group("verify/scan_verify_1MiB_frame_every_4KiB");
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_with_input(BenchmarkId::new("seal", n), &text, |b, t| {
-        b.iter(|| verifier_1m.verify(black_box(t)).is_tainted())
+        b.iter(|| verifier_1m.verify(black_box(t)).unwrap().is_tainted())
     });
     group.finish();
 
@@ -170,7 +172,11 @@ fn bench_verify(c: &mut Criterion) {
         .collect();
     let kept = facade.inbound(CONVERSATION);
     for message in &facade_messages {
-        assert!(!kept.verify(message, NOW, &Forgetful).report().is_tainted());
+        assert!(!kept
+            .verify(message, NOW, &Forgetful)
+            .unwrap()
+            .report()
+            .is_tainted());
     }
     let mut group = c.benchmark_group("verify/facade_one_frame_280B");
     group.bench_function("verify_inbound", |b| {
@@ -183,6 +189,7 @@ fn bench_verify(c: &mut Criterion) {
                     NOW,
                     &Forgetful,
                 )
+                .unwrap()
                 .report()
                 .is_tainted()
         })
@@ -191,6 +198,7 @@ fn bench_verify(c: &mut Criterion) {
         let mut turn = facade_messages.iter().cycle();
         b.iter(|| {
             kept.verify(black_box(turn.next().unwrap()), NOW, &Forgetful)
+                .unwrap()
                 .report()
                 .is_tainted()
         })

@@ -211,7 +211,10 @@ fn inbound(seal: &Seal) -> Result<(), Box<dyn Error>> {
         ("forged", forged),
         ("replayed", signed),
     ] {
-        let inbound = verifier.verify(&text, NOW, &seen);
+        // A replay store that cannot answer leaves the message without a verdict: refuse it.
+        let inbound = verifier
+            .verify(&text, NOW, &seen)
+            .map_err(|unanswered| unanswered.to_string())?;
         println!("\n[{label}] the model sees:");
         println!("{}{}", show_block(&text), inbound.alarms());
         println!("[{label}] operator report:");

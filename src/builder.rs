@@ -1,11 +1,10 @@
 //! Assembling a [`Seal`]: everything is checked at build time, and every refusal names what is
-//! wrong. The policy half is the core's [`PolicyBuilder`]; this builder adds the frame and key
-//! settings and the answerers.
+//! wrong. The policy half is the core's [`PolicyBuilder`], the verification half a
+//! [`VerifierBuilder`]; this builder adds the signing key and the answerers.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use seal_parse::frame::{HarnessRewrite, ScanConfig};
 use seal_policy::approval::{is_id, CounterIds};
 use seal_policy::assembly::PolicyBuilder;
 use seal_policy::chain::{Guard, Listener, Scope};
@@ -13,11 +12,11 @@ use seal_policy::destructive::DestructiveGuard;
 use seal_policy::guards::secrets::SecretGuard;
 use seal_policy::guards::self_protection::SelfProtection;
 use seal_verify::store::is_key_id;
-use seal_verify::{Freshness, VerifyConfig};
 
 use crate::approval::{Answerer, SharedAnswerer};
 use crate::seal::Seal;
 use crate::trust::TrustStore;
+use crate::verifier::VerifierBuilder;
 use crate::{ApprovalPolicy, SandboxMode, UnixTime};
 use seal_verify::FrameKey;
 
@@ -42,7 +41,8 @@ pub use seal_policy::rules::RulesErrorKind;
 /// Why a preset table could not be loaded.
 pub use seal_policy::preset::PresetLoadError;
 
-/// Assembles a [`Seal`]. Defaults:
+/// Assembles a [`Seal`]. The frame settings are those of a [`VerifierBuilder`], under the same
+/// names, and build the seal's [`Verifier`](crate::Verifier). Defaults:
 ///
 /// - an empty trust store that has already expired (every signed frame alarms) and no signing
 ///   key;
@@ -64,18 +64,11 @@ pub use seal_policy::preset::PresetLoadError;
 /// ```
 #[must_use]
 pub struct SealBuilder {
-    store: Option<TrustStore>,
+    frames: VerifierBuilder,
     signing: Option<(String, FrameKey)>,
-    element: String,
-    rewrite: bool,
-    verification: bool,
-    freshness: Freshness,
-    undated_until: Option<UnixTime>,
     policy: PolicyBuilder,
     answerers: Vec<SharedAnswerer>,
     approval_prefix: String,
-    scan_limits: ScanLimits,
-    verify_limits: VerifyLimits,
     log: Option<(std::sync::Arc<dyn crate::log::LogSink>, bool)>,
 }
 
@@ -162,26 +155,18 @@ impl SealBuilder {
     /// A builder with the defaults above.
     pub fn new() -> SealBuilder {
         SealBuilder {
-            store: None,
+            frames: VerifierBuilder::new(),
             signing: None,
-            element: "channel".to_owned(),
-            rewrite: true,
-            verification: true,
-            freshness: Freshness::default(),
-            undated_until: None,
             policy: PolicyBuilder::new(),
             answerers: Vec::new(),
             approval_prefix: "approval-".to_owned(),
-            scan_limits: ScanLimits::default(),
-            verify_limits: VerifyLimits::default(),
             log: None,
         }
     }
 
     /// The keys frames are verified with.
-    pub fn trust_store(mut self, store: TrustStore) -> SealBuilder {
-        self.store = Some(store);
-        self
+    pub fn trust_store(self, store: TrustStore) -> SealBuilder {
+        self.frames(|frames| frames.trust_store(store))
     }
 
     /// The key outbound frames are signed with, listed in the trust store as `key_id`.
@@ -191,40 +176,35 @@ impl SealBuilder {
     }
 
     /// The element of the frames this seal signs and verifies (default `channel`).
-    pub fn frame_element(mut self, element: &str) -> SealBuilder {
-        element.clone_into(&mut self.element);
-        self
+    pub fn frame_element(self, element: &str) -> SealBuilder {
+        self.frames(|frames| frames.frame_element(element))
     }
 
     /// Bodies are not rewritten by the harness (by default the rewrite of `</element>` into
     /// `<\/element>` is recognized by the scanner and applied before signing).
-    pub fn without_harness_rewrite(mut self) -> SealBuilder {
-        self.rewrite = false;
-        self
+    pub fn without_harness_rewrite(self) -> SealBuilder {
+        self.frames(VerifierBuilder::without_harness_rewrite)
     }
 
     /// Turns frame verification off, visibly: every message gets one `verification_off`
     /// notice, and [`Seal::verification_on`] reports it.
-    pub fn verification_off(mut self) -> SealBuilder {
-        self.verification = false;
-        self
+    pub fn verification_off(self) -> SealBuilder {
+        self.frames(VerifierBuilder::verification_off)
     }
 
     /// The freshness window of inbound frames: a frame whose signed issue time (`iat`) is more
     /// than `max_age_seconds` in the past or more than `max_skew_seconds` in the future alarms
     /// `stale_frame` (defaults 900 and 60; spec/frame-v1.md section 9.2). The window also
     /// bounds how long a replay store keeps each id.
-    pub fn frame_freshness(mut self, max_age_seconds: u64, max_skew_seconds: u64) -> SealBuilder {
-        self.freshness = Freshness::new(max_age_seconds, max_skew_seconds);
-        self
+    pub fn frame_freshness(self, max_age_seconds: u64, max_skew_seconds: u64) -> SealBuilder {
+        self.frames(|frames| frames.frame_freshness(max_age_seconds, max_skew_seconds))
     }
 
     /// Accepts inbound frames without an `iat` (signed before issue times existed) until
     /// `until`, inclusive: the migration window of spec/frame-v1.md section 9.2. Without it, or
     /// after it, an undated frame alarms `stale_frame`.
-    pub fn accept_undated_frames_until(mut self, until: UnixTime) -> SealBuilder {
-        self.undated_until = Some(until);
-        self
+    pub fn accept_undated_frames_until(self, until: UnixTime) -> SealBuilder {
+        self.frames(|frames| frames.accept_undated_frames_until(until))
     }
 
     /// Permission rules as JSON (`{"permissions": {"allow": [..], "ask": [..], "deny": [..]}}`,
@@ -392,9 +372,12 @@ impl SealBuilder {
     /// defaults of [`ScanLimits`]) and the verifier's output limits ([`VerifyLimits`]). Past a
     /// limit nothing is dropped silently: the scan stops with an alarm, or the alarm text counts
     /// what it left out.
-    pub fn frame_limits(mut self, scan: ScanLimits, verify: VerifyLimits) -> SealBuilder {
-        self.scan_limits = scan;
-        self.verify_limits = verify;
+    pub fn frame_limits(self, scan: ScanLimits, verify: VerifyLimits) -> SealBuilder {
+        self.frames(|frames| frames.frame_limits(scan, verify))
+    }
+
+    fn frames(mut self, set: impl FnOnce(VerifierBuilder) -> VerifierBuilder) -> SealBuilder {
+        self.frames = set(self.frames);
         self
     }
 
@@ -417,28 +400,8 @@ impl SealBuilder {
     /// # Errors
     /// The first [`BuildError`] found.
     pub fn build(self) -> Result<Seal, BuildError> {
-        let element_error = || BuildError::Element {
-            element: self.element.clone(),
-        };
-        let mut scan = ScanConfig::new(&self.element)
-            .map_err(|_| element_error())?
-            .with_limits(self.scan_limits);
-        let rewrite = if self.rewrite {
-            scan = scan.with_rewrite();
-            Some(HarnessRewrite::closing_tag(&self.element).map_err(|_| element_error())?)
-        } else {
-            None
-        };
-        let mut verify_config = VerifyConfig::new(scan)
-            .with_freshness(self.freshness)
-            .with_limits(self.verify_limits);
-        if let Some(until) = self.undated_until {
-            verify_config = verify_config.accept_undated_until(until);
-        }
-        if !self.verification {
-            verify_config = verify_config.verification_off();
-        }
-        let store = self.store.unwrap_or_else(|| TrustStore::new(UnixTime(0)));
+        let verifier = self.frames.build()?;
+        let store = &verifier.store;
         let signing = match self.signing {
             Some((key_id, _)) if !is_key_id(&key_id) => {
                 return Err(BuildError::SigningKeyId { key_id })
@@ -460,10 +423,8 @@ impl SealBuilder {
             });
         }
         Ok(Seal {
-            store,
-            verify_config,
+            verifier,
             signing,
-            rewrite,
             pipeline: policy.pipeline,
             settings: policy.settings,
             answerers: self.answerers,
@@ -478,7 +439,7 @@ impl SealBuilder {
 impl fmt::Debug for SealBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SealBuilder")
-            .field("element", &self.element)
+            .field("frames", &self.frames)
             .field("policy", &self.policy)
             .field("answerers", &self.answerers.len())
             .finish_non_exhaustive()

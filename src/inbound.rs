@@ -14,9 +14,15 @@ pub use seal_verify::InboundReport;
 /// `source`, `id` and `kid`, and its outcome.
 pub use seal_verify::FrameReport;
 
-/// Whether one finding verified ([`FrameOutcome::Verified`], with the witness) or not (the alarm
-/// reason and the detailed cause).
+/// Whether one finding verified ([`FrameOutcome::Verified`], with the witness), not (the alarm
+/// reason and the detailed cause), or got no answer from the replay store
+/// ([`FrameOutcome::Unanswered`]).
 pub use seal_verify::FrameOutcome;
+
+/// A message verification gives no verdict on, because the replay store could not answer the
+/// claim of a frame whose tag checked: refuse the message as a whole (fail closed). It names
+/// the frame and the store's error, and holds the operator's report.
+pub use seal_verify::UnansweredClaim;
 
 /// The witness of a verified frame: only the verifier constructs it (element, attributes,
 /// body, the key and scope that verified it).
@@ -38,7 +44,7 @@ pub use seal_verify::FrameCause;
 /// # let seal = Seal::builder().trust_store(store).signing_key("k1", key).build()?;
 /// let replay = MemoryReplayStore::new();
 /// let inbound = seal.verify_inbound("hi <channel source=\"x\" id=\"m1\">x</channel>", "conv-1",
-///     UnixTime(1_800_000_000), &replay);
+///     UnixTime(1_800_000_000), &replay).expect("the memory store answers");
 /// let shown = format!("{}{}", "hi <channel source=\"x\" id=\"m1\">x</channel>", inbound.alarms());
 /// assert!(inbound.report().is_tainted());
 /// assert!(shown.contains("unsigned_frame"));
@@ -98,6 +104,10 @@ impl fmt::Display for Inbound<'_> {
                 FrameOutcome::Untrusted { reason, cause } => {
                     let cause = cause.to_string();
                     writeln!(f, ": {reason} ({})", escape(&cause, Context::Inline))?;
+                }
+                FrameOutcome::Unanswered { id, error } => {
+                    let cause = format!("frame id `{id}` could not be claimed: {error}");
+                    writeln!(f, ": unanswered ({})", escape(&cause, Context::Inline))?;
                 }
             }
         }

@@ -7,7 +7,9 @@
 //! - **Inbound** ([`Seal::inbound`], [`Seal::verify_inbound`], [`Seal::sign_frame`]): sign
 //!   frames on the way in; verify every frame in a submitted message and get the alarms to
 //!   append after it (the message itself is never changed) plus an operator report. Frame ids
-//!   are claimed in a [`ReplayStore`] as they verify, so a replayed frame alarms.
+//!   are claimed in a [`ReplayStore`] as they verify, so a replayed frame alarms. Where text is
+//!   only verified (a prompt hook, a scanner), a [`Verifier`] does the same checks and holds
+//!   no policy.
 //! - **Tool dispatch** ([`Seal::call`], [`Seal::prepare`]): freeze a call's arguments, then get
 //!   exactly one of [`Prepared::Run`] (with the sandbox [`Stamp`] for this call and the
 //!   [`Trace`]), [`Prepared::Deny`] (reason and trace) or [`Prepared::NeedsApproval`] (a
@@ -48,7 +50,8 @@
 //!
 //! # Facade and cores
 //!
-//! The facade has its own types only where they hide something: the seal and its builder,
+//! The facade has its own types only where they hide something: the seal, the verifier and
+//! their builders,
 //! calls frozen with their session, pending approvals and their answerers, the trust store and
 //! manifests (which take the facade's keys and fix the default limits), and the decision
 //! results (which carry call ids and audit events). Everything else is the core item itself,
@@ -80,6 +83,7 @@ pub mod store_document;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod trust;
+mod verifier;
 
 /// The destructive-command guard ([`SealBuilder::destructive_guard`]): its type, findings and
 /// pattern table.
@@ -175,8 +179,10 @@ pub use dispatch::{
     AuditEvent, Deny, DenyCause, Dispatch, Prepared, Returned, Run, Stage, StageKind, Stamp, Step,
     Trace, Via,
 };
-pub use inbound::{FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, VerifiedFrame};
-pub use seal::{ElementError, FrameRefusal, HarnessRewrite, InboundVerifier, Seal, SignError};
+pub use inbound::{
+    FrameCause, FrameOutcome, FrameReport, Inbound, InboundReport, UnansweredClaim, VerifiedFrame,
+};
+pub use seal::{ElementError, FrameRefusal, HarnessRewrite, Seal, SignError};
 pub use seal_policy::approval::CARD_MAX_FIELD_CHARS;
 pub use seal_policy::assembly::{lint_rules, RuleFinding};
 pub use seal_policy::chain::{CallError, MAX_LOSSLESS_ARGUMENTS_BYTES};
@@ -194,3 +200,4 @@ pub use trust::{
     check_rotation, sign_store_document, sign_store_rotation, CompactTags, KeyRefusal, Rotation,
     TrustError, TrustStore,
 };
+pub use verifier::{InboundVerifier, Verifier, VerifierBuilder};

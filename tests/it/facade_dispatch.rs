@@ -898,15 +898,21 @@ fn frame_limits_bound_the_scan_and_the_alarm_text() {
             .unwrap()
     };
     let now = UnixTime(1_800_000_000);
-    let all = seal(16, 16).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
+    let all = seal(16, 16)
+        .verify_inbound(frames, "c1", now, &MemoryReplayStore::new())
+        .unwrap();
     assert_eq!(all.report().frames().len(), 3);
     assert!(all.report().scan_error().is_none());
     // One finding allowed: the scan stops with an alarm, never silently.
-    let stopped = seal(1, 16).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
+    let stopped = seal(1, 16)
+        .verify_inbound(frames, "c1", now, &MemoryReplayStore::new())
+        .unwrap();
     assert!(stopped.report().scan_error().is_some());
     assert!(stopped.report().is_tainted());
     // One per-frame alarm in the text: the others are counted as left out.
-    let short = seal(16, 1).verify_inbound(frames, "c1", now, &MemoryReplayStore::new());
+    let short = seal(16, 1)
+        .verify_inbound(frames, "c1", now, &MemoryReplayStore::new())
+        .unwrap();
     assert!(
         short.alarms().contains("omitted=\"2\""),
         "{}",

@@ -22,6 +22,7 @@ fn seal_trusting(key: &FrameKey) -> Seal {
 fn reasons(seal: &Seal, text: &str) -> Vec<AlarmReason> {
     let replay = MemoryReplayStore::new();
     seal.verify_inbound(text, "conv-1", NOW, &replay)
+        .unwrap()
         .report()
         .alarms()
         .map(|(_, reason)| reason)
@@ -68,6 +69,7 @@ fn a_signed_frame_is_the_one_the_seal_signs_and_verifies_only_under_its_key() {
     let replay = MemoryReplayStore::new();
     assert_eq!(
         seal.verify_inbound(&frame, "conv-1", NOW, &replay)
+            .unwrap()
             .report()
             .verified()
             .count(),
@@ -77,6 +79,7 @@ fn a_signed_frame_is_the_one_the_seal_signs_and_verifies_only_under_its_key() {
     let replay = MemoryReplayStore::new();
     assert_ne!(
         seal.verify_inbound(&frame, "conv-2", NOW, &replay)
+            .unwrap()
             .report()
             .alarms()
             .count(),

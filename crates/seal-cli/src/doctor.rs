@@ -17,7 +17,7 @@ use crate::path_guards::{PathGuards, SealFiles};
 use crate::policy::lint_file;
 use crate::scan::verification_off;
 use crate::store;
-use crate::verify::{inbound_seal, FrameOptions};
+use crate::verify::{inbound_verifier, FrameOptions};
 
 /// Days before an expiry that `doctor` starts warning, unless `--warn-days` says otherwise.
 pub const DEFAULT_WARN_DAYS: u64 = 30;
@@ -492,7 +492,7 @@ fn store_checks(
                 }
                 if accept_initial(&signed, now).is_ok() {
                     let options = FrameOptions::defaults();
-                    match inbound_seal(path, Some(&keys), &options, now) {
+                    match inbound_verifier(path, Some(&keys), &options, now) {
                         Ok(_) => checks.push((Level::Ok, "key file fits the store".into())),
                         Err(failure) => checks.push((Level::Error, failure.message)),
                     }

@@ -24,7 +24,7 @@ use crate::lane;
 use crate::path_guards::{PathGuards, SealFiles};
 use crate::policy::{decide, read_rules, CallInput, ExplainDepth, Mode, PolicyAnswer};
 use crate::state;
-use crate::verify::{inbound_seal, verify_text, FrameOptions};
+use crate::verify::{inbound_verifier, verify_text, FrameOptions};
 
 /// The `reason` of the alarm a prompt hook appends when it could not verify.
 pub const VERIFICATION_FAILED: &str = "verification_failed";
@@ -334,10 +334,16 @@ fn prompt_context(flags: &PromptHookArgs) -> Result<String, Failure> {
     let now = now(frames.now.as_deref())?;
     fault::point("decide");
     let keys = keys_path.map(SecretKeys::load).transpose()?;
-    let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
+    let verifier = inbound_verifier(store_path, keys.as_ref(), &options, now)?;
     let replay = state::open(frames, &options, now)?;
-    let inbound = verify_text(&seal, conversation, now, &replay, prompt, options.footer)?;
-    state::check_answered(&inbound, &replay)?;
+    let inbound = verify_text(
+        &verifier,
+        conversation,
+        now,
+        &replay,
+        prompt,
+        options.footer,
+    )?;
     Ok(inbound.alarms().trim_start_matches('\n').to_owned())
 }
 

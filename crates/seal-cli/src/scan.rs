@@ -6,7 +6,7 @@ use crate::failure::{Exit, Failure};
 use crate::io::{emit, now, read_stdin, utf8, MAX_STDIN_BYTES};
 use crate::keys::SecretKeys;
 use crate::state;
-use crate::verify::{inbound_seal, report_json, verify_text, FrameOptions};
+use crate::verify::{inbound_verifier, report_json, verify_text, FrameOptions};
 
 /// Runs `seal scan`.
 pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
@@ -22,10 +22,9 @@ pub fn run(args: &ScanArgs) -> Result<u8, Failure> {
     let now = now(frames.now.as_deref())?;
     let text = utf8(read_stdin(MAX_STDIN_BYTES)?, "stdin")?;
     let keys = frames.keys.as_deref().map(SecretKeys::load).transpose()?;
-    let seal = inbound_seal(store_path, keys.as_ref(), &options, now)?;
+    let verifier = inbound_verifier(store_path, keys.as_ref(), &options, now)?;
     let replay = state::open(frames, &options, now)?;
-    let inbound = verify_text(&seal, conversation, now, &replay, &text, options.footer)?;
-    state::check_answered(&inbound, &replay)?;
+    let inbound = verify_text(&verifier, conversation, now, &replay, &text, options.footer)?;
     let output = if args.json {
         let mut json = report_json(&inbound).to_text();
         json.push('\n');

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use seal::{Claim, ClaimError, ClaimOutcome, Inbound, ReplayStore, UnixTime};
+use seal::{Claim, ClaimError, ClaimOutcome, ReplayStore, UnansweredClaim, UnixTime};
 use seal_store_redis::{RedisAddress, RedisOptions, RedisReplayStore};
 use seal_store_sqlite::{SqliteReplayStore, StoreOptions};
 
@@ -179,16 +179,14 @@ pub fn open_at(
     Ok(ReplayState::Sqlite(store))
 }
 
-/// Fails closed when the replay state could not answer a claim: the message gets no verdict
-/// at all rather than frames left unverified for a reason the operator cannot see.
-pub fn check_answered(inbound: &Inbound, state: &ReplayState) -> Result<(), Failure> {
-    match inbound.report().claim_errors().next() {
-        None => Ok(()),
-        Some(error) => Err(Failure::input(format!(
-            "replay state {} did not answer: {error}",
-            quoted(&state.name())
-        ))),
-    }
+/// The failure of a message the verifier gave no verdict on because `state` did not answer a
+/// claim (the verifier's fail-closed rule): an input failure naming the state and its error.
+pub fn unanswered(unanswered: &UnansweredClaim<'_>, state: &ReplayState) -> Failure {
+    Failure::input(format!(
+        "replay state {} did not answer: {}",
+        quoted(&state.name()),
+        unanswered.error()
+    ))
 }
 
 /// The import record's name of a seen-id file: its canonical path when it exists, else the

@@ -1,8 +1,9 @@
 //! Frame verification as the binary runs it (`scan`, the prompt hooks): the trust store file and
-//! the key file's HMAC secrets given to the facade's [`Seal`], the submitted text verified with
-//! [`Seal::verify_inbound`], and the operator's report as JSON.
+//! the key file's HMAC secrets given to the facade's [`Verifier`] (no policy is assembled for
+//! these lanes), the submitted text verified with [`Verifier::verify_inbound`], and the
+//! operator's report as JSON.
 
-use seal::{CompactTags, FrameOutcome, Inbound, ReplayStore, Seal, TrustStore, UnixTime};
+use seal::{CompactTags, FrameOutcome, Inbound, TrustStore, UnixTime, Verifier};
 
 use crate::cli::FrameFlags;
 use crate::failure::{quoted, Failure};
@@ -10,6 +11,7 @@ use crate::io::{read_file, MAX_FILE_BYTES};
 use crate::json_out::J;
 use crate::keys::SecretKeys;
 use crate::scan::verification_off;
+use crate::state::{self, ReplayState};
 
 /// The frame element verified when none is configured.
 pub const DEFAULT_ELEMENT: &str = "channel";
@@ -61,14 +63,14 @@ impl FrameOptions {
     }
 }
 
-/// The seal that verifies frames: the signed store at `store_path`, accepted at `now`, with the
-/// HMAC secrets of `keys` bound, for `options`.
-pub fn inbound_seal(
+/// The verifier of frames: the signed store at `store_path`, accepted at `now`, with the HMAC
+/// secrets of `keys` bound, for `options`.
+pub fn inbound_verifier(
     store_path: &str,
     keys: Option<&SecretKeys>,
     options: &FrameOptions,
     now: UnixTime,
-) -> Result<Seal, Failure> {
+) -> Result<Verifier, Failure> {
     let envelope = read_file(store_path, MAX_FILE_BYTES, "trust store")?;
     let secrets = keys.map(SecretKeys::frame_keys).unwrap_or_default();
     // Every frame the binary verifies is checked with per-conversation subkeys and claimed in a
@@ -78,7 +80,7 @@ pub fn inbound_seal(
             .map_err(|error| {
                 Failure::keys(format!("trust store {}: {error}", quoted(store_path)))
             })?;
-    let mut builder = Seal::builder()
+    let mut builder = Verifier::builder()
         .trust_store(store)
         .frame_element(&options.element)
         .frame_freshness(options.max_age, options.max_skew);
@@ -94,12 +96,13 @@ pub fn inbound_seal(
 }
 
 /// Verifies `text` in `conversation` at `now`, claiming frame ids in `replay`: its frames, or
-/// with `footer` the footer line that must end it.
+/// with `footer` the footer line that must end it. A claim the replay state did not answer
+/// leaves the message without a verdict: a failure naming the state.
 pub fn verify_text<'t>(
-    seal: &Seal,
+    verifier: &Verifier,
     conversation: &str,
     now: UnixTime,
-    replay: &dyn ReplayStore,
+    replay: &ReplayState,
     text: &'t str,
     footer: bool,
 ) -> Result<Inbound<'t>, Failure> {
@@ -109,11 +112,12 @@ pub fn verify_text<'t>(
             quoted(conversation)
         )));
     }
-    Ok(if footer {
-        seal.verify_footer(text, conversation, now, replay)
+    let verified = if footer {
+        verifier.verify_footer(text, conversation, now, replay)
     } else {
-        seal.verify_inbound(text, conversation, now, replay)
-    })
+        verifier.verify_inbound(text, conversation, now, replay)
+    };
+    verified.map_err(|unanswered| state::unanswered(&unanswered, replay))
 }
 
 /// The operator's report as JSON (fields documented in spec/cli.md, "scan --json").
@@ -134,6 +138,17 @@ pub fn report_json(inbound: &Inbound) -> J {
                     "untrusted",
                     J::str(reason.code()),
                     J::str(cause.to_string()),
+                    J::Null,
+                ),
+                // Not reached: a message with an unanswered claim gets no report (`verify_text`
+                // fails); shown as the alarm text counts it.
+                FrameOutcome::Unanswered { id, error } => (
+                    "untrusted",
+                    J::str(seal::AlarmReason::ReplayedFrame.code()),
+                    J::str(format!(
+                        "frame id `{}` could not be claimed: {error}",
+                        id.escape_debug()
+                    )),
                     J::Null,
                 ),
             };

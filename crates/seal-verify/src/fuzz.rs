@@ -112,14 +112,19 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
     for scan in [plain.clone(), plain.with_rewrite()] {
         let config = VerifyConfig::new(scan.clone());
         let verifier = FrameVerifier::new(&config, &store, "fuzz", UnixTime(FUZZ_NOW), &seen);
-        for report in [verifier.verify(&text), verifier.verify_footer(&text)] {
+        for report in [
+            verifier.verify(&text).map_err(|e| e.to_string())?,
+            verifier.verify_footer(&text).map_err(|e| e.to_string())?,
+        ] {
             check_report(&text, &report)?;
         }
-        let report = verifier.verify(&text);
+        let report = verifier.verify(&text).map_err(|e| e.to_string())?;
         let keys = ConversationKeys::new("fuzz");
         let kept = FrameVerifier::with_keys(&config, &store, &keys, UnixTime(FUZZ_NOW), &seen);
         for _ in 0..2 {
-            if format!("{:?}", kept.verify(&text)) != format!("{report:?}") {
+            if format!("{:?}", kept.verify(&text).map_err(|e| e.to_string())?)
+                != format!("{report:?}")
+            {
                 return Err(
                     "a verifier over kept conversation keys disagrees with a fresh one".into(),
                 );
@@ -127,12 +132,23 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
         }
         let replay = crate::replay::MemoryReplayStore::new();
         let first = FrameVerifier::new(&config, &store, "fuzz", UnixTime(FUZZ_NOW), &replay);
-        if first.verify(&text).new_ids().ne(report.new_ids()) {
+        if first
+            .verify(&text)
+            .map_err(|e| e.to_string())?
+            .new_ids()
+            .ne(report.new_ids())
+        {
             return Err(
                 "a fresh replay store verifies other frames than an answer of fresh".into(),
             );
         }
-        if first.verify(&text).new_ids().next().is_some() {
+        if first
+            .verify(&text)
+            .map_err(|e| e.to_string())?
+            .new_ids()
+            .next()
+            .is_some()
+        {
             return Err("a frame id verified twice in one replay store".into());
         }
         let findings = seal_parse::frame::scan(&text, &scan).map(|f| f.len()).ok();
@@ -177,7 +193,7 @@ pub fn frame_verification(data: &[u8]) -> Result<(), String> {
             .map_err(|e| e.to_string())?
             .sign("channel", &[("id", "fuzz-1")], &text)
             .map_err(|e| e.to_string())?;
-        let report = verifier.verify(&signed);
+        let report = verifier.verify(&signed).map_err(|e| e.to_string())?;
         if report.verified().count() != 1 || report.is_tainted() {
             return Err(format!(
                 "a signed frame around `{text:?}` did not verify alone"

@@ -22,7 +22,8 @@
 //!
 //! Frames are signed with [`FrameSigner`] and verified over submitted text with
 //! [`FrameVerifier`], which returns a [`InboundReport`] (an outcome per frame for the operator) and the
-//! alarm text to append; the message itself is never changed (spec/frame-v1.md):
+//! alarm text to append, or [`UnansweredClaim`] when the replay store could not answer a claim
+//! (no verdict: fail closed); the message itself is never changed (spec/frame-v1.md):
 //!
 //! ```
 //! use seal_parse::frame::ScanConfig;
@@ -45,15 +46,16 @@
 //! let config = VerifyConfig::new(ScanConfig::new("channel")?.with_rewrite());
 //! let replay = MemoryReplayStore::new();
 //! let verifier = FrameVerifier::new(&config, &store, "conversation-1", UnixTime(1_800_000_000), &replay);
-//! let report = verifier.verify(&frame);
+//! // A store that cannot answer a claim leaves the message without a verdict (`Err`).
+//! let report = verifier.verify(&frame).expect("the memory store answers");
 //! assert_eq!(report.verified().count(), 1);
 //! assert_eq!(report.alarm_text(), "");
 //!
 //! // The same frame again: its id's claim is not fresh.
-//! assert!(verifier.verify(&frame).alarm_text().contains("reason=\"replayed_frame\""));
+//! assert!(verifier.verify(&frame).unwrap().alarm_text().contains("reason=\"replayed_frame\""));
 //!
 //! let forged = frame.replace("telegram", "slack");
-//! let report = verifier.verify(&forged);
+//! let report = verifier.verify(&forged).unwrap();
 //! assert!(report.is_tainted());
 //! assert!(report.alarm_text().contains("reason=\"bad_signature\""));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -99,8 +101,8 @@ pub use frame_id::{
 };
 pub use frames::{
     AlarmReason, ConversationKeys, FrameCause, FrameOutcome, FrameReport, FrameVerifier,
-    InboundReport, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT,
-    SUBKEY_CACHE_CAPACITY,
+    InboundReport, UnansweredClaim, VerifiedFrame, VerifyConfig, VerifyConfigError, VerifyLimits,
+    ALARM_ELEMENT, SUBKEY_CACHE_CAPACITY,
 };
 pub use freshness::{
     parse_issued_at, Freshness, IssuedAtProblem, Staleness, Undated, DEFAULT_MAX_AGE_SECONDS,

@@ -4,7 +4,9 @@
 use seal_parse::frame::{scan_with_stats, Frame, FrameFinding, ScanConfig, Span};
 use smallvec::SmallVec;
 
-use super::report::{AlarmReason, FrameCause, FrameReport, InboundReport, VerifiedFrame};
+use super::report::{
+    AlarmReason, FrameCause, FrameReport, InboundReport, UnansweredClaim, VerifiedFrame,
+};
 use super::verify::{
     pairs_into, split_sig, suspect_outcome, untrusted, AdmittedIds, FrameVerifier, Signed,
 };
@@ -22,7 +24,14 @@ impl<S: KeySource + ?Sized> FrameVerifier<'_, S> {
     /// is not last is `malformed_frame`), and a text without a footer gets one `unsigned_frame`
     /// entry. The configured element's frames are not looked at: run
     /// [`FrameVerifier::verify`] on the message for those.
-    pub fn verify_footer<'t>(&self, text: &'t str) -> InboundReport<'t> {
+    ///
+    /// # Errors
+    /// [`UnansweredClaim`] when the replay store could not answer the footer's claim, as for
+    /// [`FrameVerifier::verify`].
+    pub fn verify_footer<'t>(
+        &self,
+        text: &'t str,
+    ) -> Result<InboundReport<'t>, UnansweredClaim<'t>> {
         let scan = footer_scan(self.config.scan());
         let (scanned, stats) = scan_with_stats(text, &scan);
         let findings = match scanned {
@@ -31,7 +40,7 @@ impl<S: KeySource + ?Sized> FrameVerifier<'_, S> {
                 let mut report = InboundReport::open(stats, 0);
                 report.scan_error = Some(error);
                 self.finish(text, FOOTER_ELEMENT, &mut report);
-                return report;
+                return Ok(report);
             }
         };
         let last = footer_position(text, &findings);
@@ -72,7 +81,7 @@ impl<S: KeySource + ?Sized> FrameVerifier<'_, S> {
         }
         report.signature_checks = checks;
         self.finish(text, FOOTER_ELEMENT, &mut report);
-        report
+        report.into_verdict()
     }
 
     fn check_footer<'t>(

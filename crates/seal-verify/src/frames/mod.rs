@@ -10,7 +10,8 @@ mod verify;
 
 pub use config::{VerifyConfig, VerifyConfigError, VerifyLimits, ALARM_ELEMENT};
 pub use report::{
-    AlarmReason, FrameCause, FrameOutcome, FrameReport, InboundReport, VerifiedFrame,
+    AlarmReason, FrameCause, FrameOutcome, FrameReport, InboundReport, UnansweredClaim,
+    VerifiedFrame,
 };
 pub use subkeys::{ConversationKeys, SUBKEY_CACHE_CAPACITY};
 pub use verify::FrameVerifier;

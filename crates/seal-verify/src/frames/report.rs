@@ -33,8 +33,9 @@ pub enum AlarmReason {
     MalformedFrame,
     /// A frame inside another frame's body: never trusted, whatever its tag.
     NestedFrame,
-    /// A frame id whose claim in the replay store was not fresh (claimed before, earlier in the
-    /// same message, or the store could not answer).
+    /// A frame id whose claim in the replay store was not fresh (claimed before, or earlier in
+    /// the same message), or that the store could not answer (the frame is then
+    /// [`FrameOutcome::Unanswered`] and the message gets no verdict, [`UnansweredClaim`]).
     ReplayedFrame,
     /// The frame's tag checked, but its issue time (`iat`) is outside the freshness window, or
     /// it has none and undated frames are not accepted now.
@@ -102,14 +103,6 @@ pub enum FrameCause {
         /// The id.
         id: String,
     },
-    /// The frame's tag checked, but the replay store could not answer the claim of its id:
-    /// the frame is not trusted (fail closed).
-    ClaimFailed {
-        /// The id.
-        id: String,
-        /// The store's error.
-        error: ClaimError,
-    },
     /// The frame's `iat` attribute is not an issue time.
     InvalidIssuedAt(IssuedAtProblem),
     /// The frame's issue time is outside the freshness window.
@@ -147,11 +140,6 @@ impl fmt::Display for FrameCause {
             Self::SigningInput(error) => write!(f, "signing input refused: {error}"),
             Self::Verify(failure) => write!(f, "{failure}"),
             Self::Replayed { id } => write!(f, "frame id `{}` seen before", id.escape_debug()),
-            Self::ClaimFailed { id, error } => write!(
-                f,
-                "frame id `{}` could not be claimed: {error}",
-                id.escape_debug()
-            ),
             Self::InvalidIssuedAt(problem) => write!(f, "{problem}"),
             Self::Stale(staleness) => write!(f, "{staleness}"),
             Self::Undated => f.write_str("no `iat` attribute, and undated frames are refused"),
@@ -250,6 +238,16 @@ pub enum FrameOutcome<'t> {
         /// The detailed cause, for the operator.
         cause: FrameCause,
     },
+    /// The frame's tag checked and it is fresh, but the replay store could not answer the
+    /// claim of its id: the verifier has no verdict on it, so it is not trusted, and the
+    /// message it is in gets no verdict either (verification returns [`UnansweredClaim`]).
+    /// In the alarm text it counts as `replayed_frame`.
+    Unanswered {
+        /// The id.
+        id: String,
+        /// The store's error.
+        error: ClaimError,
+    },
 }
 
 /// One finding of the scan with its outcome, borrowing from the verified text `'t`.
@@ -273,11 +271,13 @@ pub struct FrameReport<'t> {
 }
 
 impl<'t> FrameReport<'t> {
-    /// The alarm reason, or `None` for a verified frame.
+    /// The alarm reason, or `None` for a verified frame (`replayed_frame` for an unanswered
+    /// claim).
     pub fn alarm_reason(&self) -> Option<AlarmReason> {
         match &self.outcome {
             FrameOutcome::Verified(_) => None,
             FrameOutcome::Untrusted { reason, .. } => Some(*reason),
+            FrameOutcome::Unanswered { .. } => Some(AlarmReason::ReplayedFrame),
         }
     }
 
@@ -285,7 +285,7 @@ impl<'t> FrameReport<'t> {
     pub fn verified(&self) -> Option<&VerifiedFrame<'t>> {
         match &self.outcome {
             FrameOutcome::Verified(frame) => Some(frame),
-            FrameOutcome::Untrusted { .. } => None,
+            FrameOutcome::Untrusted { .. } | FrameOutcome::Unanswered { .. } => None,
         }
     }
 }
@@ -368,21 +368,6 @@ impl<'t> InboundReport<'t> {
             .filter_map(VerifiedFrame::frame_id)
     }
 
-    /// The replay store's errors, in document order: a frame whose claim the store could not
-    /// answer is untrusted. An edge that must fail closed as a whole (a hook) refuses the
-    /// message when there is one.
-    pub fn claim_errors(&self) -> impl Iterator<Item = &ClaimError> {
-        self.frames()
-            .iter()
-            .filter_map(|frame| match &frame.outcome {
-                FrameOutcome::Untrusted {
-                    cause: FrameCause::ClaimFailed { error, .. },
-                    ..
-                } => Some(error),
-                _ => None,
-            })
-    }
-
     /// The scanner's work counters.
     pub fn stats(&self) -> ScanStats {
         self.stats
@@ -403,5 +388,84 @@ impl<'t> InboundReport<'t> {
     /// message does not end with one, then the alarms separated by LF. ASCII only.
     pub fn alarm_text(&self) -> &str {
         &self.alarm_text
+    }
+}
+
+impl<'t> InboundReport<'t> {
+    /// The verifier's verdict on a completed report: the report, or [`UnansweredClaim`] when
+    /// the replay store could not answer the claim of one of its frames (the first such frame
+    /// is named).
+    pub(crate) fn into_verdict(self) -> Result<InboundReport<'t>, UnansweredClaim<'t>> {
+        let first = self
+            .frames
+            .as_slice()
+            .iter()
+            .find_map(|frame| match &frame.outcome {
+                FrameOutcome::Unanswered { id, error } => Some((id.clone(), error.clone())),
+                _ => None,
+            });
+        match first {
+            None => Ok(self),
+            Some((frame_id, error)) => Err(UnansweredClaim {
+                frame_id,
+                error,
+                report: Box::new(self),
+            }),
+        }
+    }
+}
+
+/// A message the verifier gives no verdict on: the replay store could not answer the claim of a
+/// frame whose tag checked (spec/frame-v1.md section 9.1, "Fail closed"). Whether that frame is
+/// a replay is unknown, so neither the frame nor the message is trusted, and there is no alarm
+/// text to append as if the message had been verified: the embedder refuses the message as a
+/// whole (a prompt hook answers its own failure alarm). The full report stays available to
+/// the operator ([`UnansweredClaim::report`]), with the frame's outcome
+/// [`FrameOutcome::Unanswered`].
+///
+/// Detail here (the store's error) is for the operator, never for the model.
+#[derive(Debug, Clone)]
+pub struct UnansweredClaim<'t> {
+    frame_id: String,
+    error: ClaimError,
+    report: Box<InboundReport<'t>>,
+}
+
+impl<'t> UnansweredClaim<'t> {
+    /// The id of the first frame whose claim the store could not answer.
+    pub fn frame_id(&self) -> &str {
+        &self.frame_id
+    }
+
+    /// The store's error for that claim.
+    pub fn error(&self) -> &ClaimError {
+        &self.error
+    }
+
+    /// Every finding with its outcome, for the operator (its alarm text is no verdict).
+    pub fn report(&self) -> &InboundReport<'t> {
+        &self.report
+    }
+
+    /// The report, given up.
+    pub fn into_report(self) -> InboundReport<'t> {
+        *self.report
+    }
+}
+
+impl fmt::Display for UnansweredClaim<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the replay store did not answer the claim of frame id `{}`: {}",
+            self.frame_id.escape_debug(),
+            self.error
+        )
+    }
+}
+
+impl std::error::Error for UnansweredClaim<'_> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
     }
 }

@@ -12,7 +12,8 @@ use smallvec::SmallVec;
 use super::alarm::{alarm_text, off_notice};
 use super::config::VerifyConfig;
 use super::report::{
-    AlarmReason, FrameCause, FrameOutcome, FrameReport, InboundReport, VerifiedFrame,
+    AlarmReason, FrameCause, FrameOutcome, FrameReport, InboundReport, UnansweredClaim,
+    VerifiedFrame,
 };
 use super::subkeys::{ConversationKeys, SubkeyCache};
 use crate::frame_id::check_frame_id;
@@ -116,7 +117,9 @@ impl<'a, S: KeySource + ?Sized> FrameVerifier<'a, S> {
     ///   more, whatever the tag), `malformed_frame` (not strictly accepted, stray close, no id),
     ///   `unsigned_frame`, `unknown_key`, `key_not_valid`, `out_of_scope`, `bad_signature`,
     ///   `malformed_frame` (an `iat` that is not an issue time), `stale_frame`,
-    ///   `replayed_frame`.
+    ///   `replayed_frame`;
+    /// - unanswered ([`FrameOutcome::Unanswered`]) when its tag checked and it is fresh but the
+    ///   replay store could not answer the claim of its id.
     ///
     /// Any untrusted finding, and a scan stopped by a limit, taints the message: the alarm text
     /// then holds an alarm per untrusted finding (up to the limit) and one message-level alarm.
@@ -124,7 +127,11 @@ impl<'a, S: KeySource + ?Sized> FrameVerifier<'a, S> {
     ///
     /// The report borrows element names, attribute values and ids from `text` instead of
     /// copying them.
-    pub fn verify<'t>(&self, text: &'t str) -> InboundReport<'t> {
+    ///
+    /// # Errors
+    /// [`UnansweredClaim`] when a claim went unanswered: the message gets no verdict (fail
+    /// closed, spec/frame-v1.md section 9.1), and the report goes to the operator inside it.
+    pub fn verify<'t>(&self, text: &'t str) -> Result<InboundReport<'t>, UnansweredClaim<'t>> {
         let element = self.config.scan().element();
         let mut checks = 0;
         let mut admitted = AdmittedIds::default();
@@ -152,7 +159,7 @@ impl<'a, S: KeySource + ?Sized> FrameVerifier<'a, S> {
         }
         report.signature_checks = checks;
         self.finish(text, element, &mut report);
-        report
+        report.into_verdict()
     }
 
     /// Appends `finding` to `report` with the outcome `decide` gives it from the findings
@@ -277,13 +284,10 @@ impl<'a, S: KeySource + ?Sized> FrameVerifier<'a, S> {
                 Ok(ClaimOutcome::Fresh) => {}
                 Ok(ClaimOutcome::Replayed) => return replayed(),
                 Err(error) => {
-                    return untrusted(
-                        AlarmReason::ReplayedFrame,
-                        FrameCause::ClaimFailed {
-                            id: id.to_owned(),
-                            error,
-                        },
-                    )
+                    return FrameOutcome::Unanswered {
+                        id: id.to_owned(),
+                        error,
+                    }
                 }
             }
             if !admitted.insert(earlier, id) {

@@ -326,7 +326,7 @@ fn frame_verifier_debug_shows_conversation_time_and_config_but_no_key_or_tag() {
     let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen);
     let frame = sign(&[("source", "telegram"), ("id", "m1")], "hello");
     // Derives and caches the conversation subkey of `k1`.
-    assert_eq!(verifier.verify(&frame).verified().count(), 1);
+    assert_eq!(verifier.verify(&frame).unwrap().verified().count(), 1);
 
     let shown = format!("{verifier:?}");
     assert!(

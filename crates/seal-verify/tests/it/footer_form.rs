@@ -19,7 +19,9 @@ fn footer(fields: &[(&str, &str)], message: &str) -> String {
 fn check_in<'t>(text: &'t str, conversation: &str, seen: &MemoryReplayStore) -> InboundReport<'t> {
     let store = store();
     let config = config();
-    FrameVerifier::new(&config, &store, conversation, NOW, seen).verify_footer(text)
+    FrameVerifier::new(&config, &store, conversation, NOW, seen)
+        .verify_footer(text)
+        .unwrap()
 }
 
 fn check(text: &str) -> InboundReport<'_> {
@@ -146,7 +148,8 @@ fn footer_without_id_and_with_verification_off() {
     let store = store();
     let off = config().verification_off();
     let report = FrameVerifier::new(&off, &store, CONVERSATION, NOW, &MemoryReplayStore::new())
-        .verify_footer(&text);
+        .verify_footer(&text)
+        .unwrap();
     assert!(report.verification_off());
     assert_eq!(alarm_count(report.alarm_text()), 1);
     assert!(report.alarm_text().contains("reason=\"verification_off\""));

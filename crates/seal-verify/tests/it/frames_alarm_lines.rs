@@ -61,6 +61,7 @@ fn check_footer(text: &str) -> InboundReport<'_> {
         &MemoryReplayStore::new(),
     )
     .verify_footer(text)
+    .unwrap()
 }
 
 fn with_limits(limits: VerifyLimits) -> VerifyConfig {
@@ -122,7 +123,9 @@ fn corpus() -> Vec<(String, String)> {
     let mut alarms = Vec::new();
     for (name, text) in &cases {
         let with = |config: &VerifyConfig| {
-            FrameVerifier::new(config, &store, CONVERSATION, NOW, &none).verify(text)
+            FrameVerifier::new(config, &store, CONVERSATION, NOW, &none)
+                .verify(text)
+                .unwrap()
         };
         let report = match *name {
             "scan limit" => with(&scan_limited),
@@ -133,6 +136,7 @@ fn corpus() -> Vec<(String, String)> {
             "stale" => {
                 FrameVerifier::new(&default, &store, CONVERSATION, UnixTime(NOW.0 + 901), &none)
                     .verify(text)
+                    .unwrap()
             }
             _ => with(&default),
         };
@@ -304,7 +308,9 @@ fn the_message_level_line_counts_untrusted_frames_and_omitted_alarms() {
     let config = with_limits(VerifyLimits {
         max_frame_alarms: 1,
     });
-    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none).verify(&three);
+    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none)
+        .verify(&three)
+        .unwrap();
     assert_eq!(
         report.alarm_text(),
         format!(
@@ -318,7 +324,9 @@ fn the_message_level_line_counts_untrusted_frames_and_omitted_alarms() {
     let config = with_limits(VerifyLimits {
         max_frame_alarms: 0,
     });
-    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none).verify(unsigned);
+    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none)
+        .verify(unsigned)
+        .unwrap();
     assert_eq!(
         report.alarm_text(),
         format!(

@@ -40,13 +40,15 @@ fn verify_at<'t>(
     now: UnixTime,
 ) -> seal_verify::InboundReport<'t> {
     let store = store();
-    FrameVerifier::new(config, &store, CONVERSATION, now, &MemoryReplayStore::new()).verify(text)
+    FrameVerifier::new(config, &store, CONVERSATION, now, &MemoryReplayStore::new())
+        .verify(text)
+        .unwrap()
 }
 
 fn cause(report: &seal_verify::InboundReport<'_>) -> FrameCause {
     match &report.frames()[0].outcome {
         FrameOutcome::Untrusted { cause, .. } => cause.clone(),
-        FrameOutcome::Verified(_) => panic!("verified"),
+        other => panic!("{other:?}"),
     }
 }
 
@@ -146,10 +148,10 @@ fn the_claim_of_a_fresh_frame_lives_until_the_end_of_its_window_and_a_stale_fram
     let replay = MemoryReplayStore::new();
     let text = dated("m1", NOW);
     let stale = FrameVerifier::new(&config, &store, CONVERSATION, at(NOW.0 + 901), &replay);
-    assert_eq!(reasons(&stale.verify(&text)), ["stale_frame"]);
+    assert_eq!(reasons(&stale.verify(&text).unwrap()), ["stale_frame"]);
     assert!(replay.is_empty());
     let fresh = FrameVerifier::new(&config, &store, CONVERSATION, at(NOW.0 + 30), &replay);
-    assert_eq!(fresh.verify(&text).verified().count(), 1);
+    assert_eq!(fresh.verify(&text).unwrap().verified().count(), 1);
     assert_eq!(
         replay.live(NOW),
         [(
@@ -161,11 +163,11 @@ fn the_claim_of_a_fresh_frame_lives_until_the_end_of_its_window_and_a_stale_fram
     );
     // Replayed inside the window: the claim holds to its last second.
     let last = FrameVerifier::new(&config, &store, CONVERSATION, at(NOW.0 + 900), &replay);
-    assert_eq!(reasons(&last.verify(&text)), ["replayed_frame"]);
+    assert_eq!(reasons(&last.verify(&text).unwrap()), ["replayed_frame"]);
     // After the window the claim may be forgotten; the frame is stale anyway.
     assert_eq!(replay.purge(at(NOW.0 + 901)), 1);
     let after = FrameVerifier::new(&config, &store, CONVERSATION, at(NOW.0 + 901), &replay);
-    assert_eq!(reasons(&after.verify(&text)), ["stale_frame"]);
+    assert_eq!(reasons(&after.verify(&text).unwrap()), ["stale_frame"]);
 }
 
 #[test]
@@ -180,7 +182,7 @@ fn an_undated_frame_alarms_unless_a_migration_window_is_open() {
     let store = store();
     let replay = MemoryReplayStore::new();
     let verifier = FrameVerifier::new(&migrating, &store, CONVERSATION, until, &replay);
-    assert_eq!(verifier.verify(&text).verified().count(), 1);
+    assert_eq!(verifier.verify(&text).unwrap().verified().count(), 1);
     // Its claim lives until the end of the migration window.
     assert_eq!(replay.live(NOW)[0].3, until);
     let closed = verify_at(&text, &migrating, at(until.0 + 1));

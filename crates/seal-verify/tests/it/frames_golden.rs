@@ -228,9 +228,9 @@ fn the_committed_vectors_are_ascii_and_every_text_verifies() {
         }
         let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen);
         let report = if case["form"] == "footer" {
-            verifier.verify_footer(text)
+            verifier.verify_footer(text).unwrap()
         } else {
-            verifier.verify(text)
+            verifier.verify(text).unwrap()
         };
         assert_eq!(report.verified().count(), 1, "{}", case["name"]);
         // The signing input's last piece is SHA-256 of the hashed body as recorded.

@@ -31,7 +31,9 @@ fn real(text: &str) -> Vec<Trusted> {
     let store = store();
     let config = config();
     let seen = MemoryReplayStore::new();
-    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(text);
+    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen)
+        .verify(text)
+        .unwrap();
     report
         .frames()
         .iter()

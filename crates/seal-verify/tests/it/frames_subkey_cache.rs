@@ -50,18 +50,18 @@ fn a_reused_verifier_gives_the_outcomes_of_a_fresh_one() {
         for message in [&good, &foreign, &forged] {
             let fresh = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
             assert_eq!(
-                reasons(&reused.verify(message)),
-                reasons(&fresh.verify(message))
+                reasons(&reused.verify(message).unwrap()),
+                reasons(&fresh.verify(message).unwrap())
             );
         }
     }
-    assert_eq!(reasons(&reused.verify(&good)), vec![None]);
+    assert_eq!(reasons(&reused.verify(&good).unwrap()), vec![None]);
     assert_eq!(
-        reasons(&reused.verify(&foreign)),
+        reasons(&reused.verify(&foreign).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
     assert_eq!(
-        reasons(&reused.verify(&forged)),
+        reasons(&reused.verify(&forged).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
 }
@@ -95,8 +95,8 @@ fn verifiers_over_kept_conversation_keys_give_the_outcomes_of_fresh_ones() {
                 let kept = FrameVerifier::with_keys(&config, &store, &keys, now, seen);
                 let fresh = FrameVerifier::new(&config, &store, "conv-a", now, seen);
                 assert_eq!(
-                    reasons(&kept.verify(message)),
-                    reasons(&fresh.verify(message)),
+                    reasons(&kept.verify(message).unwrap()),
+                    reasons(&fresh.verify(message).unwrap()),
                     "{message}"
                 );
             }
@@ -104,26 +104,30 @@ fn verifiers_over_kept_conversation_keys_give_the_outcomes_of_fresh_ones() {
     }
     assert_eq!(keys.held(), 2, "{keys:?}");
     let kept = FrameVerifier::with_keys(&config, &store, &keys, NOW, &Forgetful);
-    assert_eq!(reasons(&kept.verify(&good)), vec![None]);
+    assert_eq!(reasons(&kept.verify(&good).unwrap()), vec![None]);
     assert_eq!(
-        reasons(&kept.verify(&foreign)),
+        reasons(&kept.verify(&foreign).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
     assert_eq!(
-        reasons(&kept.verify(&forged)),
+        reasons(&kept.verify(&forged).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
     assert_eq!(
-        reasons(&FrameVerifier::with_keys(&config, &store, &keys, NOW, &seen_m1).verify(&good)),
+        reasons(
+            &FrameVerifier::with_keys(&config, &store, &keys, NOW, &seen_m1)
+                .verify(&good)
+                .unwrap()
+        ),
         vec![Some(AlarmReason::ReplayedFrame)]
     );
     assert_eq!(keys.held(), 2);
     // The keys of another conversation check its frames only.
     let keys_b = ConversationKeys::new("conv-b");
     let in_b = FrameVerifier::with_keys(&config, &store, &keys_b, NOW, &Forgetful);
-    assert_eq!(reasons(&in_b.verify(&foreign)), vec![None]);
+    assert_eq!(reasons(&in_b.verify(&foreign).unwrap()), vec![None]);
     assert_eq!(
-        reasons(&in_b.verify(&good)),
+        reasons(&in_b.verify(&good).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
     assert!(format!("{keys_b:?}").contains("conv-b"));
@@ -142,17 +146,17 @@ fn verifiers_of_different_conversations_never_share_subkeys() {
     let a = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
     let b = FrameVerifier::new(&config, &store, "conv-b", NOW, &Forgetful);
     // Each verifier derives on its first frame; the other conversation's frame fails after.
-    assert!(!a.verify(&in_a).is_tainted());
-    assert!(!b.verify(&in_b).is_tainted());
+    assert!(!a.verify(&in_a).unwrap().is_tainted());
+    assert!(!b.verify(&in_b).unwrap().is_tainted());
     assert_eq!(
-        reasons(&a.verify(&in_b)),
+        reasons(&a.verify(&in_b).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
     assert_eq!(
-        reasons(&b.verify(&in_a)),
+        reasons(&b.verify(&in_a).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
-    assert!(!a.verify(&in_a).is_tainted());
+    assert!(!a.verify(&in_a).unwrap().is_tainted());
 }
 
 #[test]
@@ -180,17 +184,17 @@ fn one_secret_at_two_lengths_checks_each_frame_at_its_own_key_length() {
     ] {
         let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
         for message in order {
-            assert!(!verifier.verify(message).is_tainted(), "{message}");
+            assert!(!verifier.verify(message).unwrap().is_tainted(), "{message}");
         }
         // A frame naming the other id with the other length's tag fails on its length.
         let swapped = standard_frame.replace("kid=\"short\"", "kid=\"long\"");
         assert_eq!(
-            reasons(&verifier.verify(&swapped)),
+            reasons(&verifier.verify(&swapped).unwrap()),
             vec![Some(AlarmReason::BadSignature)]
         );
         let swapped = long_frame.replace("kid=\"long\"", "kid=\"short\"");
         assert_eq!(
-            reasons(&verifier.verify(&swapped)),
+            reasons(&verifier.verify(&swapped).unwrap()),
             vec![Some(AlarmReason::BadSignature)]
         );
     }
@@ -222,7 +226,7 @@ fn more_keys_than_the_cache_holds_all_verify_in_one_message() {
     let config = config();
     let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
     for _ in 0..2 {
-        let report = verifier.verify(&message);
+        let report = verifier.verify(&message).unwrap();
         assert_eq!(report.verified().count(), count);
         assert!(!report.is_tainted());
     }
@@ -234,7 +238,7 @@ fn more_keys_than_the_cache_holds_all_verify_in_one_message() {
         "x",
     );
     assert_eq!(
-        reasons(&verifier.verify(&forged)),
+        reasons(&verifier.verify(&forged).unwrap()),
         vec![Some(AlarmReason::BadSignature)]
     );
 }
@@ -270,7 +274,7 @@ fn kept_keys_hold_at_most_the_capacity_and_check_every_key() {
         for message in &frames {
             let kept = FrameVerifier::with_keys(&config, &store, &keys, NOW, &Forgetful);
             assert_eq!(
-                reasons(&kept.verify(message)),
+                reasons(&kept.verify(message).unwrap()),
                 vec![None],
                 "{round} {message}"
             );
@@ -310,10 +314,14 @@ fn a_kept_subkey_never_changes_an_answer() {
             let message = signer
                 .sign(ELEMENT, &[("source", source), ("id", &id)], &body)
                 .unwrap();
-            assert_eq!(reasons(&verifier.verify(&message)), vec![None], "{message}");
+            assert_eq!(
+                reasons(&verifier.verify(&message).unwrap()),
+                vec![None],
+                "{message}"
+            );
             let forged = message.replace(&body, "other");
             assert_eq!(
-                reasons(&verifier.verify(&forged)),
+                reasons(&verifier.verify(&forged).unwrap()),
                 vec![Some(AlarmReason::BadSignature)],
                 "{forged}"
             );
@@ -340,7 +348,11 @@ fn an_id_repeated_in_one_message_is_replayed() {
         message.push_str(&frame("k1", &master, "conv-a", "m0"));
         let mut expected = vec![None; count];
         expected.push(Some(AlarmReason::ReplayedFrame));
-        assert_eq!(reasons(&verifier.verify(&message)), expected, "{count}");
+        assert_eq!(
+            reasons(&verifier.verify(&message).unwrap()),
+            expected,
+            "{count}"
+        );
     }
     let debug = format!("{verifier:?}");
     assert!(debug.starts_with("FrameVerifier {"), "{debug}");
@@ -381,14 +393,14 @@ fn a_held_subkey_does_not_outlive_its_key_in_the_store() {
     let config = config();
     let message = frame("k1", &key(1, TagLength::STANDARD), "conv-a", "m1");
     let verifier = FrameVerifier::new(&config, &store, "conv-a", NOW, &Forgetful);
-    assert!(!verifier.verify(&message).is_tainted());
+    assert!(!verifier.verify(&message).unwrap().is_tainted());
     store.revoked.set(true);
     assert_eq!(
-        reasons(&verifier.verify(&message)),
+        reasons(&verifier.verify(&message).unwrap()),
         vec![Some(AlarmReason::KeyNotValid)]
     );
     store.revoked.set(false);
-    assert!(!verifier.verify(&message).is_tainted());
+    assert!(!verifier.verify(&message).unwrap().is_tainted());
 }
 
 /// A replay store in which `m1` is claimed and every other id is fresh, whatever the order of

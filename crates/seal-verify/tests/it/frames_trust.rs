@@ -172,8 +172,11 @@ fn a_frame_replayed_verbatim_in_the_same_conversation_alarms() {
     let config = config();
     let replay = MemoryReplayStore::new();
     let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &replay);
-    assert_eq!(verifier.verify(&text).verified().count(), 1);
-    assert_eq!(reasons(&verifier.verify(&text)), ["replayed_frame"]);
+    assert_eq!(verifier.verify(&text).unwrap().verified().count(), 1);
+    assert_eq!(
+        reasons(&verifier.verify(&text).unwrap()),
+        ["replayed_frame"]
+    );
 }
 
 /// A store that cannot answer.
@@ -187,26 +190,85 @@ impl ReplayStore for Unavailable {
     }
 }
 
+/// A store that answers every claim fresh but the claims of `m2`, which it cannot answer.
+struct UnavailableFor(&'static str);
+
+impl ReplayStore for UnavailableFor {
+    fn claim(&self, claim: &Claim<'_>) -> Result<ClaimOutcome, seal_verify::ClaimError> {
+        if claim.id == self.0 {
+            return Unavailable.claim(claim);
+        }
+        Ok(ClaimOutcome::Fresh)
+    }
+}
+
 #[test]
-fn a_replay_store_that_cannot_answer_verifies_nothing() {
+fn a_claim_the_replay_store_cannot_answer_leaves_the_message_without_a_verdict() {
     let text = sign(&[("id", "m1")], "hi");
     let store = store();
     let config = config();
-    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Unavailable).verify(&text);
-    assert_eq!(reasons(&report), ["replayed_frame"]);
+    let unanswered = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Unavailable)
+        .verify(&text)
+        .unwrap_err();
+    assert_eq!(unanswered.frame_id(), "m1");
+    assert_eq!(
+        unanswered.error(),
+        &seal_verify::ClaimError::Unavailable {
+            detail: "down".to_owned()
+        }
+    );
+    assert_eq!(
+        unanswered.to_string(),
+        "the replay store did not answer the claim of frame id `m1`: the replay store failed: down"
+    );
+    // The operator still sees every finding: the frame's own outcome is `Unanswered`.
+    let report = unanswered.report();
     assert_eq!(report.verified().count(), 0);
     assert!(report.is_tainted());
-    assert_eq!(report.claim_errors().count(), 1);
     assert!(matches!(
         &report.frames()[0].outcome,
-        FrameOutcome::Untrusted { cause: FrameCause::ClaimFailed { id, .. }, .. } if id == "m1"
+        FrameOutcome::Unanswered { id, .. } if id == "m1"
     ));
-    // Forged frames are never claimed: a store that cannot answer is not even asked.
+    assert_eq!(reasons(report), ["replayed_frame"]);
+    // Negative twin: the same frame, a store that answers: a verdict, the frame verified.
+    let answered = FrameVerifier::new(
+        &config,
+        &store,
+        CONVERSATION,
+        NOW,
+        &MemoryReplayStore::new(),
+    )
+    .verify(&text)
+    .unwrap();
+    assert_eq!(answered.verified().count(), 1);
+    assert!(!answered.is_tainted());
+    // Forged frames are never claimed: a store that cannot answer is not even asked, and the
+    // message gets its verdict.
     let forged = text.replace("hi", "ho");
-    let report =
-        FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Unavailable).verify(&forged);
+    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &Unavailable)
+        .verify(&forged)
+        .unwrap();
     assert_eq!(reasons(&report), ["bad_signature"]);
-    assert_eq!(report.claim_errors().count(), 0);
+    // One unanswered claim among answered ones: the message has no verdict, naming that frame.
+    let mixed = format!(
+        "{}\n{}",
+        sign(&[("id", "m1")], "a"),
+        sign(&[("id", "m2")], "b")
+    );
+    let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &UnavailableFor("m2"));
+    let unanswered = verifier.verify(&mixed).unwrap_err();
+    assert_eq!(unanswered.frame_id(), "m2");
+    let outcomes = unanswered.into_report();
+    assert!(matches!(
+        outcomes.frames()[0].outcome,
+        FrameOutcome::Verified(_)
+    ));
+    assert!(matches!(
+        outcomes.frames()[1].outcome,
+        FrameOutcome::Unanswered { .. }
+    ));
+    let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &UnavailableFor("m3"));
+    assert_eq!(verifier.verify(&mixed).unwrap().verified().count(), 2);
 }
 
 #[test]
@@ -217,9 +279,12 @@ fn a_forged_frame_does_not_burn_the_id_of_the_genuine_one() {
     let config = config();
     let replay = MemoryReplayStore::new();
     let verifier = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &replay);
-    assert_eq!(reasons(&verifier.verify(&forged)), ["bad_signature"]);
+    assert_eq!(
+        reasons(&verifier.verify(&forged).unwrap()),
+        ["bad_signature"]
+    );
     assert!(replay.is_empty());
-    assert_eq!(verifier.verify(&text).verified().count(), 1);
+    assert_eq!(verifier.verify(&text).unwrap().verified().count(), 1);
 }
 
 #[test]
@@ -236,18 +301,21 @@ fn claims_are_scoped_by_conversation_for_hmac_and_by_key_for_ed25519() {
     let here = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &replay);
     let there = FrameVerifier::new(&config, &store, "conversation-2", NOW, &replay);
     assert_eq!(
-        here.verify(&sign(&[("id", "m1")], "hi")).verified().count(),
+        here.verify(&sign(&[("id", "m1")], "hi"))
+            .unwrap()
+            .verified()
+            .count(),
         1
     );
-    assert_eq!(there.verify(&in_two).verified().count(), 1);
+    assert_eq!(there.verify(&in_two).unwrap().verified().count(), 1);
     // An Ed25519 frame is not bound to a conversation: its copy in another one is a replay.
     let ed = ed_signer();
     let frame = FrameSigner::new("ed1", SigningKey::Ed25519(&ed), CONVERSATION, NOW)
         .unwrap()
         .sign(ELEMENT, &[("id", "e1")], "hi")
         .unwrap();
-    assert_eq!(here.verify(&frame).verified().count(), 1);
-    assert_eq!(reasons(&there.verify(&frame)), ["replayed_frame"]);
+    assert_eq!(here.verify(&frame).unwrap().verified().count(), 1);
+    assert_eq!(reasons(&there.verify(&frame).unwrap()), ["replayed_frame"]);
     let live = replay.live(NOW);
     let scopes: Vec<(&str, &str, &str)> = live
         .iter()
@@ -587,12 +655,18 @@ fn a_compact_key_verifies_only_in_its_conversation_and_replays_are_caught() {
     assert_eq!(sig.len(), 5);
     let config = config();
     let none = MemoryReplayStore::new();
-    let here = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none).verify(&text);
+    let here = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &none)
+        .verify(&text)
+        .unwrap();
     assert_eq!(here.verified().count(), 1);
-    let there = FrameVerifier::new(&config, &store, "conversation-2", NOW, &none).verify(&text);
+    let there = FrameVerifier::new(&config, &store, "conversation-2", NOW, &none)
+        .verify(&text)
+        .unwrap();
     assert_eq!(reasons(&there), ["bad_signature"]);
     let seen = claimed(&here.new_ids().collect::<Vec<_>>());
-    let again = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(&text);
+    let again = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen)
+        .verify(&text)
+        .unwrap();
     assert_eq!(reasons(&again), ["replayed_frame"]);
 }
 
@@ -665,7 +739,9 @@ fn megabytes_of_adversarial_text_take_linear_work_with_unlimited_scan_limits() {
     }
     let store = store();
     let seen = MemoryReplayStore::new();
-    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen).verify(&text);
+    let report = FrameVerifier::new(&config, &store, CONVERSATION, NOW, &seen)
+        .verify(&text)
+        .unwrap();
     assert!(report.is_tainted());
     assert!(report.scan_error().is_none());
     assert!(

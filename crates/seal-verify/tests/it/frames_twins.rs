@@ -66,6 +66,7 @@ fn check(text: &str) -> InboundReport<'_> {
         &MemoryReplayStore::new(),
     )
     .verify(text)
+    .unwrap()
 }
 
 fn verifies(text: &str) -> bool {

@@ -233,7 +233,9 @@ pub fn verify_with<'t>(
     seen: &MemoryReplayStore,
 ) -> InboundReport<'t> {
     let store = store();
-    FrameVerifier::new(config, &store, conversation, NOW, seen).verify(text)
+    FrameVerifier::new(config, &store, conversation, NOW, seen)
+        .verify(text)
+        .unwrap()
 }
 
 pub fn verify(text: &str) -> InboundReport<'_> {
