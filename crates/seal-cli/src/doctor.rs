@@ -100,6 +100,8 @@ fn guard_checks(flags: &DoctorArgs, checks: &mut Vec<(Level, String)>) {
         keys: flags.keys.as_deref(),
         store: flags.store.as_deref(),
         state: flags.state.as_deref(),
+        log: None,
+        log_key: None,
     };
     let guards = match PathGuards::of(&flags.guards, &files) {
         Ok(guards) => guards,

@@ -365,6 +365,8 @@ fn tool_decision(
         keys: flags.keys.as_deref(),
         store: flags.store.as_deref(),
         state: flags.state.as_deref(),
+        log: flags.log.log.as_deref(),
+        log_key: flags.log.log_key.as_deref(),
     };
     let path_guards = PathGuards::of(&flags.guards, &files)?;
     let log = crate::audit::sink::HookSink::of(&flags.log, now(None)?.0)?.map(|sink| {

@@ -39,6 +39,10 @@ pub struct SealFiles<'a> {
     pub store: Option<&'a str>,
     /// The replay state (`--state`, `SEAL_STATE`; a URL names no file).
     pub state: Option<&'a str>,
+    /// The decision log (`--log`, `SEAL_LOG`; else its default path).
+    pub log: Option<&'a str>,
+    /// The decision log's signing key (`--log-key`, `SEAL_LOG_KEY`; else its default path).
+    pub log_key: Option<&'a str>,
 }
 
 impl PathGuards {
@@ -192,6 +196,36 @@ fn self_protection(flags: &GuardFlags, files: &SealFiles<'_>) -> Result<SelfProt
             kind,
             write,
             "a path the operator protects",
+        );
+    }
+    let log = match files.log {
+        Some(log) => Some(PathBuf::from(log)),
+        None => crate::audit::key::default_log_path().ok(),
+    };
+    if let Some(log) = log {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut path = log.clone().into_os_string();
+            path.push(suffix);
+            add(
+                "seal-log",
+                Path::new(&path),
+                file,
+                write,
+                "seal's decision log",
+            );
+        }
+    }
+    let log_key = match files.log_key {
+        Some(key) => Some(PathBuf::from(key)),
+        None => crate::audit::key::default_key_path().ok(),
+    };
+    if let Some(log_key) = log_key {
+        add(
+            "seal-log-key",
+            &log_key,
+            file,
+            Protection::ReadWrite,
+            "the decision log's signing key",
         );
     }
     // The key file last: the paths added last are named first in a finding.

@@ -444,6 +444,8 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         keys: args.keys.as_deref(),
         store: args.store.as_deref(),
         state: args.state.as_deref(),
+        log: None,
+        log_key: None,
     };
     let path_guards = PathGuards::of(&args.guards, &files)?;
     let mode = Mode {
