@@ -94,3 +94,48 @@ pub fn decision_event(
         Ok(event)
     }
 }
+
+/// A disclosure event of `manifest`: `manifest/sealed` and `manifest/approved` name the
+/// manifest (and the approval); `manifest/verified` adds what left the machine: provider,
+/// model, payload and policy digests, and each file with its line ranges and digest;
+/// `manifest/refused` adds the reason.
+pub fn manifest_event(
+    kind: LogEventType,
+    manifest: &crate::Manifest,
+    approval: Option<&str>,
+    reason: Option<&str>,
+) -> Result<LogEvent, LogRecordError> {
+    let fields = manifest.fields();
+    let mut event = LogEvent::new(kind).digest("manifest", manifest.disclosure_hash())?;
+    if kind == LogEventType::ManifestVerified {
+        let files = fields
+            .files()
+            .iter()
+            .map(|file| {
+                let lines: Vec<String> = file
+                    .ranges()
+                    .iter()
+                    .map(|range| format!("{}-{}", range.start, range.end))
+                    .collect();
+                SentFile {
+                    path: log_text(file.path().as_str()),
+                    lines: log_text(&lines.join(",")),
+                    sha256: file.sha256(),
+                }
+            })
+            .collect();
+        event = event
+            .digest("payload", fields.payload_sha256())?
+            .text("provider", fields.provider())?
+            .text("model", fields.model())?
+            .digest("policy", fields.policy_sha256())?
+            .files("files", files)?;
+    }
+    if let Some(approval) = approval {
+        event = event.text("approval", approval)?;
+    }
+    if let Some(reason) = reason {
+        event = event.text("reason", reason)?;
+    }
+    Ok(event)
+}

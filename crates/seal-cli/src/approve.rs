@@ -35,6 +35,13 @@ pub fn run(args: &ManifestApproveArgs) -> Result<u8, Failure> {
     let mut text = approval_json(&approval).to_text();
     text.push('\n');
     write_atomic(out, text.as_bytes(), Some(0o644))?;
+    crate::audit::sink::record_manifest(
+        &args.log,
+        seal::log::LogEventType::ManifestApproved,
+        &manifest,
+        Some(approval_id),
+        None,
+    )?;
     outln!(
         "approved {} as `{approval_id}` by `{key_id}` until {not_after}; wrote {out}",
         manifest.disclosure_hash().to_hex()

@@ -407,6 +407,9 @@ pub struct ManifestSealArgs {
     /// Print `{"disclosure_hash", "manifest"}` instead of the summary.
     #[arg(long)]
     pub json: bool,
+    /// Record the manifest's event in this decision log (`seal audit init`).
+    #[command(flatten)]
+    pub log: RecordLogFlags,
 }
 
 /// `seal manifest approve`.
@@ -441,6 +444,9 @@ pub struct ManifestApproveArgs {
     /// Signing time in Unix seconds (default: SEAL_NOW, else the clock).
     #[arg(long, value_name = "SECONDS")]
     pub now: Option<String>,
+    /// Record the manifest's event in this decision log (`seal audit init`).
+    #[command(flatten)]
+    pub log: RecordLogFlags,
 }
 
 /// `seal manifest verify`.
@@ -489,6 +495,9 @@ pub struct ManifestVerifyArgs {
     /// Print `{"outcome", "detail", "approved"}`.
     #[arg(long)]
     pub json: bool,
+    /// Record the manifest's event in this decision log (`seal audit init`).
+    #[command(flatten)]
+    pub log: RecordLogFlags,
 }
 
 /// An end-of-chain decision.
@@ -777,6 +786,17 @@ pub struct HookLogFlags {
     /// permission flow decides): read `seal audit show` before enforcing.
     #[arg(long, env = "SEAL_SHADOW")]
     pub shadow: bool,
+}
+
+/// The decision log a command records its event in.
+#[derive(Debug, Args)]
+pub struct RecordLogFlags {
+    /// Record the event in this log, made by `seal audit init`.
+    #[arg(long = "log", value_name = "PATH", env = "SEAL_LOG")]
+    pub log: Option<String>,
+    /// The log's signing key (default: the key `seal audit init` made).
+    #[arg(long = "log-key", value_name = "PATH", env = "SEAL_LOG_KEY")]
+    pub log_key: Option<String>,
 }
 
 /// `seal audit ...`.

@@ -28,6 +28,13 @@ pub fn run_seal(args: &ManifestSealArgs) -> Result<u8, Failure> {
     let mut text = manifest.to_json();
     text.push('\n');
     write_atomic(out, text.as_bytes(), Some(0o644))?;
+    crate::audit::sink::record_manifest(
+        &args.log,
+        seal::log::LogEventType::ManifestSealed,
+        &manifest,
+        None,
+        None,
+    )?;
     let hash = manifest.disclosure_hash().to_hex();
     if args.json {
         outln!(
@@ -50,6 +57,7 @@ pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
     let root = args.root.as_str();
     let description = Description::load(&args.description)?;
     let manifest = load_manifest(&args.manifest)?;
+    let mut approval_id: Option<String> = None;
     let (approved, result) = match (&args.approval, &args.approved) {
         (Some(_), Some(_)) => {
             return Err(Failure::usage(
@@ -63,6 +71,7 @@ pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
         }
         (Some(path), None) => {
             let approval = load_approval(path)?;
+            approval_id = Some(approval.approval_id().to_owned());
             let store_path = args.store.as_deref().ok_or_else(|| {
                 Failure::usage("`--approval` needs the trust store (`--store` or `SEAL_STORE`)")
             })?;
@@ -112,6 +121,20 @@ pub fn run_verify(args: &ManifestVerifyArgs) -> Result<u8, Failure> {
         ),
         Err(error) => (spawn_exit(error), spawn_code(error), error.to_string()),
     };
+    let (kind, reason) = match &result {
+        Ok(()) => (seal::log::LogEventType::ManifestVerified, None),
+        Err(_) => (
+            seal::log::LogEventType::ManifestRefused,
+            Some(format!("{outcome}: {detail}")),
+        ),
+    };
+    crate::audit::sink::record_manifest(
+        &args.log,
+        kind,
+        &manifest,
+        approval_id.as_deref(),
+        reason.as_deref(),
+    )?;
     if args.json {
         outln!(
             "{}",

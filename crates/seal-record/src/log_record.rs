@@ -137,7 +137,11 @@ const MANIFEST_VERIFIED: &[Member] = &[
     opt("approval", Text),
     opt("files", Files),
 ];
-const MANIFEST_REFUSED: &[Member] = &[opt("manifest", Digest), req("reason", Text)];
+const MANIFEST_REFUSED: &[Member] = &[
+    opt("manifest", Digest),
+    req("reason", Text),
+    opt("approval", Text),
+];
 
 impl LogEventType {
     /// Every event type.

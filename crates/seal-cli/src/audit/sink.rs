@@ -1,12 +1,11 @@
 //! What the hooks record: the facade's log sink over the SQLite log, signing each checkpoint
 //! with the log key.
 
-use std::path::Path;
 use std::sync::Mutex;
 
 use seal::log::tlog::Checkpoint;
 use seal::log::{LogEvent, LogSigningKey, LogSink};
-use seal_log_sqlite::{CheckpointSigner, LogOptions, SqliteLog};
+use seal_log_sqlite::{CheckpointSigner, SqliteLog};
 
 use crate::cli::HookLogFlags;
 use crate::failure::Failure;
@@ -37,13 +36,21 @@ pub struct HookSink {
 impl HookSink {
     /// The sink of `flags`, when `--log` (or `SEAL_LOG`) names a log.
     pub fn of(flags: &HookLogFlags, time: u64) -> Result<Option<HookSink>, Failure> {
-        let Some(path) = flags.log.as_deref() else {
+        HookSink::open(flags.log.as_deref(), flags.log_key.as_deref(), time)
+    }
+
+    /// The sink of the log at `log` signed with the key at `log_key` (else the default key),
+    /// when `log` names one.
+    pub fn open(
+        log: Option<&str>,
+        log_key: Option<&str>,
+        time: u64,
+    ) -> Result<Option<HookSink>, Failure> {
+        let Some(path) = log else {
             return Ok(None);
         };
-        let key = super::key::load(&super::key::key_path(flags.log_key.as_deref())?)?;
-        let log = SqliteLog::open(Path::new(path), &LogOptions::default())
-            .map_err(|error| Failure::input(error.to_string()))?
-            .with_steps(Box::new(fault::point));
+        let key = super::key::load(&super::key::key_path(log_key)?)?;
+        let log = super::open(path)?.with_steps(Box::new(fault::point));
         Ok(Some(HookSink {
             log: Mutex::new(log),
             key,
@@ -67,4 +74,23 @@ impl LogSink for HookSink {
     fn record(&self, event: LogEvent) -> Result<(), String> {
         self.append(event)
     }
+}
+
+/// Records a disclosure event of `manifest` in the log of `flags`, if one is named. A failure
+/// to record fails the command: an unrecorded disclosure is not cleared.
+pub fn record_manifest(
+    flags: &crate::cli::RecordLogFlags,
+    kind: seal::log::LogEventType,
+    manifest: &seal::Manifest,
+    approval: Option<&str>,
+    reason: Option<&str>,
+) -> Result<(), Failure> {
+    let time = crate::io::now(None)?.0;
+    let Some(sink) = HookSink::open(flags.log.as_deref(), flags.log_key.as_deref(), time)? else {
+        return Ok(());
+    };
+    let event = seal::log::manifest_event(kind, manifest, approval, reason)
+        .map_err(|error| Failure::input(error.to_string()))?;
+    sink.append(event)
+        .map_err(|error| Failure::input(format!("the decision log could not record: {error}")))
 }
