@@ -215,11 +215,18 @@ fn self_protection(flags: &GuardFlags, files: &SealFiles<'_>) -> Result<SelfProt
             );
         }
     }
-    let log_key = match files.log_key {
-        Some(key) => Some(PathBuf::from(key)),
-        None => crate::audit::key::default_key_path().ok(),
-    };
-    if let Some(log_key) = log_key {
+    // The default key is protected even when another is given: a key made there earlier is
+    // still a log key.
+    let mut log_keys: Vec<PathBuf> = crate::audit::key::default_key_path()
+        .ok()
+        .into_iter()
+        .collect();
+    if let Some(key) = files.log_key.map(PathBuf::from) {
+        if !log_keys.contains(&key) {
+            log_keys.push(key);
+        }
+    }
+    for log_key in log_keys {
         add(
             "seal-log-key",
             &log_key,

@@ -630,11 +630,12 @@ impl SqliteLog {
         Ok(entries)
     }
 
-    /// Folds the write-ahead log into the database file (a passive SQLite checkpoint: it waits
-    /// for no writer). `seal audit` calls it, never the hooks.
+    /// Folds the write-ahead log into the database file and empties it (a `TRUNCATE` SQLite
+    /// checkpoint, which waits for writers up to the busy timeout), so the file alone holds
+    /// the log. `seal audit` calls it, never the hooks.
     pub fn fold_wal(&self) -> Result<(), LogError> {
         self.connection
-            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
             .map_err(self.failed("fold the write-ahead log"))
     }
 }

@@ -143,20 +143,29 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
     } else {
         outln!("log {} (origin {})", quoted(&path), log.origin());
         outln!("verifier key from {key_from}");
-        outln!(
-            "{} entries; latest checkpoint size {}; root {}; {} checkpoints checked",
-            verdict.entries,
-            verdict
-                .checkpoint_size
-                .map_or_else(|| "none".to_owned(), |size| size.to_string()),
-            verdict.root,
-            verdict.checkpoints_checked
-        );
         match &broken {
-            None => outln!("ok"),
-            Some(broken) => outln!("BROKEN: {broken}"),
+            None => {
+                outln!(
+                    "{} entries; latest checkpoint size {}; root {}; {} checkpoints checked",
+                    verdict.entries,
+                    verdict
+                        .checkpoint_size
+                        .map_or_else(|| "none".to_owned(), |size| size.to_string()),
+                    verdict.root,
+                    verdict.checkpoints_checked
+                );
+                outln!("ok");
+                outln!("strength: {}", verdict.strength);
+            }
+            Some(broken) => {
+                outln!(
+                    "{} entries read, {} checkpoints checked",
+                    verdict.entries,
+                    verdict.checkpoints_checked
+                );
+                outln!("BROKEN: {broken}");
+            }
         }
-        outln!("strength: {}", verdict.strength);
     }
     Ok(if broken.is_some() {
         Exit::LogBroken
