@@ -110,3 +110,98 @@ pub fn path(data: &[u8]) -> Result<(), String> {
         other => Err(format!("`{dotted}` does not name `{spelled}`: {other:?}")),
     }
 }
+
+/// Reads `data` (when UTF-8) as a signed note, a checkpoint body and a proof file: each that is
+/// accepted writes back to exactly `data`, and nothing panics.
+pub fn tlog_text(data: &[u8]) -> Result<(), String> {
+    use crate::tlog::{Checkpoint, ProofFile, SignedNote};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return Ok(());
+    };
+    if let Ok(note) = SignedNote::parse(text) {
+        if note.to_text() != text {
+            return Err("an accepted note does not write back to its text".to_owned());
+        }
+    }
+    if let Ok(checkpoint) = Checkpoint::parse(text) {
+        if checkpoint.to_text() != text {
+            return Err("an accepted checkpoint does not write back to its text".to_owned());
+        }
+    }
+    if let Ok(proof) = ProofFile::parse(text) {
+        if proof.to_text() != text {
+            return Err("an accepted proof file does not write back to its text".to_owned());
+        }
+    }
+    Ok(())
+}
+
+/// Takes sizes, an index and proof hashes from `data` and verifies inclusion and consistency
+/// with them (which must return, whatever the numbers); then builds a tree of up to 64 leaves
+/// from `data` and checks that its own proofs verify and a flipped bit in one does not.
+pub fn tlog_proof(data: &[u8]) -> Result<(), String> {
+    use crate::tlog::{leaf_hash, verify_consistency, verify_inclusion, MerkleHash, Tree};
+    let number = |at: usize| {
+        let mut bytes = [0u8; 8];
+        for (slot, byte) in bytes.iter_mut().zip(data.iter().skip(at)) {
+            *slot = *byte;
+        }
+        u64::from_le_bytes(bytes)
+    };
+    let hashes: Vec<MerkleHash> = data
+        .chunks_exact(32)
+        .map(|chunk| {
+            let mut hash = [0u8; 32];
+            hash.copy_from_slice(chunk);
+            MerkleHash::from_bytes(hash)
+        })
+        .collect();
+    let root = hashes.first().copied().unwrap_or(MerkleHash::ZERO);
+    let _ = verify_inclusion(&root, number(0), number(8), &hashes, &root);
+    let _ = verify_consistency(number(16), number(8), &root, &root, &hashes);
+    let leaves = data.len().min(64);
+    let mut tree = Tree::new();
+    for index in 0..leaves {
+        tree.push(leaf_hash(data.get(..index).unwrap_or(&[])));
+    }
+    let size = tree.len();
+    if size == 0 {
+        return Ok(());
+    }
+    let index = number(0) % size;
+    let proof = tree
+        .inclusion_proof(index, size)
+        .map_err(|e| e.to_string())?;
+    let tree_root = tree.root(size).map_err(|e| e.to_string())?;
+    let leaf = tree.leaf(index).copied().ok_or("leaf missing")?;
+    verify_inclusion(&leaf, index, size, &proof, &tree_root)
+        .map_err(|e| format!("a tree's own inclusion proof fails: {e}"))?;
+    if let Some((first, rest)) = proof.split_first() {
+        let mut bytes = *first.as_bytes();
+        if let Some(byte) = bytes.first_mut() {
+            *byte ^= 1;
+        }
+        let mut broken = vec![MerkleHash::from_bytes(bytes)];
+        broken.extend_from_slice(rest);
+        if verify_inclusion(&leaf, index, size, &broken, &tree_root).is_ok() {
+            return Err("an inclusion proof with a flipped bit verifies".to_owned());
+        }
+    }
+    let old = 1 + number(8) % size;
+    let consistency = tree
+        .consistency_proof(old, size)
+        .map_err(|e| e.to_string())?;
+    let old_root = tree.root(old).map_err(|e| e.to_string())?;
+    verify_consistency(old, size, &old_root, &tree_root, &consistency)
+        .map_err(|e| format!("a tree's own consistency proof fails: {e}"))
+}
+
+/// Reads `data` as a log record: an accepted record writes back to exactly `data`.
+pub fn log_record(data: &[u8]) -> Result<(), String> {
+    if let Ok(record) = crate::LogRecord::from_bytes(data) {
+        if record.to_bytes() != data {
+            return Err("an accepted log record does not write back to its bytes".to_owned());
+        }
+    }
+    Ok(())
+}
