@@ -115,8 +115,8 @@ pub mod secrets {
         SecretFinding, SecretGuard, SecretPattern, SecretRow, DEFAULT_SECRETS, LISTED_SECRET,
     };
     pub use seal_policy::guards::{
-        Act, FileTool, PatternError, FILE_TOOLS, MAX_ID_BYTES, NAME_READERS, PATCH_TOOL,
-        RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS, UNKNOWN_ROOT,
+        Act, PatternError, MAX_ID_BYTES, NAME_READERS, PATCH_TOOL, RECURSIVE_READERS,
+        TREE_CHANGERS, TREE_READERS, UNKNOWN_ROOT,
     };
 }
 pub use seal_policy::rules::RECOMMENDED_RULES;
@@ -149,7 +149,8 @@ pub use seal_policy::rules::RECOMMENDED_RULES;
 /// # Ok::<(), seal::BuildError>(())
 /// ```
 pub use seal_policy::chain::{
-    Because, Check, Guard, Listener, Next, Reason, Ruling, Scope, StageError, Subject, ToolCall,
+    Because, Check, Guard, Listener, Next, Reason, Ruling, Scope, StageError, Subject, SubjectKind,
+    ToolCall, ToolField, TOOL_FIELDS,
 };
 
 pub use seal_policy::approval::ApprovalPolicy;

@@ -36,16 +36,40 @@ fn json_string(text: &str) -> String {
     out
 }
 
-fn run(prepared: Prepared<'_>) -> seal::Run {
+fn expect_run(prepared: Prepared<'_>) -> seal::Run {
     match prepared {
         Prepared::Run(run) => run,
         other => panic!("expected run, got {other:?}"),
     }
 }
 
-fn deny(prepared: Prepared<'_>) -> seal::Deny {
+fn expect_deny(prepared: Prepared<'_>) -> seal::Deny {
     match prepared {
         Prepared::Deny(deny) => deny,
+        other => panic!("expected deny, got {other:?}"),
+    }
+}
+
+/// The pending approval of a call that needs one; panics on any other outcome.
+fn expect_approval(prepared: Prepared<'_>) -> seal::PendingApproval<'_> {
+    match prepared {
+        Prepared::NeedsApproval(pending) => pending,
+        other => panic!("expected needs-approval, got {other:?}"),
+    }
+}
+
+/// The run a settled approval dispatches; panics on a deny.
+fn expect_dispatched_run(dispatch: Dispatch) -> seal::Run {
+    match dispatch {
+        Dispatch::Run(run) => run,
+        other => panic!("expected run, got {other:?}"),
+    }
+}
+
+/// The deny a settled approval gives; panics on a run.
+fn expect_dispatched_deny(dispatch: Dispatch) -> seal::Deny {
+    match dispatch {
+        Dispatch::Deny(deny) => deny,
         other => panic!("expected deny, got {other:?}"),
     }
 }
@@ -57,7 +81,7 @@ fn allowed_call_runs_with_the_standing_stamp_and_a_trace() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git status"))
         .unwrap();
-    let run = run(seal.prepare(&call, None));
+    let run = expect_run(seal.prepare(&call, None));
     assert_eq!(run.call_id(), "c1");
     assert_eq!(run.stamp().mode, SandboxMode::WorkspaceWrite);
     assert!(run.stamp().sandboxed && !run.stamp().escalated);
@@ -80,7 +104,7 @@ fn a_deny_rule_on_any_segment_denies_with_the_rule_in_the_trace() {
         let call = seal
             .call(&session, "a1", "c1", "Bash", &bash(command))
             .unwrap();
-        let deny = deny(seal.prepare(&call, None));
+        let deny = expect_deny(seal.prepare(&call, None));
         assert_eq!(deny.cause(), DenyCause::Decided, "{command}");
         assert!(
             deny.reason().as_str().contains("Bash(rm:*)"),
@@ -100,7 +124,10 @@ fn a_file_deny_rule_and_the_fallback() {
     let call = seal
         .call(&session, "a1", "c1", "Read", r#"{"file_path":".env"}"#)
         .unwrap();
-    assert_eq!(deny(seal.prepare(&call, None)).cause(), DenyCause::Decided);
+    assert_eq!(
+        expect_deny(seal.prepare(&call, None)).cause(),
+        DenyCause::Decided
+    );
     let call = seal
         .call(
             &session,
@@ -130,7 +157,7 @@ fn a_file_deny_rule_and_the_fallback() {
         )
         .unwrap();
     assert_eq!(
-        deny(strict.prepare(&call, None)).cause(),
+        expect_deny(strict.prepare(&call, None)).cause(),
         DenyCause::Decided
     );
 }
@@ -150,7 +177,7 @@ fn a_listener_error_denies_even_when_the_rules_would_allow() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git status"))
         .unwrap();
-    let deny = deny(seal.prepare(&call, None));
+    let deny = expect_deny(seal.prepare(&call, None));
     assert_eq!(deny.cause(), DenyCause::Failed);
     assert!(deny.trace().to_string().contains("reviewer unreachable"));
 }
@@ -173,7 +200,10 @@ fn a_listener_that_replaces_a_downstream_failure_still_denies() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("ls"))
         .unwrap();
-    assert_eq!(deny(seal.prepare(&call, None)).cause(), DenyCause::Failed);
+    assert_eq!(
+        expect_deny(seal.prepare(&call, None)).cause(),
+        DenyCause::Failed
+    );
 }
 
 #[test]
@@ -188,7 +218,10 @@ fn a_panicking_listener_or_guard_denies() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("ls"))
         .unwrap();
-    assert_eq!(deny(seal.prepare(&call, None)).cause(), DenyCause::Failed);
+    assert_eq!(
+        expect_deny(seal.prepare(&call, None)).cause(),
+        DenyCause::Failed
+    );
 
     let guard_panics = |_: &ToolCall| -> Result<Check, StageError> { panic!("guard bug") };
     let seal = Seal::builder()
@@ -200,7 +233,10 @@ fn a_panicking_listener_or_guard_denies() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git status"))
         .unwrap();
-    assert_eq!(deny(seal.prepare(&call, None)).cause(), DenyCause::Failed);
+    assert_eq!(
+        expect_deny(seal.prepare(&call, None)).cause(),
+        DenyCause::Failed
+    );
 }
 
 #[test]
@@ -225,12 +261,8 @@ fn guards_deny_after_an_allow_and_an_approval_and_fail_closed() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push origin main"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!("asks")
-    };
-    let Dispatch::Deny(deny) = pending.settle(Outcome::AllowedOnce) else {
-        panic!("guard")
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
+    let deny = expect_dispatched_deny(pending.settle(Outcome::AllowedOnce));
     assert_eq!(deny.cause(), DenyCause::Guard);
     assert_eq!(deny.reason().as_str(), "main is protected");
     assert_eq!(deny.audit_events().len(), 2);
@@ -238,9 +270,7 @@ fn guards_deny_after_an_allow_and_an_approval_and_fail_closed() {
     let call = seal
         .call(&session, "a1", "c2", "Bash", &bash("git push origin dev"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!("asks")
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     assert!(pending.settle(Outcome::AllowedOnce).is_run());
 }
 
@@ -251,9 +281,7 @@ fn approval_allowed_once_runs_and_logs_the_audit_pair() {
     let call = seal
         .call(&session, "a1", "c9", "Bash", &bash("git push origin dev"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!("asks")
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     let asked = pending.asked_event();
     assert_eq!(asked.kind(), "approval/asked");
     assert_eq!(asked.approval_id(), pending.approval_id());
@@ -267,9 +295,7 @@ fn approval_allowed_once_runs_and_logs_the_audit_pair() {
         "no arguments in the audit event"
     );
     assert!(pending.card().contains("git push origin dev"));
-    let Dispatch::Run(run) = pending.settle(Outcome::AllowedOnce) else {
-        panic!("runs")
-    };
+    let run = expect_dispatched_run(pending.settle(Outcome::AllowedOnce));
     let events = run.audit_events();
     assert_eq!(events.len(), 2);
     assert_eq!(events[0], asked);
@@ -291,12 +317,8 @@ fn rejection_cancellation_and_unavailability_deny() {
         let call = seal
             .call(&session, "a1", "c1", "Bash", &bash("git push"))
             .unwrap();
-        let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-            panic!("asks")
-        };
-        let Dispatch::Deny(deny) = pending.settle(outcome) else {
-            panic!("{word} denies")
-        };
+        let pending = expect_approval(seal.prepare(&call, None));
+        let deny = expect_dispatched_deny(pending.settle(outcome));
         assert_eq!(deny.cause(), DenyCause::Approval(outcome));
         assert!(deny.reason().as_str().contains(word), "{}", deny.reason());
         assert!(deny.audit_events()[1].json().contains(word));
@@ -304,12 +326,8 @@ fn rejection_cancellation_and_unavailability_deny() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!("asks")
-    };
-    let Dispatch::Deny(deny) = pending.cancel() else {
-        panic!("cancel denies")
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
+    let deny = expect_dispatched_deny(pending.cancel());
     assert_eq!(deny.cause(), DenyCause::Approval(Outcome::Cancelled));
 }
 
@@ -324,12 +342,8 @@ fn approval_ids_are_fresh_per_request() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push"))
         .unwrap();
-    let Prepared::NeedsApproval(first) = seal.prepare(&call, None) else {
-        panic!()
-    };
-    let Prepared::NeedsApproval(second) = seal.prepare(&call, None) else {
-        panic!()
-    };
+    let first = expect_approval(seal.prepare(&call, None));
+    let second = expect_approval(seal.prepare(&call, None));
     assert_eq!(first.approval_id(), "run7-1");
     assert_eq!(second.approval_id(), "run7-2");
     let _ = (first.cancel(), second.cancel());
@@ -361,9 +375,7 @@ fn answerers_are_consulted_in_order_and_fail_closed() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!()
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     assert!(pending.ask_answerers().is_run());
     assert_eq!(consulted.load(Ordering::SeqCst), 1);
 
@@ -373,12 +385,8 @@ fn answerers_are_consulted_in_order_and_fail_closed() {
     let call = lonely
         .call(&session, "a1", "c1", "Bash", &bash("git push"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = lonely.prepare(&call, None) else {
-        panic!()
-    };
-    let Dispatch::Deny(deny) = pending.ask_answerers() else {
-        panic!()
-    };
+    let pending = expect_approval(lonely.prepare(&call, None));
+    let deny = expect_dispatched_deny(pending.ask_answerers());
     assert_eq!(deny.cause(), DenyCause::Approval(Outcome::Unavailable));
 
     // A panicking answerer rejects.
@@ -392,12 +400,8 @@ fn answerers_are_consulted_in_order_and_fail_closed() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!()
-    };
-    let Dispatch::Deny(deny) = pending.ask_answerers() else {
-        panic!()
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
+    let deny = expect_dispatched_deny(pending.ask_answerers());
     assert_eq!(deny.cause(), DenyCause::Approval(Outcome::Rejected));
 }
 
@@ -419,7 +423,7 @@ fn approval_policy_never_rejects_without_consulting_any_answerer() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push"))
         .unwrap();
-    let deny = deny(seal.prepare(&call, None));
+    let deny = expect_deny(seal.prepare(&call, None));
     assert_eq!(deny.cause(), DenyCause::Approval(Outcome::Rejected));
     assert_eq!(deny.audit_events().len(), 2);
     assert_eq!(consulted.load(Ordering::SeqCst), 0);
@@ -434,9 +438,7 @@ fn a_granted_escalation_stamps_this_call_only() {
         .unwrap();
     let escalation =
         EscalationFields::new("danger-full-access", "integration tests need the network");
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, Some(escalation)) else {
-        panic!("an escalation needs approval")
-    };
+    let pending = expect_approval(seal.prepare(&call, Some(escalation)));
     assert_eq!(
         pending.escalation_target(),
         Some(SandboxMode::DangerFullAccess)
@@ -444,9 +446,7 @@ fn a_granted_escalation_stamps_this_call_only() {
     assert!(pending
         .card()
         .contains("workspace-write -> danger-full-access"));
-    let Dispatch::Run(run) = pending.settle(Outcome::AllowedOnce) else {
-        panic!()
-    };
+    let run = expect_dispatched_run(pending.settle(Outcome::AllowedOnce));
     assert_eq!(run.stamp().mode, SandboxMode::DangerFullAccess);
     assert!(run.stamp().escalated && !run.stamp().sandboxed);
     // The next call of the session runs at the standing mode again.
@@ -454,24 +454,16 @@ fn a_granted_escalation_stamps_this_call_only() {
         .call(&session, "a1", "c2", "Bash", &bash("cargo test"))
         .unwrap();
     assert_eq!(
-        run_of(seal.prepare(&call, None)).stamp().mode,
+        expect_run(seal.prepare(&call, None)).stamp().mode,
         SandboxMode::WorkspaceWrite
     );
     // A refused escalation denies an otherwise allowed call.
     let call = seal
         .call(&session, "a1", "c3", "Bash", &bash("cargo test"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, Some(escalation)) else {
-        panic!()
-    };
-    let Dispatch::Deny(deny) = pending.settle(Outcome::Rejected) else {
-        panic!()
-    };
+    let pending = expect_approval(seal.prepare(&call, Some(escalation)));
+    let deny = expect_dispatched_deny(pending.settle(Outcome::Rejected));
     assert_eq!(deny.cause(), DenyCause::Approval(Outcome::Rejected));
-}
-
-fn run_of(prepared: Prepared<'_>) -> seal::Run {
-    run(prepared)
 }
 
 #[test]
@@ -495,7 +487,7 @@ fn invalid_escalations_deny_before_any_prompt() {
             justification: Some("why"),
         },
     ] {
-        let deny = deny(seal.prepare(&call, Some(escalation)));
+        let deny = expect_deny(seal.prepare(&call, Some(escalation)));
         assert_eq!(deny.cause(), DenyCause::Escalation, "{escalation:?}");
         assert!(deny.reason().as_str().is_ascii());
     }
@@ -513,20 +505,16 @@ fn a_child_session_never_exceeds_its_parent() {
         .call(&child, "a1", "c1", "Bash", &bash("git status"))
         .unwrap();
     let escalation = EscalationFields::new("danger-full-access", "wants out");
-    let deny = deny(seal.prepare(&call, Some(escalation)));
+    let deny = expect_deny(seal.prepare(&call, Some(escalation)));
     assert_eq!(deny.cause(), DenyCause::Escalation);
     // Asks are rejected in a child (approval policy never).
     let call = seal
         .call(&child, "a1", "c2", "Bash", &bash("git push"))
         .unwrap();
     assert_eq!(
-        deny_of(seal.prepare(&call, None)).cause(),
+        expect_deny(seal.prepare(&call, None)).cause(),
         DenyCause::Approval(Outcome::Rejected)
     );
-}
-
-fn deny_of(prepared: Prepared<'_>) -> seal::Deny {
-    deny(prepared)
 }
 
 #[test]
@@ -558,9 +546,7 @@ fn the_card_is_ascii_escapes_hostile_text_and_marks_elision() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash(hostile))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!()
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     let card = pending.card().to_owned();
     assert!(card.is_ascii(), "{card}");
     assert!(card.contains("\\u{202e}") && card.contains("\\u{1b}") && card.contains("\\n"));
@@ -573,9 +559,7 @@ fn the_card_is_ascii_escapes_hostile_text_and_marks_elision() {
     let call = seal
         .call(&session, "a1", "c2", "Bash", &bash(&long))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!()
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     assert!(pending.card().contains(" [...]"));
     assert!(pending
         .card()
@@ -717,9 +701,7 @@ fn the_card_layout() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash("git push origin dev"))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!()
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     let expected = [
         "+- approval needed ------------------------------------------------------------",
         "| approval  approval-1",
@@ -770,9 +752,7 @@ fn approvals_from_many_threads_get_distinct_ids() {
                             &bash("git push"),
                         )
                         .unwrap();
-                    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-                        panic!()
-                    };
+                    let pending = expect_approval(seal.prepare(&call, None));
                     ids.lock().unwrap().push(pending.approval_id().to_owned());
                     assert!(pending.ask_answerers().is_run());
                 }
@@ -801,9 +781,7 @@ fn a_hostile_or_long_ask_reason_still_asks_and_is_shown_escaped_once() {
     let call = seal
         .call(&session, "a1", "c1", "Bash", &bash(&"y".repeat(3000)))
         .unwrap();
-    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
-        panic!("a reason with controls or of any length still asks")
-    };
+    let pending = expect_approval(seal.prepare(&call, None));
     let reason = pending.reason().as_str();
     assert!(reason.is_ascii());
     assert!(reason.starts_with("review \\u{202e}this\\n"), "{reason}");

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::lexical::{AboveRoot, ClimbsAboveRoot, Lexical};
 use crate::text::is_forbidden_text_char;
 
 /// Longest canonical path, in bytes.
@@ -52,8 +53,9 @@ pub enum PathError {
     },
 }
 
-/// Canonicalizes a relative path: splits on `/`, drops empty and `.` segments, resolves `..`
-/// against the segment before it, and rejects what cannot be spelled canonically.
+/// Canonicalizes a relative path: normalizes it lexically ([`Lexical`]: empty and `.` segments
+/// dropped, `..` resolved against the segment before it, never above the start) and rejects what
+/// cannot be spelled canonically.
 ///
 /// `a/./b`, `a//b`, `a/b/` and `x/../a/b` all give `a/b`. `..` above the root, a leading `/`, a
 /// backslash, a forbidden character ([`is_forbidden_text_char`]) and a path naming the root
@@ -84,24 +86,14 @@ pub fn canonical_path(path: &str) -> Result<CanonicalPath, PathError> {
             character,
         });
     }
-    let mut segments: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                if segments.pop().is_none() {
-                    return Err(PathError::EscapesRoot {
-                        path: path.to_owned(),
-                    });
-                }
-            }
-            other => segments.push(other),
-        }
-    }
-    if segments.is_empty() {
+    let segments =
+        Lexical::of(path, AboveRoot::Refuse).map_err(|ClimbsAboveRoot| PathError::EscapesRoot {
+            path: path.to_owned(),
+        })?;
+    if segments.components().is_empty() {
         return Err(PathError::Empty);
     }
-    let joined = segments.join("/");
+    let joined = segments.to_relative();
     if joined.len() > MAX_PATH_BYTES {
         return Err(PathError::TooLong { len: joined.len() });
     }

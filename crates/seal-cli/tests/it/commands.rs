@@ -1,6 +1,6 @@
 //! `render`, `policy check`, `policy lint` and `doctor` end to end.
 
-use crate::support::{self, fixture, seal, TempDir, NOW};
+use crate::support::{self, fixture, seal, sign_args, TempDir, NOW};
 
 #[test]
 fn render_and_decode() {
@@ -426,19 +426,12 @@ fn compact_keys_are_generated_signed_verified_and_reported() {
     assert_eq!(made.code, 0, "{}", made.snapshot());
     let sign = |conversation: &str, id: &str| {
         let run = seal(
-            &[
-                "sign",
-                "--keys",
+            &sign_args(
                 &keys,
-                "--key-id",
                 "frames-1",
-                "--conversation",
                 conversation,
-                "--attr",
-                &format!("id={id}"),
-                "--now",
-                NOW,
-            ],
+                &["--attr", &format!("id={id}"), "--now", NOW],
+            ),
             b"deploy the docs",
             &[],
         );

@@ -99,3 +99,41 @@ fn policy_check_reasons_are_escaped_once() {
     }
     insta::assert_snapshot!("policy_check_reasons", snapshot);
 }
+
+/// A program word holding a quote and a backslash: the reason names it escaped once (the
+/// backslash doubled by the inline escape, the quote literal), never escaped first by the
+/// segmenter's own description and then again for display.
+#[test]
+fn program_word_with_quote_and_backslash_is_escaped_once() {
+    let rules = rules();
+    let call = json!({
+        "tool_name": "Bash",
+        "tool_input": {"command": "'a\"b\\'* x"},
+        "cwd": "/ws",
+    });
+    let run = seal(
+        &["policy", "check", "--rules", &rules, "--json"],
+        &serde_json::to_vec(&call).expect("json"),
+        &[],
+    );
+    assert!(run.stdout.is_ascii(), "{}", run.stdout);
+    let answer = run.json();
+    let reason = answer["reason"].as_str().expect("a reason");
+    assert_eq!(
+        reason,
+        "unanalysable at byte 0: glob in program `a\"b\\\\*`"
+    );
+    assert!(
+        decoded(reason).ends_with("glob in program `a\"b\\*`"),
+        "{reason}"
+    );
+    let rules_text = answer["rules"].as_str().expect("a string");
+    assert!(
+        rules_text.ends_with("glob in program `a\"b\\\\*`"),
+        "{rules_text}"
+    );
+    for step in answer["trace"].as_array().expect("a trace") {
+        let step = step.as_str().expect("a string");
+        assert!(step.contains("glob in program `a\"b\\\\*`"), "{step}");
+    }
+}

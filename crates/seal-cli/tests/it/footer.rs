@@ -2,7 +2,7 @@
 //! `seal-footer` line signing it; `scan --footer` and the prompt hook with `--footer` verify it
 //! (a replay, a changed message and a message without a footer alarm).
 
-use crate::support::{prompt_hook, seal, TempDir, NOW};
+use crate::support::{prompt_hook, seal, sign_args, TempDir, NOW};
 
 #[test]
 fn footer_messages_are_signed_verified_and_replays_alarm() {
@@ -27,20 +27,12 @@ fn footer_messages_are_signed_verified_and_replays_alarm() {
     assert_eq!(made.code, 0, "{}", made.snapshot());
     let message = "deploy the docs\nwhen CI is green";
     let signed = seal(
-        &[
-            "sign",
-            "--keys",
+        &sign_args(
             &keys,
-            "--key-id",
             "frames-1",
-            "--conversation",
             "session-1",
-            "--footer",
-            "--attr",
-            "id=m1",
-            "--now",
-            NOW,
-        ],
+            &["--footer", "--attr", "id=m1", "--now", NOW],
+        ),
         message.as_bytes(),
         &[],
     );
@@ -52,17 +44,7 @@ fn footer_messages_are_signed_verified_and_replays_alarm() {
     );
     assert!(text.ends_with("></seal-footer>"), "{text}");
     let raw_and_footer = seal(
-        &[
-            "sign",
-            "--keys",
-            &keys,
-            "--key-id",
-            "frames-1",
-            "--conversation",
-            "session-1",
-            "--footer",
-            "--raw",
-        ],
+        &sign_args(&keys, "frames-1", "session-1", &["--footer", "--raw"]),
         message.as_bytes(),
         &[],
     );

@@ -3,7 +3,7 @@
 //! `--max-age` and `--max-skew` move the edges; an undated frame (signed before issue times
 //! existed) alarms unless `--accept-undated-until` covers the time of verification.
 
-use crate::support::{self, fixture, prompt_input, seal, NOW, SIGNED_FRAME};
+use crate::support::{self, fixture, prompt_input, seal, sign_args, NOW, SIGNED_FRAME};
 
 /// The fixture frame as it was signed before issue times existed (no `iat`).
 const UNDATED_FRAME: &str = "<channel source=\"telegram\" id=\"m1\" kid=\"test-frames\" sig=\"40lz_p4y51BeWQnghb35e5\">hello from telegram \\u{3c}/channel> still the body</channel>";
@@ -34,21 +34,12 @@ fn scan(text: &str, now: &str, extra: &[&str]) -> support::Run {
 fn seal_sign_dates_the_frame_with_now() {
     let keys = fixture("keys.json");
     let signed = seal(
-        &[
-            "sign",
-            "--keys",
+        &sign_args(
             &keys,
-            "--key-id",
             "test-frames",
-            "--conversation",
             "session-1",
-            "--attr",
-            "source=telegram",
-            "--attr",
-            "id=m1",
-            "--now",
-            NOW,
-        ],
+            &["--attr", "source=telegram", "--attr", "id=m1", "--now", NOW],
+        ),
         b"hello from telegram </channel> still the body",
         &[],
     );

@@ -6,7 +6,9 @@
 //! and a state URL that is not served (TLS, a bad database, another scheme), each named in the
 //! error without its password.
 
-use crate::support::{self, fixture, prompt_input, redis_server, seal, TempDir, NOW, SIGNED_FRAME};
+use crate::support::{
+    self, fixture, prompt_input, redis_server, seal, sign_args, TempDir, NOW, SIGNED_FRAME,
+};
 use seal_test_support::sqlite_lock::{hold_lock_if_asked, spawn_lock_holder};
 
 fn hook(state: &str, timeout_ms: &str) -> support::Run {
@@ -124,21 +126,12 @@ fn frame_with_id(id: &str) -> String {
     let keys = fixture("keys.json");
     let attr = format!("id={id}");
     let run = seal(
-        &[
-            "sign",
-            "--keys",
+        &sign_args(
             &keys,
-            "--key-id",
             "test-frames",
-            "--conversation",
             "session-1",
-            "--attr",
-            "source=telegram",
-            "--attr",
-            &attr,
-            "--now",
-            NOW,
-        ],
+            &["--attr", "source=telegram", "--attr", &attr, "--now", NOW],
+        ),
         b"a frame",
         &[],
     );

@@ -254,6 +254,9 @@ impl UnanalysableReason {
     }
 }
 
+/// A short description naming the words it is about as they are, unescaped: a word may hold
+/// any character, so whoever shows the reason escapes it once, for where it is shown (the
+/// product renders reasons through the renderer's inline escape).
 impl fmt::Display for UnanalysableReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -305,54 +308,43 @@ impl fmt::Display for UnanalysableReason {
             }
             UnanalysableReason::EmptyProgram => f.write_str("empty program word"),
             UnanalysableReason::NonAsciiProgram { word } => {
-                write!(f, "non-ASCII program `{}`", word.escape_debug())
+                write!(f, "non-ASCII program `{}`", word)
             }
             UnanalysableReason::GlobInProgram { word } => {
-                write!(f, "glob in program `{}`", word.escape_debug())
+                write!(f, "glob in program `{}`", word)
             }
             UnanalysableReason::TildeInProgram { word } => {
-                write!(f, "tilde expansion in program `{}`", word.escape_debug())
+                write!(f, "tilde expansion in program `{}`", word)
             }
             UnanalysableReason::EqualsInProgram { word } => {
-                write!(f, "`=` expansion in program `{}`", word.escape_debug())
+                write!(f, "`=` expansion in program `{}`", word)
             }
             UnanalysableReason::Keyword { word } => {
-                write!(f, "reserved word `{}`", word.escape_debug())
+                write!(f, "reserved word `{}`", word)
             }
             UnanalysableReason::EvalBuiltin { word } => {
-                write!(f, "code-evaluating builtin `{}`", word.escape_debug())
+                write!(f, "code-evaluating builtin `{}`", word)
             }
             UnanalysableReason::AssignmentOnly => f.write_str("assignments with no command"),
             UnanalysableReason::AssignmentExpansion { word } => {
-                write!(f, "expansion in assignment `{}`", word.escape_debug())
+                write!(f, "expansion in assignment `{}`", word)
             }
-            UnanalysableReason::WrapperOption { wrapper, option } => write!(
-                f,
-                "unknown option `{}` of wrapper `{}`",
-                option.escape_debug(),
-                wrapper.escape_debug()
-            ),
+            UnanalysableReason::WrapperOption { wrapper, option } => {
+                write!(f, "unknown option `{}` of wrapper `{}`", option, wrapper)
+            }
             UnanalysableReason::WrapperOperand { wrapper, operand } => write!(
                 f,
                 "unexpected operand `{}` of wrapper `{}`",
-                operand.escape_debug(),
-                wrapper.escape_debug()
+                operand, wrapper
             ),
             UnanalysableReason::ShellInvocation { shell, word } if word.is_empty() => {
-                write!(f, "`{} -c` without a payload", shell.escape_debug())
+                write!(f, "`{} -c` without a payload", shell)
             }
-            UnanalysableReason::ShellInvocation { shell, word } => write!(
-                f,
-                "cannot unwrap `{}` at `{}`",
-                shell.escape_debug(),
-                word.escape_debug()
-            ),
+            UnanalysableReason::ShellInvocation { shell, word } => {
+                write!(f, "cannot unwrap `{}` at `{}`", shell, word)
+            }
             UnanalysableReason::UnsupportedShell { shell } => {
-                write!(
-                    f,
-                    "arguments of `{}` are not analysed",
-                    shell.escape_debug()
-                )
+                write!(f, "arguments of `{}` are not analysed", shell)
             }
         }
     }

@@ -420,3 +420,22 @@ fn other_redirections_are_refused_at_their_operator() {
         check(command, "redirection", offset);
     }
 }
+
+/// The description names words as they are: a quote and a backslash in a program word are not
+/// escaped here (the one escape for display is the consumer's).
+#[test]
+fn descriptions_give_words_raw() {
+    let error = fail_with("'a\"b\\'* x", &ShellLimits::default());
+    assert_eq!(
+        error.reason,
+        UnanalysableReason::GlobInProgram {
+            word: "a\"b\\*".to_owned()
+        }
+    );
+    assert_eq!(error.reason.to_string(), "glob in program `a\"b\\*`");
+    let error = fail_with("sudo -Z'\"\\' ls", &ShellLimits::default());
+    assert_eq!(
+        error.reason.to_string(),
+        "unknown option `-Z\"\\` of wrapper `sudo`"
+    );
+}

@@ -3,6 +3,8 @@
 
 use seal_parse::json::Value;
 
+use crate::paths::Access;
+
 /// The part of a call's arguments that permission rules may look at, read from the frozen
 /// arguments by [`TOOL_FIELDS`] (the tool name is compared exactly, case included):
 ///
@@ -15,10 +17,11 @@ use seal_parse::json::Value;
 /// | `WebFetch` | `url` (string) | [`Subject::Url`] |
 /// | `Agent`, `Task` | `subagent_type` (string) | [`Subject::Name`] |
 /// | `Skill` | `skill` (string) | [`Subject::Name`] |
+/// | `NotebookRead` | (`notebook_path`, read by the path guards only) | [`Subject::Opaque`] |
 /// | any other tool | | [`Subject::Opaque`] |
 ///
-/// Rules never see a serialized blob of all the arguments. A tool of the table whose argument
-/// is missing or not a string (a string holding a lone surrogate included) gives
+/// Rules never see a serialized blob of all the arguments. A tool of the table with a subject
+/// kind whose argument is missing or not a string (a string holding a lone surrogate included) gives
 /// [`Subject::Unreadable`]: a rule with a specifier must never allow such a call. The view
 /// borrows the frozen arguments, so reading it copies nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,37 +45,50 @@ pub enum Subject<'a> {
     Opaque,
 }
 
-/// One row of [`TOOL_FIELDS`]: the argument of a tool that gives its subject.
+/// One row of [`TOOL_FIELDS`]: the argument of a tool that gives its subject, and what the
+/// tool does to the file it names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ToolField {
     /// The tool's name (compared exactly).
     pub tool: &'static str,
     /// The argument holding the subject.
     pub field: &'static str,
-    /// What the argument is.
-    pub kind: SubjectKind,
+    /// What the argument is, as rules and the approval card read it; `None` for a tool whose
+    /// rules name the tool only (its call's subject is [`Subject::Opaque`]) though the path
+    /// guards read its path.
+    pub kind: Option<SubjectKind>,
+    /// What a file tool does to the file at its path, as the path guards read it (an edit
+    /// shows the lines it changes, so it reads too); `None` for a tool whose argument names
+    /// no file.
+    pub access: Option<Access>,
     /// Whether the tool searches: it reads every file below its path, and without a path it
     /// searches the working directory (the subject is then the path `.`). For any other tool an
     /// absent argument is unreadable.
     pub searches: bool,
 }
 
-/// Which argument of which tool gives which subject: the one table the chain, the rules and
-/// the approval card read (see [`Subject`]).
+/// Which argument of which tool gives which subject, and what a file tool does to its file:
+/// the one table the chain, the rules, the approval card and the path guards read (see
+/// [`Subject`]). `NotebookRead` (a tool of older Claude Code versions) is read by the path
+/// guards only: rules name it by its name alone.
 pub const TOOL_FIELDS: &[ToolField] = &[
     row("Bash", "command", SubjectKind::Command),
-    row("Read", "file_path", SubjectKind::Path),
-    row("Edit", "file_path", SubjectKind::Path),
-    row("Write", "file_path", SubjectKind::Path),
-    row("MultiEdit", "file_path", SubjectKind::Path),
-    row("NotebookEdit", "notebook_path", SubjectKind::Path),
+    file("Read", "file_path", Access::Read),
+    ToolField {
+        kind: None,
+        ..file("NotebookRead", "notebook_path", Access::Read)
+    },
+    file("Edit", "file_path", Access::Both),
+    file("Write", "file_path", Access::Write),
+    file("MultiEdit", "file_path", Access::Both),
+    file("NotebookEdit", "notebook_path", Access::Both),
     ToolField {
         searches: true,
-        ..row("Grep", "path", SubjectKind::Path)
+        ..file("Grep", "path", Access::Read)
     },
     ToolField {
         searches: true,
-        ..row("Glob", "path", SubjectKind::Path)
+        ..file("Glob", "path", Access::Read)
     },
     row("WebFetch", "url", SubjectKind::Url),
     row("Agent", "subagent_type", SubjectKind::Name),
@@ -84,8 +100,16 @@ const fn row(tool: &'static str, field: &'static str, kind: SubjectKind) -> Tool
     ToolField {
         tool,
         field,
-        kind,
+        kind: Some(kind),
+        access: None,
         searches: false,
+    }
+}
+
+const fn file(tool: &'static str, field: &'static str, access: Access) -> ToolField {
+    ToolField {
+        access: Some(access),
+        ..row(tool, field, SubjectKind::Path)
     }
 }
 
@@ -169,7 +193,7 @@ pub fn url_domain(url: &str) -> Option<String> {
 
 /// The subject of a call of `tool` with `arguments`, by [`TOOL_FIELDS`].
 pub(crate) fn subject_of<'a>(tool: &str, arguments: &'a Value<'_>) -> Subject<'a> {
-    let Some(row) = ToolField::of(tool) else {
+    let Some((row, kind)) = ToolField::of(tool).and_then(|row| Some((row, row.kind?))) else {
         return Subject::Opaque;
     };
     let value = arguments
@@ -183,7 +207,7 @@ pub(crate) fn subject_of<'a>(tool: &str, arguments: &'a Value<'_>) -> Subject<'a
     let Some(text) = text else {
         return Subject::Unreadable { field: row.field };
     };
-    match row.kind {
+    match kind {
         SubjectKind::Command => Subject::Command(text),
         SubjectKind::Path => Subject::Path(text),
         SubjectKind::Url => Subject::Url(text),
@@ -193,7 +217,34 @@ pub(crate) fn subject_of<'a>(tool: &str, arguments: &'a Value<'_>) -> Subject<'a
 
 #[cfg(test)]
 mod tests {
-    use super::{url_domain, url_host};
+    use super::{url_domain, url_host, Access, SubjectKind, ToolField, TOOL_FIELDS};
+
+    #[test]
+    fn file_tools_as_the_path_guards_read_them() {
+        let file_tools: Vec<_> = TOOL_FIELDS
+            .iter()
+            .filter_map(|row| Some((row.tool, row.field, row.access?, row.searches)))
+            .collect();
+        assert_eq!(
+            file_tools,
+            [
+                ("Read", "file_path", Access::Read, false),
+                ("NotebookRead", "notebook_path", Access::Read, false),
+                ("Edit", "file_path", Access::Both, false),
+                ("Write", "file_path", Access::Write, false),
+                ("MultiEdit", "file_path", Access::Both, false),
+                ("NotebookEdit", "notebook_path", Access::Both, false),
+                ("Grep", "path", Access::Read, true),
+                ("Glob", "path", Access::Read, true),
+            ]
+        );
+        // Rules name `NotebookRead` only; every other file tool's subject is its path.
+        for row in TOOL_FIELDS.iter().filter(|row| row.access.is_some()) {
+            let kind = (row.tool != "NotebookRead").then_some(SubjectKind::Path);
+            assert_eq!(row.kind, kind, "{}", row.tool);
+        }
+        assert_eq!(ToolField::of("NotebookRead").and_then(|row| row.kind), None);
+    }
 
     #[test]
     fn domains_read_with_certainty_or_not_at_all() {

@@ -8,7 +8,8 @@
 //! - [`secrets::SecretGuard`] keeps well-known credential files from being read
 //!   (spec/secret-guard.md).
 //!
-//! Both read a call the same way: the file tools by their path argument ([`FILE_TOOLS`]),
+//! Both read a call the same way: the file tools by their path argument and what they do to
+//! the file ([`TOOL_FIELDS`](crate::chain::TOOL_FIELDS), the table the rules read),
 //! Codex's `apply_patch` as a write of every path its patch touches, and a shell command
 //! through [`crate::paths::command_paths`], the walk the rules share, every path placed by
 //! the one resolver [`crate::paths::Places`] (lexically: symbolic links are not followed). A
@@ -27,9 +28,7 @@ pub(crate) use shared::Shared;
 
 use std::fmt;
 
-pub use reach::{
-    FileTool, FILE_TOOLS, NAME_READERS, PATCH_TOOL, RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS,
-};
+pub use reach::{NAME_READERS, PATCH_TOOL, RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS};
 pub use shape::PatternError;
 
 use crate::paths::{Places, Unplaced};

@@ -10,14 +10,12 @@ mod place;
 mod segment;
 mod tables;
 
-pub use tables::{
-    FileTool, FILE_TOOLS, NAME_READERS, PATCH_TOOL, RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS,
-};
+pub use tables::{NAME_READERS, PATCH_TOOL, RECURSIVE_READERS, TREE_CHANGERS, TREE_READERS};
 
 use seal_parse::patch::{Patch, PatchLimits};
 use seal_parse::shell::{readable, segment_into, SegmentBuffer, ShellLimits};
 
-use crate::chain::ToolCall;
+use crate::chain::{ToolCall, ToolField};
 use crate::paths::{Access, Cwd, Places, Unplaced};
 use command::command_touches;
 use place::place;
@@ -93,11 +91,12 @@ pub(crate) fn reached<'a>(
             .collect();
         return Reached::Paths(touches);
     }
-    let Some(file_tool) = FILE_TOOLS.iter().find(|entry| entry.tool == tool) else {
+    let Some((file_tool, access)) = ToolField::of(tool).and_then(|row| Some((row, row.access?)))
+    else {
         return Reached::Paths(Vec::new());
     };
-    let absent = arguments.is_some_and(|object| object.get(file_tool.argument).is_none());
-    let word = match string(file_tool.argument) {
+    let absent = arguments.is_some_and(|object| object.get(file_tool.field).is_none());
+    let word = match string(file_tool.field) {
         Some(word) => word,
         None if absent && file_tool.searches => ".",
         None => return Reached::Paths(Vec::new()),
@@ -105,7 +104,7 @@ pub(crate) fn reached<'a>(
     Reached::Paths(vec![Touch {
         by: format!("{tool} {word}"),
         word,
-        access: file_tool.access,
+        access,
         names_only: false,
         reads_below: file_tool.searches,
         changes_below: false,

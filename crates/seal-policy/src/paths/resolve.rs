@@ -1,10 +1,12 @@
 //! The one lexical resolver: where a path word of a command or a file tool's path lies, read
 //! against the workspace root, the directories the operator added and the home directory. No
-//! file system is consulted (symbolic links are not followed): `.` and empty components are
-//! dropped and `..` removes the component before it (never above `/`), as the kernel reads a
-//! path without links.
+//! file system is consulted (symbolic links are not followed): the path is normalized by
+//! [`Lexical`] (`.` and empty components dropped, `..` removing the component before it and
+//! staying at `/`), as the kernel reads a path without links.
 
 use std::fmt;
+
+use seal_record::{ComponentStack, Lexical};
 
 /// Most components a path may have once resolved; a deeper one is not placed
 /// ([`Unplaced::TooDeep`]).
@@ -84,50 +86,76 @@ impl fmt::Display for Unplaced {
     }
 }
 
-/// A fixed-capacity stack of path components, so that placing a path allocates nothing.
-pub(crate) struct Components<'a> {
+/// A fixed-capacity stack of path components, so that placing a path allocates nothing: the
+/// storage of the [`Lexical`] normalizer while placing.
+struct Bounded<'a> {
     parts: [&'a str; MAX_PATH_COMPONENTS],
     len: usize,
+    /// Whether a component ever found no room; the components are then incomplete.
+    overflowed: bool,
 }
 
-impl<'a> Components<'a> {
-    pub(crate) fn new() -> Components<'a> {
-        Components {
-            parts: [""; MAX_PATH_COMPONENTS],
-            len: 0,
-        }
-    }
-
-    /// Applies the components of `path` (absolute or not: a leading `/` is read as empty
-    /// components) on top of the stack.
-    pub(crate) fn push_path(&mut self, path: &'a str) -> Result<(), Unplaced> {
-        for part in path.split('/') {
-            match part {
-                "" | "." => {}
-                ".." => self.len = self.len.saturating_sub(1),
-                other => {
-                    let slot = self.parts.get_mut(self.len).ok_or(Unplaced::TooDeep)?;
-                    *slot = other;
-                    self.len += 1;
-                }
+impl<'a> ComponentStack<'a> for Bounded<'a> {
+    fn push_component(&mut self, name: &'a str) {
+        match self.parts.get_mut(self.len) {
+            Some(slot) => {
+                *slot = name;
+                self.len += 1;
             }
+            None => self.overflowed = true,
         }
-        Ok(())
     }
 
-    pub(crate) fn as_slice(&self) -> &[&'a str] {
-        // `len` never passes the capacity: `push_path` counts a component only once its slot
-        // is found, and reports `TooDeep` instead.
+    fn pop_component(&mut self) -> Option<&'a str> {
+        let top = self.len.checked_sub(1)?;
+        self.len = top;
+        self.parts.get(top).copied()
+    }
+
+    fn components(&self) -> &[&'a str] {
+        // `len` never passes the capacity: `push_component` counts a component only once its
+        // slot is found, and records the overflow instead.
         debug_assert!(
             self.len <= MAX_PATH_COMPONENTS,
             "components counted but not kept"
         );
         self.parts.get(..self.len).unwrap_or_default()
     }
+}
+
+/// A path being placed: normalized lexically, `..` staying at `/` at the top, in a
+/// [`Bounded`] stack.
+struct Components<'a>(Lexical<'a, Bounded<'a>>);
+
+impl<'a> Components<'a> {
+    fn new() -> Components<'a> {
+        Components(Lexical::in_stack(Bounded {
+            parts: [""; MAX_PATH_COMPONENTS],
+            len: 0,
+            overflowed: false,
+        }))
+    }
+
+    /// Applies the components of `path` (absolute or not: a leading `/` is read as empty
+    /// components) on top of the stack; [`Unplaced::TooDeep`] once more than
+    /// [`MAX_PATH_COMPONENTS`] were held at once.
+    fn push_path(&mut self, path: &'a str) -> Result<(), Unplaced> {
+        self.0.push_staying(path);
+        if self.0.stack().overflowed {
+            return Err(Unplaced::TooDeep);
+        }
+        Ok(())
+    }
+
+    /// Applies the absolute path `path` from `/`.
+    fn restart_at(&mut self, path: &'a str) -> Result<(), Unplaced> {
+        *self = Components::new();
+        self.push_path(path)
+    }
 
     /// Whether the stack starts with the components of the absolute directory `dir`.
-    pub(crate) fn starts_with_dir(&self, dir: &str) -> bool {
-        let mut own = self.as_slice().iter();
+    fn starts_with_dir(&self, dir: &str) -> bool {
+        let mut own = self.0.components().iter();
         for part in dir.split('/').filter(|p| !p.is_empty() && *p != ".") {
             if own.next() != Some(&part) {
                 return false;
@@ -137,16 +165,8 @@ impl<'a> Components<'a> {
     }
 
     /// The path, absolute.
-    pub(crate) fn to_absolute(&self) -> String {
-        let mut out = String::new();
-        for part in self.as_slice() {
-            out.push('/');
-            out.push_str(part);
-        }
-        if out.is_empty() {
-            out.push('/');
-        }
-        out
+    fn to_absolute(&self) -> String {
+        self.0.to_absolute()
     }
 }
 
@@ -304,15 +324,13 @@ impl Places {
         if let Cwd::After(cds) = cwd {
             for cd in cds {
                 if cd.starts_with('/') {
-                    parts.len = 0;
-                    parts.push_path(cd)?;
+                    parts.restart_at(cd)?;
                 } else if let Some(rest) = cd.strip_prefix('~') {
                     if !(rest.is_empty() || rest.starts_with('/')) {
                         return Err(Unplaced::OtherHome);
                     }
                     let home = self.home.as_deref().ok_or(Unplaced::HomeUnknown)?;
-                    parts.len = 0;
-                    parts.push_path(home)?;
+                    parts.restart_at(home)?;
                     parts.push_path(rest)?;
                 } else {
                     parts.push_path(cd)?;
@@ -406,6 +424,52 @@ mod tests {
         assert_eq!(at("a\0b"), Whereabouts::Unplaced(Unplaced::Nul));
         let deep = "a/".repeat(MAX_PATH_COMPONENTS);
         assert_eq!(at(&deep), Whereabouts::Unplaced(Unplaced::TooDeep));
+    }
+
+    #[test]
+    fn too_deep_counts_the_most_components_held_at_once() {
+        let p = Places::new().with_root("/r");
+        // 70 names then 10 `..`: 60 below `/r` at the end, but 71 held on the way.
+        let climbing = format!("{}{}", "a/".repeat(70), "../".repeat(10));
+        assert_eq!(p.absolute(&climbing, Cwd::Root), Err(Unplaced::TooDeep));
+        let at_most = "a/".repeat(MAX_PATH_COMPONENTS - 1);
+        let placed = p.absolute(&at_most, Cwd::Root).unwrap();
+        assert_eq!(placed.matches('/').count(), MAX_PATH_COMPONENTS);
+        assert_eq!(
+            p.absolute(&format!("{at_most}b"), Cwd::Root),
+            Err(Unplaced::TooDeep)
+        );
+        // An absolute `cd` starts again from `/`.
+        let deep_cd = "/x/".repeat(40);
+        assert_eq!(
+            p.absolute("y", Cwd::After(&[&deep_cd, "/s"])),
+            Ok("/s/y".to_owned())
+        );
+    }
+
+    #[test]
+    fn climbs_above_slash_stay_there() {
+        let p = Places::new().with_root("/r");
+        assert_eq!(p.absolute("/../../x/..", Cwd::Root), Ok("/".to_owned()));
+        assert_eq!(p.absolute("../../../x", Cwd::Root), Ok("/x".to_owned()));
+    }
+
+    proptest::proptest! {
+        /// The bounded stack places a path as the unbounded normalizer reads it.
+        #[test]
+        fn placing_is_lexical_normalizing(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["a", "b", ".", "..", ""]),
+                0..40,
+            ),
+        ) {
+            let word = format!("/{}", parts.join("/"));
+            let p = Places::new();
+            proptest::prop_assert_eq!(
+                p.absolute(&word, Cwd::Root),
+                Ok(Lexical::staying(&word).to_absolute())
+            );
+        }
     }
 
     #[test]

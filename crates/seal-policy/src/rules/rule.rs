@@ -37,7 +37,7 @@ impl FieldKind {
     /// The field kind of the tool called `tool`.
     #[must_use]
     pub fn of(tool: &str) -> FieldKind {
-        match ToolField::of(tool).map(|row| row.kind) {
+        match ToolField::of(tool).and_then(|row| row.kind) {
             Some(SubjectKind::Command) => FieldKind::Command,
             Some(SubjectKind::Path) => FieldKind::Path,
             Some(SubjectKind::Url) => FieldKind::Url,

@@ -800,6 +800,13 @@ fn subjects_follow_the_per_tool_mapping() {
         ("WebFetch", r#"[]"#, Subject::Unreadable { field: "url" }),
         ("mcp__server__tool", r#"{"command":"ls"}"#, Subject::Opaque),
         ("bash", r#"{"command":"ls"}"#, Subject::Opaque),
+        // Read by the path guards, named only by rules.
+        (
+            "NotebookRead",
+            r#"{"notebook_path":"n.ipynb"}"#,
+            Subject::Opaque,
+        ),
+        ("NotebookRead", r#"{}"#, Subject::Opaque),
     ];
     for (tool, arguments, subject) in cases {
         let call = call_in("s", None, tool, arguments);

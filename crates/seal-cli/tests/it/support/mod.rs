@@ -40,6 +40,27 @@ pub fn fixture(name: &str) -> String {
 /// The fixed time the fixtures are used at (2026-06-01T00:00:00Z).
 pub const NOW: &str = "1780272000";
 
+/// The words of a `seal sign` call with the keys file `keys`, the key `key_id` and the
+/// conversation `conversation`, then `rest` (attributes and flags) as given.
+pub fn sign_args<'a>(
+    keys: &'a str,
+    key_id: &'a str,
+    conversation: &'a str,
+    rest: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "sign",
+        "--keys",
+        keys,
+        "--key-id",
+        key_id,
+        "--conversation",
+        conversation,
+    ];
+    args.extend_from_slice(rest);
+    args
+}
+
 /// Runs `seal args` with `stdin`, with no SEAL_* variable (nor `CODEX_HOME`, `CLAUDE_CONFIG_DIR`)
 /// from the environment except `env`, and a replay state of its own (`SEAL_STATE`;
 /// `("SEAL_STATE", "")` in `env` leaves it unset); `doctor` with a HOME that does not exist

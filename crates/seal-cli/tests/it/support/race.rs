@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Barrier};
 
-use super::{fixture, prompt_input, seal, NOW};
+use super::{fixture, prompt_input, seal, sign_args, NOW};
 
 /// Streams racing at once.
 pub const STREAMS: usize = 4;
@@ -66,21 +66,12 @@ pub fn frames(conversation: &str) -> Vec<String> {
         .map(|n| {
             let attr = format!("id=race-{n}");
             let run = seal(
-                &[
-                    "sign",
-                    "--keys",
+                &sign_args(
                     &keys,
-                    "--key-id",
                     "test-frames",
-                    "--conversation",
                     conversation,
-                    "--attr",
-                    "source=telegram",
-                    "--attr",
-                    &attr,
-                    "--now",
-                    NOW,
-                ],
+                    &["--attr", "source=telegram", "--attr", &attr, "--now", NOW],
+                ),
                 format!("prompt {n}").as_bytes(),
                 &[],
             );

@@ -1,6 +1,9 @@
-//! Lexical path normalization: `.` and empty components dropped, `..` removing the component
-//! before it, with no file system access (a symbolic link is not followed, so `a/..` is read
-//! as nothing even where `a` links elsewhere).
+//! Lexical path normalization, the one normalizer of seal: `.` and empty components dropped,
+//! `..` removing the component before it, with no file system access (a symbolic link is not
+//! followed, so `a/..` is read as nothing even where `a` links elsewhere). What a `..` above the
+//! start means is the caller's choice ([`AboveRoot`]); where the components are kept is too
+//! ([`ComponentStack`]): a `Vec` by default, or a fixed array of the caller's, so that
+//! normalizing allocates nothing.
 
 use std::fmt;
 
@@ -26,12 +29,41 @@ impl fmt::Display for ClimbsAboveRoot {
 
 impl std::error::Error for ClimbsAboveRoot {}
 
+/// Where a [`Lexical`] keeps its components: a stack of names borrowed from the path.
+///
+/// `Vec` keeps any number. A fixed-capacity stack may run out of room: it then keeps what fits
+/// and says so itself (its own accessor), and its owner treats the path as too deep; the
+/// normalizer never reads the components back while pushing, so what it decides does not
+/// depend on the storage.
+pub trait ComponentStack<'p> {
+    /// Adds `name` (never empty, `.` or `..`) on top.
+    fn push_component(&mut self, name: &'p str);
+    /// Removes the top component; `None` when there is none.
+    fn pop_component(&mut self) -> Option<&'p str>;
+    /// The components kept, in order.
+    fn components(&self) -> &[&'p str];
+}
+
+impl<'p> ComponentStack<'p> for Vec<&'p str> {
+    fn push_component(&mut self, name: &'p str) {
+        self.push(name);
+    }
+
+    fn pop_component(&mut self) -> Option<&'p str> {
+        self.pop()
+    }
+
+    fn components(&self) -> &[&'p str] {
+        self
+    }
+}
+
 /// A path's components after lexical normalization, borrowed from the path: none is empty,
 /// `.` or `..`. A leading `/` is read as an empty component: whether the path was absolute is
 /// the caller's to keep ([`Lexical::to_absolute`], [`Lexical::to_relative`]).
 ///
 /// ```
-/// use seal_policy::paths::{AboveRoot, ClimbsAboveRoot, Lexical};
+/// use seal_record::{AboveRoot, ClimbsAboveRoot, Lexical};
 ///
 /// let path = Lexical::of("/ws/./src//a/../main.rs", AboveRoot::Refuse)?;
 /// assert_eq!(path.components(), ["ws", "src", "main.rs"]);
@@ -43,9 +75,10 @@ impl std::error::Error for ClimbsAboveRoot {}
 /// # Ok::<(), ClimbsAboveRoot>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Lexical<'p> {
-    components: Vec<&'p str>,
+pub struct Lexical<'p, S = Vec<&'p str>> {
+    components: S,
     climbed: usize,
+    path: std::marker::PhantomData<&'p str>,
 }
 
 impl<'p> Lexical<'p> {
@@ -64,9 +97,26 @@ impl<'p> Lexical<'p> {
     #[must_use]
     pub fn staying(path: &'p str) -> Lexical<'p> {
         let mut lexical = Lexical::default();
-        let pushed = lexical.push(path, AboveRoot::Stay);
-        debug_assert!(pushed.is_ok(), "`AboveRoot::Stay` never refuses a climb");
+        lexical.push_staying(path);
         lexical
+    }
+
+    /// The components, in order, owned by the caller.
+    #[must_use]
+    pub fn into_components(self) -> Vec<&'p str> {
+        self.components
+    }
+}
+
+impl<'p, S: ComponentStack<'p>> Lexical<'p, S> {
+    /// No component yet, kept in `components` (which should be empty).
+    #[must_use]
+    pub fn in_stack(components: S) -> Lexical<'p, S> {
+        Lexical {
+            components,
+            climbed: 0,
+            path: std::marker::PhantomData,
+        }
     }
 
     /// Applies the components of `path` on top of these (a leading `/` is read as an empty
@@ -82,29 +132,35 @@ impl<'p> Lexical<'p> {
             match part {
                 "" | "." => {}
                 ".." => {
-                    if self.components.pop().is_none() {
+                    if self.components.pop_component().is_none() {
                         if above_root == AboveRoot::Refuse {
                             return Err(ClimbsAboveRoot);
                         }
                         self.climbed += 1;
                     }
                 }
-                name => self.components.push(name),
+                name => self.components.push_component(name),
             }
         }
         Ok(())
     }
 
+    /// Applies `path` with [`AboveRoot::Stay`], which never fails.
+    pub fn push_staying(&mut self, path: &'p str) {
+        let pushed = self.push(path, AboveRoot::Stay);
+        debug_assert!(pushed.is_ok(), "`AboveRoot::Stay` never refuses a climb");
+    }
+
     /// The components, in order.
     #[must_use]
     pub fn components(&self) -> &[&'p str] {
-        &self.components
+        self.components.components()
     }
 
-    /// The components, in order, owned by the caller.
+    /// The stack the components are kept in.
     #[must_use]
-    pub fn into_components(self) -> Vec<&'p str> {
-        self.components
+    pub fn stack(&self) -> &S {
+        &self.components
     }
 
     /// How many `..` climbed above the start and stayed there ([`AboveRoot::Stay`]).
@@ -116,11 +172,12 @@ impl<'p> Lexical<'p> {
     /// The components as an absolute path: `/` before each, `/` alone for none.
     #[must_use]
     pub fn to_absolute(&self) -> String {
-        if self.components.is_empty() {
+        let components = self.components();
+        if components.is_empty() {
             return "/".to_owned();
         }
         let mut out = String::new();
-        for part in &self.components {
+        for part in components {
             out.push('/');
             out.push_str(part);
         }
@@ -130,7 +187,7 @@ impl<'p> Lexical<'p> {
     /// The components as a relative path: joined by `/`, empty for none.
     #[must_use]
     pub fn to_relative(&self) -> String {
-        self.components.join("/")
+        self.components().join("/")
     }
 }
 
