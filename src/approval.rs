@@ -205,7 +205,17 @@ impl<'a> PendingApproval<'a> {
             How::Outcome(outcome) => Answering::Outcome(outcome),
         };
         let agent = call.agent().unwrap_or("");
-        match awaiting.settle(&asked, call.call.session(), agent, answering) {
+        let settled = awaiting.settle(&asked, call.call.session(), agent, answering);
+        let (audit, trace) = match &settled {
+            Ok(cleared) => (cleared.audit(), cleared.trace()),
+            Err(refused) => (refused.audit(), refused.trace()),
+        };
+        if let Err(error) = record_approval(seal, call, audit) {
+            let reason = format!("the decision log could not record this approval: {error}");
+            let refused = seal_policy::pipeline::Deny::failed_after(&reason, trace.clone());
+            return Dispatch::Deny(Deny::refused(call, refused));
+        }
+        match settled {
             Ok(cleared) => Dispatch::Run(Run::cleared(call, &cleared)),
             Err(refused) => Dispatch::Deny(Deny::refused(call, refused)),
         }
@@ -251,4 +261,38 @@ fn adapter(answerer: SharedAnswerer, card: Arc<str>) -> Box<dyn seal_policy::app
             Ok(Answer::Reject) | Err(_) => CoreAnswer::Reject,
         }
     })
+}
+
+/// Records the approval pair among `audit` in the seal's log sink, if it has one, as
+/// `approval/asked` (with the call's session) and `approval/decided`.
+fn record_approval(
+    seal: &Seal,
+    call: &Call,
+    audit: &[seal_policy::approval::Action],
+) -> Result<(), String> {
+    use crate::log::{LogEvent, LogEventType};
+    use seal_policy::approval::Action;
+    let Some((sink, _)) = &seal.log else {
+        return Ok(());
+    };
+    for action in audit {
+        let event = match action {
+            Action::Asked(record) => {
+                let event = LogEvent::new(LogEventType::ApprovalAsked)
+                    .text("approval", record.id())
+                    .and_then(|event| event.text("session", call.session_id()))
+                    .and_then(|event| event.text("tool", record.tool()));
+                match record.call_id() {
+                    Some(call_id) => event.and_then(|event| event.text("call_id", call_id)),
+                    None => event,
+                }
+            }
+            Action::Decided(record) => LogEvent::new(LogEventType::ApprovalDecided)
+                .text("approval", record.id())
+                .and_then(|event| event.choice("outcome", record.outcome().as_str())),
+            _ => continue,
+        };
+        sink.record(event.map_err(|error| error.to_string())?)?;
+    }
+    Ok(())
 }

@@ -116,3 +116,71 @@ fn a_shadow_sink_marks_every_event() {
     let events = sink.0.lock().unwrap();
     assert_eq!(events[0].get("shadow"), Some(&LogValue::Flag));
 }
+
+/// Records until it has `left` events, then fails.
+struct FailsAfter(Mutex<(usize, Vec<LogEvent>)>);
+
+impl LogSink for FailsAfter {
+    fn record(&self, event: LogEvent) -> Result<(), String> {
+        let mut state = self.0.lock().unwrap();
+        if state.0 == 0 {
+            return Err("disk full".to_owned());
+        }
+        state.0 -= 1;
+        state.1.push(event);
+        Ok(())
+    }
+}
+
+fn ask_then_settle(sink: Arc<dyn LogSink>) -> seal::Dispatch {
+    let seal = seal_with(sink, false);
+    let session = seal.open_session("s-1").unwrap();
+    let call = seal
+        .call(
+            &session,
+            "claude-code",
+            "toolu_9",
+            "Bash",
+            r#"{"command":"git push"}"#,
+        )
+        .unwrap();
+    let Prepared::NeedsApproval(pending) = seal.prepare(&call, None) else {
+        panic!("not an ask");
+    };
+    pending.settle(seal::Outcome::AllowedOnce)
+}
+
+#[test]
+fn an_approval_is_recorded_as_asked_then_decided() {
+    let sink = Arc::new(Memory::default());
+    assert!(ask_then_settle(sink.clone()).is_run());
+    let events = sink.0.lock().unwrap();
+    let kinds: Vec<LogEventType> = events.iter().map(LogEvent::kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            LogEventType::Decision,
+            LogEventType::ApprovalAsked,
+            LogEventType::ApprovalDecided
+        ]
+    );
+    assert_eq!(events[1].text_of("call_id"), Some("toolu_9"));
+    assert_eq!(events[1].text_of("session"), Some("s-1"));
+    assert_eq!(events[2].text_of("outcome"), Some("allowed-once"));
+    assert_eq!(events[1].text_of("approval"), events[2].text_of("approval"));
+}
+
+#[test]
+fn an_approval_the_sink_cannot_record_denies_the_call() {
+    // The decision is recorded; the approval pair is not: the allowed-once answer does not run.
+    let sink = Arc::new(FailsAfter(Mutex::new((1, Vec::new()))));
+    let dispatch = ask_then_settle(sink);
+    let seal::Dispatch::Deny(deny) = dispatch else {
+        panic!("an unrecorded approval ran");
+    };
+    assert_eq!(deny.cause(), DenyCause::Failed);
+    assert_eq!(
+        deny.reason().as_str(),
+        "the decision log could not record this approval: disk full"
+    );
+}
