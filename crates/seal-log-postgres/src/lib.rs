@@ -47,5 +47,5 @@
 mod refusal;
 mod store;
 
-pub use refusal::{FleetError, Refusal};
+pub use refusal::{FleetError, FleetRefusal};
 pub use store::{Accepted, ConsistencyProof, FleetLog, HeldCheckpoint, StoredRecord};

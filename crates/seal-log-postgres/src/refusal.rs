@@ -8,7 +8,7 @@ use seal_record::Sha256Digest;
 /// Why the database refused a push. Each case displays as the database's own message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Refusal {
+pub enum FleetRefusal {
     /// The pushed checkpoint is smaller than the one held (SQLSTATE `SL001`).
     Rollback {
         /// The log.
@@ -75,10 +75,10 @@ pub enum Refusal {
     },
 }
 
-impl fmt::Display for Refusal {
+impl fmt::Display for FleetRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refusal::Rollback {
+            FleetRefusal::Rollback {
                 origin,
                 held,
                 pushed,
@@ -86,7 +86,7 @@ impl fmt::Display for Refusal {
                 f,
                 "seal: rollback of log `{origin}`: held size {held}, pushed size {pushed}"
             ),
-            Refusal::Fork {
+            FleetRefusal::Fork {
                 origin,
                 size,
                 held_root,
@@ -97,7 +97,7 @@ impl fmt::Display for Refusal {
                 base64(pushed_root),
                 base64(held_root)
             ),
-            Refusal::BadProof {
+            FleetRefusal::BadProof {
                 origin,
                 held,
                 pushed,
@@ -106,7 +106,7 @@ impl fmt::Display for Refusal {
                 f,
                 "seal: unproven extension of log `{origin}`: held size {held}, pushed size {pushed}: {reason}"
             ),
-            Refusal::StaleProof {
+            FleetRefusal::StaleProof {
                 origin,
                 held,
                 proof_from,
@@ -114,7 +114,7 @@ impl fmt::Display for Refusal {
                 f,
                 "seal: stale proof for log `{origin}`: held size {held}, proof from size {proof_from}"
             ),
-            Refusal::RecordBeyondCheckpoint {
+            FleetRefusal::RecordBeyondCheckpoint {
                 origin,
                 index,
                 held,
@@ -122,11 +122,11 @@ impl fmt::Display for Refusal {
                 f,
                 "seal: record beyond checkpoint of log `{origin}`: index {index}, held size {held}"
             ),
-            Refusal::RecordConflict { origin, index } => write!(
+            FleetRefusal::RecordConflict { origin, index } => write!(
                 f,
                 "seal: conflicting record of log `{origin}` at index {index}"
             ),
-            Refusal::Malformed { message } => f.write_str(message),
+            FleetRefusal::Malformed { message } => f.write_str(message),
         }
     }
 }
@@ -136,7 +136,7 @@ impl fmt::Display for Refusal {
 #[non_exhaustive]
 pub enum FleetError {
     /// The database refused the push.
-    Refused(Refusal),
+    Refused(FleetRefusal),
     /// The database or the connection failed.
     Database(postgres::Error),
     /// The connection has no current schema to install into or push to (its `search_path`
@@ -159,14 +159,24 @@ impl fmt::Display for FleetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FleetError::Refused(refusal) => refusal.fmt(f),
-            FleetError::Database(error) => write!(f, "fleet database error: {error}"),
+            FleetError::Database(error) => match error.as_db_error() {
+                Some(db) => write!(
+                    f,
+                    "fleet database error: {} (SQLSTATE {})",
+                    db.message(),
+                    db.code().code()
+                ),
+                None => write!(f, "fleet database error: {error}"),
+            },
             FleetError::NoSchema => f.write_str(
                 "the connection has no current schema: set a search_path naming an existing schema",
             ),
             FleetError::OutOfRange { value } => {
                 write!(f, "{value} is beyond the largest bigint")
             }
-            FleetError::Unexpected { what } => write!(f, "unexpected answer from the database: {what}"),
+            FleetError::Unexpected { what } => {
+                write!(f, "unexpected answer from the database: {what}")
+            }
         }
     }
 }
@@ -202,7 +212,7 @@ pub(crate) fn checkpoint_refusal(error: postgres::Error, push: &PushContext<'_>)
     let origin = push.origin.to_owned();
     let code = db.code().code();
     if code == "SL009" {
-        return FleetError::Refused(Refusal::Malformed {
+        return FleetError::Refused(FleetRefusal::Malformed {
             message: db.message().to_owned(),
         });
     }
@@ -215,12 +225,12 @@ pub(crate) fn checkpoint_refusal(error: postgres::Error, push: &PushContext<'_>)
         };
     };
     let refusal = match code {
-        "SL001" => Refusal::Rollback {
+        "SL001" => FleetRefusal::Rollback {
             origin,
             held,
             pushed: push.size,
         },
-        "SL002" => Refusal::Fork {
+        "SL002" => FleetRefusal::Fork {
             origin,
             size: held,
             held_root,
@@ -236,14 +246,14 @@ pub(crate) fn checkpoint_refusal(error: postgres::Error, push: &PushContext<'_>)
                 .strip_prefix(&prefix)
                 .unwrap_or(db.message())
                 .to_owned();
-            Refusal::BadProof {
+            FleetRefusal::BadProof {
                 origin,
                 held,
                 pushed: push.size,
                 reason,
             }
         }
-        _ => Refusal::StaleProof {
+        _ => FleetRefusal::StaleProof {
             origin,
             held,
             proof_from: push.proof_from,
@@ -264,15 +274,15 @@ pub(crate) fn records_refusal(error: postgres::Error, origin: &str) -> FleetErro
         .filter_map(|number| number.parse().ok())
         .collect();
     let refusal = match (db.code().code(), numbers.as_slice()) {
-        ("SL009", _) => Refusal::Malformed {
+        ("SL009", _) => FleetRefusal::Malformed {
             message: db.message().to_owned(),
         },
-        ("SL005", &[index, held]) => Refusal::RecordBeyondCheckpoint {
+        ("SL005", &[index, held]) => FleetRefusal::RecordBeyondCheckpoint {
             origin: origin.to_owned(),
             index,
             held,
         },
-        ("SL006", &[index]) => Refusal::RecordConflict {
+        ("SL006", &[index]) => FleetRefusal::RecordConflict {
             origin: origin.to_owned(),
             index,
         },

@@ -144,7 +144,7 @@ DECLARE
     reason text;
     held_detail text;
 BEGIN
-    IF origin IS NULL OR origin !~ '^[!-*,-~]{1,256}$' THEN
+    IF origin IS NULL OR origin !~ '^[!-*,-~]+$' OR octet_length(origin) > 256 THEN
         RAISE EXCEPTION 'seal: malformed push to log `%`: origin must be 1 to 256 printable ASCII characters without space or +', origin
             USING ERRCODE = 'SL009';
     END IF;

@@ -124,7 +124,10 @@ impl FleetLog {
     pub fn install_schema(&mut self) -> Result<(), FleetError> {
         let sql = SCHEMA_SQL.replace("@SCHEMA@", &quote_ident(&self.schema));
         let mut transaction = self.client.transaction()?;
-        transaction.execute("SELECT pg_advisory_xact_lock(hashtext('seal_fleet_install'))", &[])?;
+        transaction.execute(
+            "SELECT pg_advisory_xact_lock(hashtext('seal_fleet_install'))",
+            &[],
+        )?;
         transaction.batch_execute(&sql)?;
         transaction.commit()?;
         Ok(())
@@ -145,7 +148,7 @@ impl FleetLog {
     /// Pushes the checkpoint of size `size` and root `root` of the log `origin`, signed as
     /// `note` (whose body must be that checkpoint), with the consistency proof from the size
     /// the pusher read as held. The database accepts it only if it extends the checkpoint it
-    /// holds; otherwise the error is [`FleetError::Refused`] with the [`crate::Refusal`].
+    /// holds; otherwise the error is [`FleetError::Refused`] with the [`crate::FleetRefusal`].
     pub fn push(
         &mut self,
         origin: &str,

@@ -103,7 +103,9 @@ impl TestSchema {
             .or_else(|| self.server.strip_prefix("postgresql://"))
             .unwrap_or_else(|| panic!("SEAL_TEST_POSTGRES must be a postgres:// URL: {HOW_TO}"));
         let (authority, path) = rest.split_once('/').unwrap_or((rest, "postgres"));
-        let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+        let host = authority
+            .rsplit_once('@')
+            .map_or(authority, |(_, host)| host);
         with_search_path(
             &format!("postgres://{role}:{password}@{host}/{path}"),
             &self.name,
@@ -118,7 +120,7 @@ impl TestSchema {
     pub fn admin(&self, sql: &str) {
         let result = connect(&self.server).and_then(|mut client| client.batch_execute(sql));
         if let Err(error) = result {
-            panic!("`{sql}` failed on the test server: {error}");
+            panic!("`{sql}` failed on the test server: {error:?}");
         }
     }
 }
@@ -127,7 +129,9 @@ impl Drop for TestSchema {
     fn drop(&mut self) {
         let mut sql = format!("DROP SCHEMA IF EXISTS {} CASCADE;", self.name);
         for role in &self.roles {
-            sql.push_str(&format!("DROP OWNED BY {role}; DROP ROLE IF EXISTS {role};"));
+            sql.push_str(&format!(
+                "DROP OWNED BY {role}; DROP ROLE IF EXISTS {role};"
+            ));
         }
         if let Ok(mut client) = connect(&self.server) {
             let _ = client.batch_execute(&sql);
