@@ -4,6 +4,8 @@
 //!   a committed file against what the code produces, rewritten when `SEAL_REGENERATE=1`.
 //! - [`runner`]: proptest runners with a fixed seed (negative controls that must find their
 //!   counterexample on every run), exploring runners, and the checks of their results.
+//! - `postgres_server` (feature `postgres`): the PostgreSQL server of the fleet-log tests and a
+//!   schema of each test's own.
 //! - `redis_server` (feature `redis`): the Redis server of the Redis tests and private servers
 //!   for fault tests.
 //! - [`settings`]: client settings files, such as one holding given permission rules.
@@ -18,6 +20,8 @@
 //! The helpers report a failed check by panicking, as a test does; they are for tests only.
 
 pub mod golden;
+#[cfg(feature = "postgres")]
+pub mod postgres_server;
 #[cfg(feature = "redis")]
 pub mod redis_server;
 pub mod runner;
