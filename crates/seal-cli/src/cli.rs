@@ -817,6 +817,27 @@ pub enum AuditCommand {
     /// What left the machine: disclosures verified before a run.
     #[command(subcommand)]
     Query(AuditQueryCommand),
+    /// Push the latest checkpoint (and, with --records, the entries) to a fleet's PostgreSQL
+    /// store, which refuses a log that rolled back or forked.
+    Push(AuditPushArgs),
+}
+
+/// `seal audit push`.
+#[derive(Debug, Args)]
+pub struct AuditPushArgs {
+    /// Where the log is.
+    #[command(flatten)]
+    pub log: AuditLogArgs,
+    /// The fleet store: a `postgres://` URL (its schema made by `seal audit fleet-init` or the
+    /// store's own installer).
+    #[arg(long, value_name = "URL", env = "SEAL_FLEET")]
+    pub fleet: String,
+    /// Also push the entries the store does not hold yet.
+    #[arg(long)]
+    pub records: bool,
+    /// Create the store's tables and functions first (idempotent; needs a role that may).
+    #[arg(long = "install-schema")]
+    pub install_schema: bool,
 }
 
 /// Where the log and its key are.

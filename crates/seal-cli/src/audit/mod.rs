@@ -8,6 +8,7 @@
 
 pub mod key;
 mod proof;
+mod push;
 mod show;
 pub mod sink;
 mod verify;
@@ -30,6 +31,7 @@ pub fn run(command: &AuditCommand) -> Result<u8, Failure> {
         AuditCommand::Prove(args) => proof::prove(args),
         AuditCommand::CheckProof(args) => proof::check(args),
         AuditCommand::Query(AuditQueryCommand::Disclosures(args)) => show::run(args, true),
+        AuditCommand::Push(args) => push::run(args),
     }
 }
 
