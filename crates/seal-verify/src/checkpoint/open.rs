@@ -148,7 +148,10 @@ pub fn open_checkpoint(
         else {
             continue;
         };
-        if signers.iter().any(|seen| std::ptr::eq(*seen, key)) {
+        if signers
+            .iter()
+            .any(|seen| seen.name() == key.name() && seen.key_id() == key.key_id())
+        {
             return Err(SignedCheckpointError::DuplicateSignature {
                 name: key.name().to_owned(),
                 key_id: key.key_id(),
