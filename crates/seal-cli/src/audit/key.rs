@@ -61,6 +61,11 @@ fn random(bytes: &mut [u8]) -> Result<(), Failure> {
 /// characters.
 pub fn random_origin() -> Result<String, Failure> {
     const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+    // The low five bits pick one of the 32 symbols.
+    let symbol = |bits: u32| {
+        let index = (bits & 31) as usize;
+        char::from(ALPHABET.get(index).copied().unwrap_or(b'a'))
+    };
     let mut id = [0u8; 16];
     random(&mut id)?;
     let mut out = String::from("seal.audit/");
@@ -70,11 +75,11 @@ pub fn random_origin() -> Result<String, Failure> {
         bits += 8;
         while bits >= 5 {
             bits -= 5;
-            out.push(char::from(ALPHABET[((buffer >> bits) & 31) as usize]));
+            out.push(symbol(buffer >> bits));
         }
     }
     if bits > 0 {
-        out.push(char::from(ALPHABET[((buffer << (5 - bits)) & 31) as usize]));
+        out.push(symbol(buffer << (5 - bits)));
     }
     Ok(out)
 }
