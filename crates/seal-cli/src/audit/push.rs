@@ -40,7 +40,17 @@ pub fn run(args: &AuditPushArgs) -> Result<u8, Failure> {
         ));
     }
     let fleet_failure = |error: FleetError| match error {
-        FleetError::Refused(refusal) => Failure::new(Exit::LogBroken, refusal.to_string()),
+        FleetError::Refused(refusal) => {
+            let message = refusal.to_string();
+            let message = message
+                .strip_prefix("seal: ")
+                .unwrap_or(&message)
+                .to_owned();
+            Failure::new(
+                Exit::LogBroken,
+                format!("the fleet store refused the push: {message}"),
+            )
+        }
         other => Failure::input(format!("fleet store: {other}")),
     };
     let mut fleet = FleetLog::connect(&args.fleet).map_err(fleet_failure)?;
