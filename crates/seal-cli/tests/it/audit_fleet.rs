@@ -192,7 +192,7 @@ fn a_machine_whose_log_forks_is_refused() {
     assert_eq!(refused.code, 30, "{}", refused.stdout);
     assert!(
         refused.stderr.starts_with(
-            "seal: seal: unproven extension of log `seal.audit/forks`: held size 3, pushed size 4"
+            "seal: the fleet store refused the push: unproven extension of log `seal.audit/forks`: held size 3, pushed size 4"
         ),
         "{}",
         refused.stderr
