@@ -8,6 +8,7 @@
 mod audit_fleet;
 mod commands;
 mod demo;
+mod e2e_audit;
 mod e2e_install;
 mod e2e_record;
 mod errors;
