@@ -11,9 +11,11 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod read;
 mod store;
 
+pub use read::{EntryFilter, StoredEntry};
 pub use store::{
-    Appended, CheckpointSigner, EntryFilter, LogError, LogOptions, SqliteLog, StoredEntry,
-    DEFAULT_BUSY_TIMEOUT, SCHEMA_VERSION,
+    Appended, CheckpointSigner, LogError, LogOptions, SqliteLog, DEFAULT_BUSY_TIMEOUT,
+    SCHEMA_VERSION,
 };

@@ -58,6 +58,36 @@ impl HookSink {
         }))
     }
 
+    /// Records each alarm of `report` as a `frame/alarm` event: the conversation, the alarm's
+    /// reason code, where the text came from, and the frame's id and key when it named them. An
+    /// alarm that cannot be recorded fails the message (the hook answers `verification_failed`).
+    pub fn record_alarms(
+        &self,
+        conversation: &str,
+        report: &seal::InboundReport<'_>,
+    ) -> Result<(), Failure> {
+        use seal::log::{LogEvent, LogEventType};
+        for (frame, reason) in report.alarms() {
+            let mut event = LogEvent::new(LogEventType::FrameAlarm)
+                .text("conversation", conversation)
+                .and_then(|event| event.text("reason", reason.code()))
+                .and_then(|event| event.text("source", "prompt"));
+            if let Some(id) = &frame.frame_id {
+                event = event.and_then(|event| event.text("frame", id));
+            }
+            if let Some(key) = &frame.key_id {
+                event = event.and_then(|event| event.text("key", key));
+            }
+            let event = event.map_err(|error| Failure::input(error.to_string()))?;
+            self.append(event).map_err(|error| {
+                Failure::input(format!(
+                    "the decision log could not record an alarm: {error}"
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
     /// Records `event` now.
     pub fn append(&self, event: LogEvent) -> Result<(), String> {
         let mut log = self
