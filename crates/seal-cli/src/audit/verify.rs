@@ -133,7 +133,15 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
                 verdict.broken.as_ref().map_or(J::Null, |b| J::Num(b.entry)),
             ),
             ("broken", broken.as_deref().map_or(J::Null, J::str)),
-            ("strength", J::str(verdict.strength.to_string())),
+            // What a passing verdict reaches; a broken log reaches nothing.
+            (
+                "strength",
+                if broken.is_some() {
+                    J::Null
+                } else {
+                    J::str(verdict.strength.to_string())
+                },
+            ),
             (
                 "witnessed",
                 J::Bool(matches!(verdict.strength, AuditStrength::Kept { .. })),
@@ -153,10 +161,12 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
             verdict.checkpoints_checked
         );
         match &broken {
-            None => outln!("ok"),
+            None => {
+                outln!("ok");
+                outln!("strength: {}", verdict.strength);
+            }
             Some(broken) => outln!("BROKEN: {broken}"),
         }
-        outln!("strength: {}", verdict.strength);
     }
     Ok(if broken.is_some() {
         Exit::LogBroken

@@ -229,8 +229,24 @@ fn the_verdict_as_json_names_the_first_broken_entry() {
         verdict["broken"],
         "entry 6: record edited (it does not hash to its committed leaf)"
     );
-    assert_eq!(verdict["strength"], LOCAL_ONLY);
+    assert_eq!(verdict["strength"], serde_json::Value::Null);
     assert_eq!(verdict["witnessed"], false);
+    // The same log intact: ok, and how far that reaches.
+    let intact = log_of_12("tamper-json-intact");
+    let run = intact.verify(&["--json"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let verdict = run.json();
+    assert_eq!(verdict["ok"], true);
+    assert_eq!(verdict["entries"], 12);
+    assert_eq!(verdict["checkpoint_size"], 12);
+    assert_eq!(verdict["first_broken_entry"], serde_json::Value::Null);
+    assert_eq!(verdict["broken"], serde_json::Value::Null);
+    assert_eq!(verdict["strength"], LOCAL_ONLY);
+    assert_eq!(
+        verdict["root"],
+        intact.tree().root(12).expect("root").to_hex()
+    );
+    assert_eq!(verdict["key_from"], "the signing key file");
 }
 
 /// Row 11: an append killed at any of its write steps leaves the log as it was: it verifies with

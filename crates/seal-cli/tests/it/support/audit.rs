@@ -168,11 +168,13 @@ impl AuditLog {
         seal(&args, b"", &[])
     }
 
-    /// `seal audit verify`: exit 30 with `BROKEN: <broken>`.
+    /// `seal audit verify`: exit 30 with `BROKEN: <broken>` as the last line (no strength: a
+    /// broken log is not checked to any extent).
     pub fn assert_broken(&self, extra: &[&str], broken: &str) {
         let run = self.verify(extra);
         assert_eq!(run.code, 30, "{}", run.snapshot());
-        assert_eq!(line_of(&run, "BROKEN: "), broken, "{}", run.snapshot());
+        let last = run.stdout.lines().last().unwrap_or_default();
+        assert_eq!(last, format!("BROKEN: {broken}"), "{}", run.snapshot());
     }
 
     /// `seal audit verify` without a kept checkpoint: exit 0, `ok` and the local-only strength,
@@ -181,6 +183,10 @@ impl AuditLog {
         let run = self.verify(&[]);
         assert_eq!(run.code, 0, "{}", run.snapshot());
         let lines: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(lines.len(), 5, "{}", run.snapshot());
+        let header = format!("log `{}` (origin ", self.log);
+        assert!(lines[0].starts_with(&header), "{}", run.snapshot());
+        assert_eq!(lines[1], "verifier key from the signing key file");
         assert!(
             lines[2].starts_with(&format!(
                 "{entries} entries; latest checkpoint size {entries}; root "
