@@ -387,3 +387,99 @@ fn row_13_hostile_names_are_refused_or_shown_as_printable_ascii_that_decodes_bac
     }
     log.assert_ok_locally(2);
 }
+
+#[test]
+fn a_deleted_entry_is_missing() {
+    let log = log_of_12("tamper-delete");
+    log.db()
+        .execute("DELETE FROM entry WHERE idx = 5", [])
+        .expect("delete");
+    log.assert_broken(
+        &[],
+        "entry 5: missing (the next stored entry is at position 6)",
+    );
+}
+
+#[test]
+fn an_entry_no_checkpoint_covers_was_appended_without_the_key() {
+    // A fabricated entry 12 (entry 11's record, claiming position 12), with its leaf.
+    let log = log_of_12("tamper-unsealed");
+    let record = String::from_utf8(log.record(11)).expect("ASCII");
+    let fabricated = record.replace(r#""seq":11"#, r#""seq":12"#);
+    assert_ne!(record, fabricated);
+    log.db()
+        .execute(
+            "INSERT INTO entry (idx, record, leaf) VALUES (12, ?1, ?2)",
+            rusqlite::params![
+                fabricated.as_bytes(),
+                seal::log::tlog::leaf_hash(fabricated.as_bytes())
+                    .as_bytes()
+                    .as_slice()
+            ],
+        )
+        .expect("insert");
+    log.assert_broken(
+        &[],
+        "entry 12: not covered by any checkpoint (the latest signed checkpoint commits 12 entries): appended without the log key",
+    );
+    // The same, by deleting the latest checkpoint.
+    let log = log_of_12("tamper-unsealed-checkpoint");
+    log.db()
+        .execute("DELETE FROM checkpoint WHERE size = 12", [])
+        .expect("delete");
+    log.assert_broken(
+        &[],
+        "entry 11: not covered by any checkpoint (the latest signed checkpoint commits 11 entries): appended without the log key",
+    );
+}
+
+#[test]
+fn a_checkpoint_signed_by_another_key_is_named() {
+    let log = log_of_12("tamper-other-key");
+    // Another seed under the log's own name: the right origin, an unknown key.
+    let other = crate::support::audit::AuditLog::new("tamper-other-key-2");
+    let stranger = crate::support::audit::signing_key(&other.key);
+    let tree = log.tree();
+    let checkpoint = seal::log::tlog::Checkpoint::new(
+        crate::support::audit::ORIGIN,
+        8,
+        tree.root(8).expect("root"),
+    )
+    .expect("checkpoint");
+    let note = stranger.sign_checkpoint(&checkpoint).expect("signed");
+    log.db()
+        .execute(
+            "UPDATE checkpoint SET note = ?1 WHERE size = 8",
+            rusqlite::params![note],
+        )
+        .expect("replace");
+    log.assert_broken(
+        &[],
+        "checkpoint at size 8: checkpoint carries no signature by a known key",
+    );
+}
+
+#[test]
+fn checkpoints_stored_under_other_sizes_are_named() {
+    let log = log_of_12("tamper-checkpoint-swap");
+    log.db()
+        .execute_batch(
+            "UPDATE checkpoint SET size = -1 WHERE size = 8;
+             UPDATE checkpoint SET size = 8 WHERE size = 12;
+             UPDATE checkpoint SET size = 12 WHERE size = -1;",
+        )
+        .expect("swap");
+    log.assert_broken(
+        &[],
+        "checkpoint at size 12: it commits size 8, not the size it is stored under",
+    );
+}
+
+#[test]
+fn a_log_without_checkpoints_is_broken() {
+    let log = log_of_12("tamper-no-checkpoint");
+    log.db()
+        .execute("DELETE FROM checkpoint", [])
+        .expect("delete");
+    log.assert_broken(&[], "the log holds no signed checkpoint");
+}
