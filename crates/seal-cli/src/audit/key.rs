@@ -60,12 +60,6 @@ fn random(bytes: &mut [u8]) -> Result<(), Failure> {
 /// `seal.audit/` and the lowercase base32 (RFC 4648 alphabet) of 16 random bytes: 26
 /// characters.
 pub fn random_origin() -> Result<String, Failure> {
-    const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
-    // The low five bits pick one of the 32 symbols.
-    let symbol = |bits: u32| {
-        let index = (bits & 31) as usize;
-        char::from(ALPHABET.get(index).copied().unwrap_or(b'a'))
-    };
     let mut id = [0u8; 16];
     random(&mut id)?;
     let mut out = String::from("seal.audit/");
@@ -75,13 +69,24 @@ pub fn random_origin() -> Result<String, Failure> {
         bits += 8;
         while bits >= 5 {
             bits -= 5;
-            out.push(symbol(buffer >> bits));
+            out.push(base32(buffer >> bits));
         }
     }
     if bits > 0 {
-        out.push(symbol(buffer << (5 - bits)));
+        out.push(base32(buffer << (5 - bits)));
     }
     Ok(out)
+}
+
+/// The RFC 4648 base32 digit (lowercase) of the low 5 bits of `value`: `a` to `z`, then `2` to
+/// `7`.
+fn base32(value: u32) -> char {
+    let digit = (value & 31) as u8;
+    if digit < 26 {
+        char::from(b'a' + digit)
+    } else {
+        char::from(b'2' + (digit - 26))
+    }
 }
 
 /// Creates the folder of `path` (mode 0700) when missing.
@@ -167,5 +172,30 @@ pub fn key_path(flag: Option<&str>) -> Result<String, Failure> {
     match flag {
         Some(path) => Ok(path.to_owned()),
         None => default_key_path().map(|path| path.display().to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{base32, random_origin};
+
+    #[test]
+    fn base32_digits_are_the_rfc_4648_alphabet_in_lowercase() {
+        let digits: String = (0..32).map(base32).collect();
+        assert_eq!(digits, "abcdefghijklmnopqrstuvwxyz234567");
+        assert_eq!(base32(32 + 7), 'h');
+    }
+
+    #[test]
+    fn a_random_origin_is_26_base32_digits() {
+        let origin = random_origin().expect("random");
+        let id = origin.strip_prefix("seal.audit/").expect("prefix");
+        assert_eq!(id.len(), 26, "{origin}");
+        assert!(
+            id.bytes()
+                .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b)),
+            "{origin}"
+        );
+        assert_ne!(random_origin().expect("random"), origin);
     }
 }

@@ -133,7 +133,15 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
                 verdict.broken.as_ref().map_or(J::Null, |b| J::Num(b.entry)),
             ),
             ("broken", broken.as_deref().map_or(J::Null, J::str)),
-            ("strength", J::str(verdict.strength.to_string())),
+            // What a passing verdict reaches; a broken log reaches nothing.
+            (
+                "strength",
+                if broken.is_some() {
+                    J::Null
+                } else {
+                    J::str(verdict.strength.to_string())
+                },
+            ),
             (
                 "witnessed",
                 J::Bool(matches!(verdict.strength, AuditStrength::Kept { .. })),
@@ -143,28 +151,21 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
     } else {
         outln!("log {} (origin {})", quoted(&path), log.origin());
         outln!("verifier key from {key_from}");
+        outln!(
+            "{} entries; latest checkpoint size {}; root {}; {} checkpoints checked",
+            verdict.entries,
+            verdict
+                .checkpoint_size
+                .map_or_else(|| "none".to_owned(), |size| size.to_string()),
+            verdict.root,
+            verdict.checkpoints_checked
+        );
         match &broken {
             None => {
-                outln!(
-                    "{} entries; latest checkpoint size {}; root {}; {} checkpoints checked",
-                    verdict.entries,
-                    verdict
-                        .checkpoint_size
-                        .map_or_else(|| "none".to_owned(), |size| size.to_string()),
-                    verdict.root,
-                    verdict.checkpoints_checked
-                );
                 outln!("ok");
                 outln!("strength: {}", verdict.strength);
             }
-            Some(broken) => {
-                outln!(
-                    "{} entries read, {} checkpoints checked",
-                    verdict.entries,
-                    verdict.checkpoints_checked
-                );
-                outln!("BROKEN: {broken}");
-            }
+            Some(broken) => outln!("BROKEN: {broken}"),
         }
     }
     Ok(if broken.is_some() {

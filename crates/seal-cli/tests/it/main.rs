@@ -1,11 +1,14 @@
 //! Integration tests of the `seal` binary in one test binary, each running the built executable:
 //! the commands (`render`, `policy`, `doctor`, `sign`, `scan`, `keygen`, `store`, `manifest`,
-//! `install`, `demo`), the client hooks (`hooks_*`), the replay state under races and faults, and
-//! the recorded end-to-end sessions (`e2e_*`, `friction`), one module per former test file, with
+//! `install`, `demo`, `audit`), the tamper matrix of the decision log (`audit_tamper`), the
+//! client hooks (`hooks_*`), the replay state under races and faults, and the recorded
+//! end-to-end sessions (`e2e_*`, `friction`), one module per former test file, with
 //! the shared runner in `support`.
 #![allow(clippy::expect_used, clippy::indexing_slicing, clippy::unwrap_used)]
 
+mod audit_cli;
 mod audit_fleet;
+mod audit_tamper;
 mod commands;
 mod demo;
 mod e2e_audit;

@@ -1,6 +1,7 @@
 //! Running the built `seal` binary in tests: stdin in; stdout, stderr and the exit code out;
 //! unique temporary directories removed on drop.
 
+pub mod audit;
 pub mod race;
 pub mod redis_server;
 
