@@ -329,7 +329,7 @@ fn a_log_that_does_not_exist_denies_the_call() {
         answer(&run),
         (
             "deny".to_owned(),
-            format!("seal: the policy check failed, so the call is denied: log {missing}: cannot open the file: unable to open database file: {missing}")
+            format!("seal: the policy check failed, so the call is denied: no log at `{missing}` (create one with `seal audit init`)")
         )
     );
     assert!(!std::path::Path::new(&missing).exists());
