@@ -38,11 +38,10 @@ pub struct EntryFilter {
 impl SqliteLog {
     /// The number of entries.
     pub fn size(&self) -> Result<u64, LogError> {
-        let count: i64 = self
-            .connection
-            .query_row("SELECT count(*) FROM entry", [], |row| row.get(0))
-            .map_err(self.failed("count the entries"))?;
-        Ok(u64::try_from(count).unwrap_or(0))
+        // Read as `u64`: a negative number (which SQLite never counts) is an error, not zero.
+        self.connection
+            .query_row("SELECT count(*) FROM entry", [], |row| row.get::<_, u64>(0))
+            .map_err(self.failed("count the entries"))
     }
 
     /// The checkpoint of the largest size stored, with its size.
@@ -51,10 +50,9 @@ impl SqliteLog {
             .query_row(
                 "SELECT size, note FROM checkpoint ORDER BY size DESC LIMIT 1",
                 [],
-                |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)),
+                |row| Ok((row.get::<_, u64>(0)?, row.get::<_, String>(1)?)),
             )
             .optional()
-            .map(|found| found.map(|(size, note)| (u64::try_from(size).unwrap_or(0), note)))
             .map_err(self.failed("read the latest checkpoint"))
     }
 
@@ -77,12 +75,11 @@ impl SqliteLog {
             .prepare("SELECT size FROM checkpoint ORDER BY size")
             .map_err(self.failed("list the checkpoints"))?;
         let rows = statement
-            .query_map([], |row| row.get::<_, i64>(0))
+            .query_map([], |row| row.get::<_, u64>(0))
             .map_err(self.failed("list the checkpoints"))?;
         let mut sizes = Vec::new();
         for row in rows {
-            let size = row.map_err(self.failed("list the checkpoints"))?;
-            sizes.push(u64::try_from(size).unwrap_or(u64::MAX));
+            sizes.push(row.map_err(self.failed("list the checkpoints"))?);
         }
         Ok(sizes)
     }
@@ -101,9 +98,9 @@ impl SqliteLog {
             .query([])
             .map_err(self.failed("read the entries"))?;
         while let Some(row) = rows.next().map_err(self.failed("read the entries"))? {
-            let seq: i64 = row.get(0).map_err(self.failed("read an entry"))?;
+            // A negative stored position is an error, not a position.
             let entry = StoredEntry {
-                seq: u64::try_from(seq).unwrap_or(u64::MAX),
+                seq: row.get(0).map_err(self.failed("read an entry"))?,
                 record: row.get(1).map_err(self.failed("read an entry"))?,
                 leaf: row.get(2).map_err(self.failed("read an entry"))?,
             };
@@ -122,7 +119,7 @@ impl SqliteLog {
                 params![to_i64(seq)],
                 |row| {
                     Ok(StoredEntry {
-                        seq: u64::try_from(row.get::<_, i64>(0)?).unwrap_or(u64::MAX),
+                        seq: row.get::<_, u64>(0)?,
                         record: row.get(1)?,
                         leaf: row.get(2)?,
                     })
@@ -176,7 +173,7 @@ impl SqliteLog {
         let rows = statement
             .query_map(rusqlite::params_from_iter(values), |row| {
                 Ok(StoredEntry {
-                    seq: u64::try_from(row.get::<_, i64>(0)?).unwrap_or(u64::MAX),
+                    seq: row.get::<_, u64>(0)?,
                     record: row.get(1)?,
                     leaf: row.get(2)?,
                 })
