@@ -333,4 +333,12 @@ mod tests {
         assert_eq!(Lexical::staying("/a/..").to_absolute(), "/");
         assert_eq!(Lexical::staying("/a/..").to_relative(), "");
     }
+
+    #[test]
+    fn the_components_are_handed_over_as_normalized() {
+        let lexical = Lexical::staying("/ws/./src/../lib.rs");
+        assert_eq!(lexical.components(), ["ws", "lib.rs"]);
+        assert_eq!(lexical.into_components(), vec!["ws", "lib.rs"]);
+        assert_eq!(Lexical::staying("a/b").into_components(), vec!["a", "b"]);
+    }
 }
