@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use seal_parse::json::{parse, JsonLimits, Number, Object, Value};
+use seal_parse::json::{compare_keys, parse, JsonLimits, Number, Object, Value};
 use seal_render::{decode, Context, Escaped};
 
 use crate::digest::Sha256Digest;
@@ -425,6 +425,17 @@ impl LogEvent {
 impl LogRecord {
     /// The entry at position `seq`, claiming `time`, for a complete `event`.
     pub fn new(seq: u64, time: u64, event: LogEvent) -> Result<LogRecord, LogRecordError> {
+        let entry = LogRecord::checked(seq, time, event)?;
+        let bytes = entry.to_bytes().len();
+        if bytes > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(bytes));
+        }
+        Ok(entry)
+    }
+
+    /// The entry of `seq`, `time` and `event` when the integers are in range and the event is
+    /// complete; the size bound is the caller's to check.
+    fn checked(seq: u64, time: u64, event: LogEvent) -> Result<LogRecord, LogRecordError> {
         if seq > MAX_LOG_INTEGER {
             return Err(LogRecordError::BadNumber("seq"));
         }
@@ -432,12 +443,7 @@ impl LogRecord {
             return Err(LogRecordError::BadNumber("time"));
         }
         event.check_complete()?;
-        let entry = LogRecord { seq, time, event };
-        let bytes = entry.to_bytes().len();
-        if bytes > MAX_LOG_RECORD_BYTES {
-            return Err(LogRecordError::TooLarge(bytes));
-        }
-        Ok(entry)
+        Ok(LogRecord { seq, time, event })
     }
 
     /// The position.
@@ -456,19 +462,38 @@ impl LogRecord {
     }
 
     /// The canonical bytes: the leaf data of the log.
+    ///
+    /// Written directly, member by member in canonical key order, with no intermediate JSON
+    /// tree: the same bytes as the RFC 8785 form of the entry's object (the tests hold it
+    /// against that form, built through `seal_parse`'s `Value`, for every event type).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut object = Object::new();
-        let mut put = |key: &'static str, value: Value<'_>| {
-            let inserted = object.insert(key, value.into_owned());
-            debug_assert!(inserted.is_ok(), "entry member keys are distinct");
-        };
-        put(TYPE_FIELD, Value::from(self.event.kind.name()));
-        put("seq", integer(self.seq));
-        put("time", integer(self.time));
-        for (name, value) in &self.event.members {
-            put(name, member_value(value));
+        let mut pieces: Vec<(&str, Piece<'_>)> = Vec::with_capacity(self.event.members.len() + 3);
+        pieces.push((TYPE_FIELD, Piece::Name(self.event.kind.name())));
+        pieces.push(("seq", Piece::Integer(self.seq)));
+        pieces.push(("time", Piece::Integer(self.time)));
+        pieces.extend(
+            self.event
+                .members
+                .iter()
+                .map(|(name, value)| (*name, Piece::Member(value))),
+        );
+        pieces.sort_by(|(a, _), (b, _)| compare_keys(a, b));
+        let mut out = Vec::with_capacity(512);
+        out.push(b'{');
+        for (index, (key, piece)) in pieces.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_text(key, &mut out);
+            out.push(b':');
+            match piece {
+                Piece::Name(name) => write_text(name, &mut out),
+                Piece::Integer(value) => integer(*value).write_canonical(&mut out),
+                Piece::Member(value) => write_member(value, &mut out),
+            }
         }
-        Value::Object(object).canonical_bytes()
+        out.push(b'}');
+        out
     }
 
     /// Reads stored entry bytes strictly: canonical-profile JSON, exactly canonical, a known
@@ -506,11 +531,70 @@ impl LogRecord {
             let read = read_member(member, value)?;
             event.members.push((member.name, read));
         }
-        let entry = LogRecord::new(seq, time, event)?;
-        if entry.to_bytes() != bytes {
+        // `LogRecord::new`'s checks, with the canonical bytes made once: for the size bound
+        // and for the comparison with what was read.
+        let entry = LogRecord::checked(seq, time, event)?;
+        let canonical = entry.to_bytes();
+        if canonical.len() > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(canonical.len()));
+        }
+        if canonical != bytes {
             return Err(LogRecordError::Json("not in canonical form".to_owned()));
         }
         Ok(entry)
+    }
+}
+
+/// One member of an entry's object as written: the type name, `seq` or `time`, or an event
+/// member.
+enum Piece<'a> {
+    Name(&'static str),
+    Integer(u64),
+    Member(&'a LogValue),
+}
+
+/// Appends `text` as a canonical JSON string.
+fn write_text(text: &str, out: &mut Vec<u8>) {
+    Value::from(text).write_canonical(out);
+}
+
+/// Appends a digest as a canonical JSON string: 64 lowercase hex digits need no escape.
+fn write_digest(digest: &Sha256Digest, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    for byte in digest.as_bytes() {
+        for nibble in [byte >> 4, byte & 0x0f] {
+            // A nibble is below 16, the table's length: the fallback is never taken.
+            out.push(HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'));
+        }
+    }
+    out.push(b'"');
+}
+
+/// Appends the canonical JSON of a member's value (as [`member_value`] builds it).
+fn write_member(value: &LogValue, out: &mut Vec<u8>) {
+    match value {
+        LogValue::Text(text) => write_text(text.as_str(), out),
+        LogValue::Digest(digest) => write_digest(digest, out),
+        LogValue::Choice(choice) => write_text(choice, out),
+        LogValue::Flag => out.extend_from_slice(b"true"),
+        LogValue::Files(files) => {
+            out.push(b'[');
+            for (index, file) in files.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                // Keys in canonical order: `lines`, `path`, `sha256`.
+                out.extend_from_slice(b"{\"lines\":");
+                write_text(file.lines.as_str(), out);
+                out.extend_from_slice(b",\"path\":");
+                write_text(file.path.as_str(), out);
+                out.extend_from_slice(b",\"sha256\":");
+                write_digest(&file.sha256, out);
+                out.push(b'}');
+            }
+            out.push(b']');
+        }
     }
 }
 
@@ -522,6 +606,7 @@ fn integer(value: u64) -> Value<'static> {
     Value::Number(number.unwrap_or(Number::ZERO))
 }
 
+#[cfg(test)]
 fn member_value(value: &LogValue) -> Value<'static> {
     match value {
         LogValue::Text(text) => Value::from(text.as_str().to_owned()),
@@ -615,6 +700,93 @@ fn read_member(member: &Member, value: &Value<'_>) -> Result<LogValue, LogRecord
                 });
             }
             Ok(LogValue::Files(files))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The entry's object built as a JSON tree and written by `seal_parse`: the oracle of
+    /// [`LogRecord::to_bytes`].
+    fn tree_bytes(entry: &LogRecord) -> Vec<u8> {
+        let mut object = Object::new();
+        let mut put = |key: &'static str, value: Value<'_>| {
+            assert!(object.insert(key, value.into_owned()).is_ok());
+        };
+        put(TYPE_FIELD, Value::from(entry.event.kind.name()));
+        put("seq", integer(entry.seq));
+        put("time", integer(entry.time));
+        for (name, value) in &entry.event.members {
+            put(name, member_value(value));
+        }
+        Value::Object(object).canonical_bytes()
+    }
+
+    /// Raw text of every kind the log escapes: quotes, backslashes, controls, bidi, non-ASCII,
+    /// long runs (elided).
+    fn raw_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[ -~]{0,40}",
+            "[\"\\\\a{}\\[\\]:,]{0,12}",
+            any::<String>(),
+            "[\\x00-\\x1f\\u{202e}\\u{200b}é😀]{0,10}",
+            "[a-z\"]{500,700}",
+        ]
+    }
+
+    fn digest() -> impl Strategy<Value = Sha256Digest> {
+        any::<[u8; 32]>().prop_map(Sha256Digest::from_bytes)
+    }
+
+    fn file() -> impl Strategy<Value = SentFile> {
+        (raw_text(), raw_text(), digest()).prop_map(|(path, lines, sha256)| SentFile {
+            path: log_text(&path),
+            lines: log_text(&lines),
+            sha256,
+        })
+    }
+
+    /// A complete event of any type: every required member, each optional one or not.
+    fn event() -> impl Strategy<Value = LogEvent> {
+        let kind = proptest::sample::select(LogEventType::ALL.to_vec());
+        (
+            kind,
+            proptest::collection::vec((any::<bool>(), raw_text(), digest(), any::<u8>()), 9),
+            proptest::collection::vec(file(), 0..4),
+        )
+            .prop_map(|(kind, values, files)| {
+                let mut event = LogEvent::new(kind);
+                for (member, (present, text, digest, pick)) in kind.members().iter().zip(values) {
+                    if !member.required && !present {
+                        continue;
+                    }
+                    let value = match member.shape {
+                        Shape::Text => LogValue::Text(log_text(&text)),
+                        Shape::Digest => LogValue::Digest(digest),
+                        Shape::Choice(set) => LogValue::Choice(set[usize::from(pick) % set.len()]),
+                        Shape::Flag => LogValue::Flag,
+                        Shape::Files => LogValue::Files(files.clone()),
+                    };
+                    event = event.with(member.name, value).unwrap();
+                }
+                event
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn to_bytes_is_the_canonical_form_of_the_entry_object(
+            event in event(),
+            seq in 0..=MAX_LOG_INTEGER,
+            time in prop_oneof![0..=MAX_LOG_INTEGER, 0..2_000_000_000u64],
+        ) {
+            let entry = LogRecord::new(seq, time, event).unwrap();
+            let bytes = entry.to_bytes();
+            prop_assert_eq!(&bytes, &tree_bytes(&entry));
+            prop_assert_eq!(LogRecord::from_bytes(&bytes), Ok(entry));
         }
     }
 }
