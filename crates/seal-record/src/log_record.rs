@@ -7,7 +7,6 @@
 //! [`MAX_LOG_TEXT_BYTES`] with an explicit elision marker, so no reader can be steered by a
 //! control, bidi or invisible character in a recorded name.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use seal_parse::json::{compare_keys, parse, JsonLimits, Number, Object, Value};
@@ -624,7 +623,7 @@ fn member_value(value: &LogValue) -> Value<'static> {
                         ("sha256", Value::from(file.sha256.to_hex())),
                     ];
                     for (key, value) in members {
-                        let inserted = object.insert(Cow::Borrowed(key), value);
+                        let inserted = object.insert(std::borrow::Cow::Borrowed(key), value);
                         debug_assert!(inserted.is_ok(), "file member keys are distinct");
                     }
                     Value::Object(object)
