@@ -30,7 +30,7 @@
 //! (no JSON tree). The rest is spread over the strict parse into a JSON tree, digest and text
 //! re-reading, the re-encoding and SHA-256 (none above a tenth); next step: a reader that checks
 //! canonical form while parsing, held against `LogRecord::from_bytes` as its oracle.
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -63,6 +63,9 @@ pub fn random_origin() -> Result<String, Failure> {
     const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
     let mut id = [0u8; 16];
     random(&mut id)?;
+    // A 5-bit value indexes the 32-letter alphabet: the fallback is never taken.
+    let letter =
+        |value: u32| char::from(ALPHABET.get((value & 31) as usize).copied().unwrap_or(b'a'));
     let mut out = String::from("seal.audit/");
     let (mut buffer, mut bits) = (0u32, 0u32);
     for byte in id {
@@ -70,11 +73,11 @@ pub fn random_origin() -> Result<String, Failure> {
         bits += 8;
         while bits >= 5 {
             bits -= 5;
-            out.push(char::from(ALPHABET[((buffer >> bits) & 31) as usize]));
+            out.push(letter(buffer >> bits));
         }
     }
     if bits > 0 {
-        out.push(char::from(ALPHABET[((buffer << (5 - bits)) & 31) as usize]));
+        out.push(letter(buffer << (5 - bits)));
     }
     Ok(out)
 }

@@ -117,7 +117,7 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
                 "checkpoint_size",
                 verdict.checkpoint_size.map_or(J::Null, J::Num),
             ),
-            ("root", J::str(&verdict.root.to_hex())),
+            ("root", J::str(verdict.root.to_hex())),
             ("checkpoints_checked", J::Num(verdict.checkpoints_checked)),
             ("key_from", J::str(key_from)),
             ("ok", J::Bool(broken.is_none())),
@@ -126,7 +126,7 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
                 verdict.broken.as_ref().map_or(J::Null, |b| J::Num(b.entry)),
             ),
             ("broken", broken.as_deref().map_or(J::Null, J::str)),
-            ("strength", J::str(&verdict.strength.to_string())),
+            ("strength", J::str(verdict.strength.to_string())),
             (
                 "witnessed",
                 J::Bool(matches!(verdict.strength, AuditStrength::Kept { .. })),
