@@ -3,11 +3,32 @@
 //! a `Write` the rules allow), next to `seal --version` in the same run (process start, the
 //! command line and one line of output: the floor any hook pays).
 //!
-//! Run with `cargo bench -p seal-cli --bench hook`; the target is a median of at most 5 ms.
+//! The `Bash` call is also answered with `--log` (a decision log made by `seal audit init` in a
+//! temporary HOME, its default signing key): what recording the decision adds to the answer
+//! (open the SQLite file, load the key, one append: entry, leaf, checkpoint signed with
+//! Ed25519, frontier and index in one transaction). Every call runs with the same HOME, so the
+//! two differ by the log alone. The log grows by one entry each call.
+//!
+//! Run with `cargo bench -p seal-cli --bench hook`; the targets are a median of at most 5 ms,
+//! and at most 2 ms more with the log.
+//!
+//! Measured (2 cores shared with other builds, Linux, release build; criterion medians):
+//!
+//! | bench                                | median  |
+//! |--------------------------------------|---------|
+//! | `seal_version_process_floor`         | 1.48 ms |
+//! | `pre_tool_use_300_rules_bash`        | 2.88 ms |
+//! | `pre_tool_use_300_rules_bash_logged` | 11.04 ms |
+//! | `pre_tool_use_300_rules_write_4k`    | 2.68 ms |
+//!
+//! The log adds 8.2 ms: the 2 ms target is missed. Not yet profiled; the likely cost is the
+//! open, not the append: hooks close the file without folding the write-ahead log into it, so
+//! each new process rebuilds SQLite's WAL index by reading the whole WAL (up to the 1,000-page
+//! autocheckpoint), and every few hundred appends one of them pays that checkpoint's sync.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -64,10 +85,16 @@ fn payload(tool: &str, input: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// Spawns `seal args` with `stdin` and waits for its answer; panics unless it exits 0.
-fn answer(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+/// Spawns `seal args` with `stdin`, HOME at `home` (and no other setting of where the log and
+/// its key are), and waits for its answer; panics unless it exits 0.
+fn answer(home: &Path, args: &[&str], stdin: &[u8]) -> Vec<u8> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_seal"))
         .args(args)
+        .env("HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("SEAL_LOG")
+        .env_remove("SEAL_LOG_KEY")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -86,6 +113,20 @@ fn hook(c: &mut Criterion) {
     std::fs::write(&rules_path, rules_300()).unwrap();
     let rules = rules_path.to_str().unwrap().to_owned();
     let hook_args = ["hook", "claude-code", "pre-tool-use", "--rules", &rules];
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let log_path = dir.join("audit.db");
+    let log = log_path.to_str().unwrap().to_owned();
+    answer(&home, &["audit", "init", "--log", &log], b"");
+    let logged_args = [
+        "hook",
+        "claude-code",
+        "pre-tool-use",
+        "--rules",
+        &rules,
+        "--log",
+        &log,
+    ];
     let bash = payload(
         "Bash",
         r#"{"command":"git status && cargo test --workspace | npm run lint","description":"check"}"#,
@@ -97,24 +138,35 @@ fn hook(c: &mut Criterion) {
             "a line of notes\n".repeat(256)
         ),
     );
-    for (call, expected) in [(&bash, "allow"), (&write, "allow")] {
-        let text = String::from_utf8(answer(&hook_args, call)).unwrap();
+    for (args, call, expected) in [
+        (&hook_args[..], &bash, "allow"),
+        (&hook_args[..], &write, "allow"),
+        (&logged_args[..], &bash, "allow"),
+    ] {
+        let text = String::from_utf8(answer(&home, args, call)).unwrap();
         assert!(
             text.contains(&format!("\"permissionDecision\":\"{expected}\"")),
             "{text}"
         );
     }
+    // The logged call recorded its decision (after the genesis entry) and the log verifies.
+    let shown = answer(&home, &["audit", "show", "--log", &log, "--json"], b"");
+    assert!(String::from_utf8(shown).unwrap().contains("hook/decision"));
+    answer(&home, &["audit", "verify", "--log", &log], b"");
 
     let mut group = c.benchmark_group("hook");
     group.sample_size(60);
     group.bench_function("seal_version_process_floor", |b| {
-        b.iter(|| answer(&["--version"], b""))
+        b.iter(|| answer(&home, &["--version"], b""))
     });
     group.bench_function("pre_tool_use_300_rules_bash", |b| {
-        b.iter(|| answer(&hook_args, &bash))
+        b.iter(|| answer(&home, &hook_args, &bash))
+    });
+    group.bench_function("pre_tool_use_300_rules_bash_logged", |b| {
+        b.iter(|| answer(&home, &logged_args, &bash))
     });
     group.bench_function("pre_tool_use_300_rules_write_4k", |b| {
-        b.iter(|| answer(&hook_args, &write))
+        b.iter(|| answer(&home, &hook_args, &write))
     });
     group.finish();
     let _ = std::fs::remove_dir_all(&dir);

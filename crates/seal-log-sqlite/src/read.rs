@@ -111,6 +111,35 @@ impl SqliteLog {
         Ok(Ok(()))
     }
 
+    /// Calls `visit` with the position, record bytes and stored leaf of every entry in
+    /// position order, borrowed from the row being read (nothing is copied); stops when
+    /// `visit` returns `false`. The verifier's reading of a whole log.
+    pub fn for_each_row(
+        &self,
+        mut visit: impl FnMut(u64, &[u8], &[u8]) -> bool,
+    ) -> Result<(), LogError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT idx, record, leaf FROM entry ORDER BY idx")
+            .map_err(self.failed("read the entries"))?;
+        let mut rows = statement
+            .query([])
+            .map_err(self.failed("read the entries"))?;
+        while let Some(row) = rows.next().map_err(self.failed("read the entries"))? {
+            // A negative stored position is an error, not a position.
+            let seq: u64 = row.get(0).map_err(self.failed("read an entry"))?;
+            let blob = |column| {
+                row.get_ref(column)
+                    .and_then(|value| value.as_blob().map_err(rusqlite::Error::from))
+                    .map_err(self.failed("read an entry"))
+            };
+            if !visit(seq, blob(1)?, blob(2)?) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// The entry at `seq`, if stored.
     pub fn entry(&self, seq: u64) -> Result<Option<StoredEntry>, LogError> {
         self.connection

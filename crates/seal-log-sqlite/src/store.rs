@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rusqlite::config::DbConfig;
-use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use rusqlite::{
+    params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
+};
 use seal_record::tlog::{leaf_hash, Checkpoint, Frontier, MerkleHash};
 use seal_record::{LogEvent, LogEventType, LogRecord, Sha256Digest};
 
@@ -350,99 +352,74 @@ impl SqliteLog {
             .execute_batch(synchronous)
             .map_err(self.failed("set the durability"))?;
         let path = self.path.clone();
-        let failed = |action: &'static str| {
-            let path = path.clone();
-            move |source| LogError::Sqlite {
-                path,
-                action,
-                source,
-            }
-        };
-        let step = self.step.as_deref();
         let transaction = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(failed("begin the append"))?;
-        let stored: Option<(i64, Vec<u8>)> = transaction
-            .query_row("SELECT size, hashes FROM frontier", [], |row| {
-                Ok((row.get(0)?, row.get(1)?))
-            })
-            .optional()
-            .map_err(failed("read the frontier"))?;
-        let mut frontier = match stored {
-            None => Frontier::new(),
-            Some((size, bytes)) => decode_frontier(size, &bytes)?,
-        };
-        let seq = frontier.size();
-        let kind = event.kind();
-        let entry = LogRecord::new(seq, time, event).map_err(LogError::Entry)?;
-        let record = entry.to_bytes();
-        let leaf = leaf_hash(&record);
-        if let Some(step) = step {
-            step("entry");
-        }
-        transaction
-            .execute(
-                "INSERT INTO entry (idx, record, leaf) VALUES (?1, ?2, ?3)",
-                params![to_i64(seq), record, leaf.as_bytes().as_slice()],
-            )
-            .map_err(failed("write the entry"))?;
-        frontier
-            .push(leaf)
-            .ok_or_else(|| LogError::Frontier("the log is full".to_owned()))?;
-        let checkpoint = Checkpoint::new(&self.origin, frontier.size(), frontier.root())
-            .map_err(|error| LogError::Sign(error.to_string()))?;
-        let note = signer.sign(&checkpoint).map_err(LogError::Sign)?;
-        if let Some(step) = step {
-            step("checkpoint");
-        }
-        transaction
-            .execute(
-                "INSERT INTO checkpoint (size, note) VALUES (?1, ?2)",
-                params![to_i64(frontier.size()), note],
-            )
-            .map_err(failed("write the checkpoint"))?;
-        if let Some(step) = step {
-            step("frontier");
-        }
-        let hashes: Vec<u8> = frontier
-            .hashes()
-            .iter()
-            .flat_map(|hash| hash.as_bytes().iter().copied())
-            .collect();
-        transaction
-            .execute("DELETE FROM frontier", [])
-            .map_err(failed("replace the frontier"))?;
-        transaction
-            .execute(
-                "INSERT INTO frontier (size, hashes) VALUES (?1, ?2)",
-                params![to_i64(frontier.size()), hashes],
-            )
-            .map_err(failed("write the frontier"))?;
-        if let Some(step) = step {
-            step("index");
-        }
-        let text = |name: &str| entry.event().text_of(name).map(str::to_owned);
-        transaction
-            .execute(
-                "INSERT INTO ev (idx, type, time, session, tool, decision, by)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    to_i64(seq),
-                    kind.name(),
-                    to_i64(time),
-                    text("session").or_else(|| text("conversation")),
-                    text("tool"),
-                    text("decision").or_else(|| text("outcome")),
-                    text("by"),
-                ],
-            )
-            .map_err(failed("index the entry"))?;
-        if let Some(step) = step {
+            .map_err(failed_at(&path, "begin the append"))?;
+        let mut frontier = read_frontier(&transaction, &path)?;
+        let appended = write_entry(
+            &transaction,
+            &path,
+            &self.origin,
+            &mut frontier,
+            (event, time),
+            signer,
+            self.step.as_deref(),
+        )?;
+        if let Some(step) = self.step.as_deref() {
             step("commit");
         }
-        transaction.commit().map_err(failed("commit the append"))?;
-        Ok(Appended { seq, leaf, note })
+        transaction
+            .commit()
+            .map_err(failed_at(&path, "commit the append"))?;
+        Ok(appended)
+    }
+
+    /// Appends each of `events` (an event and the time it claims) exactly as [`append`] would,
+    /// one after another, a checkpoint signed at every new size, and commits them together:
+    /// one transaction for the lot, so a log of many entries is written in a fraction of the
+    /// time separate appends take. Durability is that of decisions (`synchronous = NORMAL`).
+    /// Returns the log's size after the last one.
+    ///
+    /// For building large logs (benchmarks, imports); the hooks append one entry at a time.
+    ///
+    /// [`append`]: SqliteLog::append
+    #[cfg(feature = "bulk")]
+    pub fn append_all(
+        &mut self,
+        events: impl IntoIterator<Item = (LogEvent, u64)>,
+        signer: &dyn CheckpointSigner,
+    ) -> Result<u64, LogError> {
+        if signer.origin() != self.origin {
+            return Err(LogError::OtherOrigin {
+                log: self.origin.clone(),
+                signer: signer.origin().to_owned(),
+            });
+        }
+        self.connection
+            .execute_batch("PRAGMA synchronous = NORMAL")
+            .map_err(self.failed("set the durability"))?;
+        let path = self.path.clone();
+        let transaction = self
+            .connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed_at(&path, "begin the append"))?;
+        let mut frontier = read_frontier(&transaction, &path)?;
+        for event in events {
+            write_entry(
+                &transaction,
+                &path,
+                &self.origin,
+                &mut frontier,
+                event,
+                signer,
+                None,
+            )?;
+        }
+        transaction
+            .commit()
+            .map_err(failed_at(&path, "commit the append"))?;
+        Ok(frontier.size())
     }
 
     /// Folds the write-ahead log into the database file and empties it (a `TRUNCATE` SQLite
@@ -472,4 +449,107 @@ fn decode_frontier(size: i64, bytes: &[u8]) -> Result<Frontier, LogError> {
         })
         .collect();
     Frontier::from_parts(size, hashes).map_err(|error| LogError::Frontier(error.to_string()))
+}
+
+fn failed_at(path: &Path, action: &'static str) -> impl Fn(rusqlite::Error) -> LogError {
+    let path = path.to_path_buf();
+    move |source| LogError::Sqlite {
+        path: path.clone(),
+        action,
+        source,
+    }
+}
+
+/// The stored frontier, read inside the append's transaction (none stored: the empty tree).
+fn read_frontier(transaction: &Transaction<'_>, path: &Path) -> Result<Frontier, LogError> {
+    let stored: Option<(i64, Vec<u8>)> = transaction
+        .query_row("SELECT size, hashes FROM frontier", [], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()
+        .map_err(failed_at(path, "read the frontier"))?;
+    match stored {
+        None => Ok(Frontier::new()),
+        Some((size, bytes)) => decode_frontier(size, &bytes),
+    }
+}
+
+/// Writes `event` at the next position of `frontier` inside `transaction`: the entry with its
+/// leaf, the checkpoint of the new size signed by `signer`, the new frontier and the entry's
+/// index row, calling `step` before each write.
+fn write_entry(
+    transaction: &Transaction<'_>,
+    path: &Path,
+    origin: &str,
+    frontier: &mut Frontier,
+    (event, time): (LogEvent, u64),
+    signer: &dyn CheckpointSigner,
+    step: Option<&(dyn Fn(&'static str) + Send)>,
+) -> Result<Appended, LogError> {
+    let failed = |action: &'static str| failed_at(path, action);
+    let seq = frontier.size();
+    let kind = event.kind();
+    let entry = LogRecord::new(seq, time, event).map_err(LogError::Entry)?;
+    let record = entry.to_bytes();
+    let leaf = leaf_hash(&record);
+    if let Some(step) = step {
+        step("entry");
+    }
+    transaction
+        .prepare_cached("INSERT INTO entry (idx, record, leaf) VALUES (?1, ?2, ?3)")
+        .and_then(|mut insert| {
+            insert.execute(params![to_i64(seq), record, leaf.as_bytes().as_slice()])
+        })
+        .map_err(failed("write the entry"))?;
+    frontier
+        .push(leaf)
+        .ok_or_else(|| LogError::Frontier("the log is full".to_owned()))?;
+    let checkpoint = Checkpoint::new(origin, frontier.size(), frontier.root())
+        .map_err(|error| LogError::Sign(error.to_string()))?;
+    let note = signer.sign(&checkpoint).map_err(LogError::Sign)?;
+    if let Some(step) = step {
+        step("checkpoint");
+    }
+    transaction
+        .prepare_cached("INSERT INTO checkpoint (size, note) VALUES (?1, ?2)")
+        .and_then(|mut insert| insert.execute(params![to_i64(frontier.size()), note]))
+        .map_err(failed("write the checkpoint"))?;
+    if let Some(step) = step {
+        step("frontier");
+    }
+    let hashes: Vec<u8> = frontier
+        .hashes()
+        .iter()
+        .flat_map(|hash| hash.as_bytes().iter().copied())
+        .collect();
+    transaction
+        .prepare_cached("DELETE FROM frontier")
+        .and_then(|mut delete| delete.execute([]))
+        .map_err(failed("replace the frontier"))?;
+    transaction
+        .prepare_cached("INSERT INTO frontier (size, hashes) VALUES (?1, ?2)")
+        .and_then(|mut insert| insert.execute(params![to_i64(frontier.size()), hashes]))
+        .map_err(failed("write the frontier"))?;
+    if let Some(step) = step {
+        step("index");
+    }
+    let text = |name: &str| entry.event().text_of(name).map(str::to_owned);
+    transaction
+        .prepare_cached(
+            "INSERT INTO ev (idx, type, time, session, tool, decision, by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )
+        .and_then(|mut insert| {
+            insert.execute(params![
+                to_i64(seq),
+                kind.name(),
+                to_i64(time),
+                text("session").or_else(|| text("conversation")),
+                text("tool"),
+                text("decision").or_else(|| text("outcome")),
+                text("by"),
+            ])
+        })
+        .map_err(failed("index the entry"))?;
+    Ok(Appended { seq, leaf, note })
 }

@@ -238,11 +238,12 @@ pub fn verify_audit_log(
     source
         .entries(&mut |row| {
             let position = tree.len();
-            broken = check_entry(position, row, source.origin());
+            let leaf = leaf_hash(row.record);
+            broken = check_entry(position, row, &leaf, source.origin());
             if broken.is_some() {
                 return false;
             }
-            tree.push(leaf_hash(row.record));
+            tree.push(leaf);
             true
         })
         .map_err(AuditReadError)?;
@@ -273,18 +274,28 @@ pub fn verify_audit_log(
     Ok(verdict)
 }
 
-fn check_entry(position: u64, row: AuditRow<'_>, origin: &str) -> Option<AuditBreak> {
+/// Checks the entry stored at `position` whose record hashes to `leaf`.
+fn check_entry(
+    position: u64,
+    row: AuditRow<'_>,
+    leaf: &MerkleHash,
+    origin: &str,
+) -> Option<AuditBreak> {
     let at = |kind| {
         Some(AuditBreak {
             entry: position,
             kind,
         })
     };
-    let AuditRow { record, leaf, .. } = row;
+    let AuditRow {
+        record,
+        leaf: stored,
+        ..
+    } = row;
     if row.position != position {
         return at(AuditBreakKind::Missing { next: row.position });
     }
-    if leaf != leaf_hash(record).as_bytes().as_slice() {
+    if stored != leaf.as_bytes().as_slice() {
         return at(AuditBreakKind::Edited);
     }
     let entry = match LogRecord::from_bytes(record) {

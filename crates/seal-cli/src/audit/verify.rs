@@ -23,22 +23,15 @@ impl AuditLogSource for Source<'_> {
     }
 
     fn entries(&self, visit: &mut dyn FnMut(AuditRow<'_>) -> bool) -> Result<(), String> {
-        let walked = self.0.for_each_entry(|entry| {
-            let row = AuditRow {
-                position: entry.seq,
-                record: &entry.record,
-                leaf: &entry.leaf,
-            };
-            if visit(row) {
-                Ok(())
-            } else {
-                Err(())
-            }
-        });
-        match walked {
-            Ok(_) => Ok(()),
-            Err(error) => Err(error.to_string()),
-        }
+        self.0
+            .for_each_row(|position, record, leaf| {
+                visit(AuditRow {
+                    position,
+                    record,
+                    leaf,
+                })
+            })
+            .map_err(|error| error.to_string())
     }
 
     fn checkpoint_sizes(&self) -> Result<Vec<u64>, String> {

@@ -245,3 +245,81 @@ fn opening_refuses_what_is_not_a_log() {
         "the key signs for seal.audit/other, the log's origin is seal.audit/test"
     );
 }
+
+/// Every row of every table, in a fixed order, as text.
+fn dump(path: &Path) -> Vec<String> {
+    let connection = rusqlite::Connection::open(path).unwrap();
+    let mut rows = Vec::new();
+    for (table, order) in [
+        ("meta", "k"),
+        ("entry", "idx"),
+        ("checkpoint", "size"),
+        ("frontier", "size"),
+        ("ev", "idx"),
+    ] {
+        let mut statement = connection
+            .prepare(&format!("SELECT * FROM {table} ORDER BY {order}"))
+            .unwrap();
+        let columns = statement.column_count();
+        let mut query = statement.query([]).unwrap();
+        while let Some(row) = query.next().unwrap() {
+            let values: Vec<String> = (0..columns)
+                .map(|column| format!("{:?}", row.get_ref(column).unwrap()))
+                .collect();
+            rows.push(format!("{table}: {}", values.join(" | ")));
+        }
+    }
+    rows
+}
+
+#[test]
+fn append_all_writes_what_separate_appends_write() {
+    let events = |from: u64| {
+        (from..from + 30).map(|i| {
+            let event = if i % 7 == 3 {
+                LogEvent::new(LogEventType::ManifestVerified)
+                    .digest("manifest", Sha256Digest::of(&i.to_be_bytes()))
+                    .and_then(|e| e.digest("payload", Sha256Digest::of(b"payload")))
+                    .and_then(|e| e.text("provider", "provider"))
+                    .and_then(|e| e.text("model", "model"))
+                    .unwrap()
+            } else {
+                decision(&format!("s{}", i % 3), &format!("T{i}"), "allow")
+            };
+            (event, 1_000 + i)
+        })
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (one_by_one, together) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    let mut log = create(&one_by_one);
+    for (event, time) in events(0).chain(events(30)) {
+        log.append(event, time, &TestSigner(ORIGIN)).unwrap();
+    }
+    drop(log);
+    let mut log = create(&together);
+    assert_eq!(log.append_all(events(0), &TestSigner(ORIGIN)).unwrap(), 31);
+    assert_eq!(log.append_all(events(30), &TestSigner(ORIGIN)).unwrap(), 61);
+    drop(log);
+    let (a, b) = (dump(&one_by_one), dump(&together));
+    assert_eq!(a.len(), 2 + 61 + 61 + 1 + 61);
+    assert_eq!(a, b);
+    // And the log goes on from the frontier `append_all` left.
+    let mut log = SqliteLog::open(&together, &LogOptions::default()).unwrap();
+    let appended = log
+        .append(decision("s", "Bash", "allow"), 9, &TestSigner(ORIGIN))
+        .unwrap();
+    assert_eq!(appended.seq, 61);
+}
+
+#[test]
+fn append_all_refuses_another_origins_signer_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.db");
+    let mut log = create(&path);
+    let refused = log.append_all(
+        [(decision("s", "Bash", "allow"), 5)],
+        &TestSigner("seal.audit/other"),
+    );
+    assert!(matches!(refused, Err(LogError::OtherOrigin { .. })));
+    assert_eq!(log.size().unwrap(), 1);
+}

@@ -11,10 +11,10 @@ mod json;
 
 use std::fmt;
 
-use seal_parse::json::{parse, JsonLimits, Object, Value};
-
-use json::{integer, member_value, read_integer, read_member};
+use seal_parse::json::{compare_keys, parse, JsonLimits, Value};
 use seal_render::Escaped;
+
+use json::{integer, read_integer, read_member, write_member, write_text, Piece};
 
 use crate::digest::Sha256Digest;
 use crate::record::TYPE_FIELD;
@@ -428,6 +428,17 @@ impl LogEvent {
 impl LogRecord {
     /// The entry at position `seq`, claiming `time`, for a complete `event`.
     pub fn new(seq: u64, time: u64, event: LogEvent) -> Result<LogRecord, LogRecordError> {
+        let entry = LogRecord::checked(seq, time, event)?;
+        let bytes = entry.to_bytes().len();
+        if bytes > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(bytes));
+        }
+        Ok(entry)
+    }
+
+    /// The entry of `seq`, `time` and `event` when the integers are in range and the event is
+    /// complete; the size bound is the caller's to check.
+    fn checked(seq: u64, time: u64, event: LogEvent) -> Result<LogRecord, LogRecordError> {
         if seq > MAX_LOG_INTEGER {
             return Err(LogRecordError::BadNumber("seq"));
         }
@@ -435,12 +446,7 @@ impl LogRecord {
             return Err(LogRecordError::BadNumber("time"));
         }
         event.check_complete()?;
-        let entry = LogRecord { seq, time, event };
-        let bytes = entry.to_bytes().len();
-        if bytes > MAX_LOG_RECORD_BYTES {
-            return Err(LogRecordError::TooLarge(bytes));
-        }
-        Ok(entry)
+        Ok(LogRecord { seq, time, event })
     }
 
     /// The position.
@@ -459,19 +465,38 @@ impl LogRecord {
     }
 
     /// The canonical bytes: the leaf data of the log.
+    ///
+    /// Written directly, member by member in canonical key order, with no intermediate JSON
+    /// tree: the same bytes as the RFC 8785 form of the entry's object (the tests hold it
+    /// against that form, built through `seal_parse`'s `Value`, for every event type).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut object = Object::new();
-        let mut put = |key: &'static str, value: Value<'_>| {
-            let inserted = object.insert(key, value.into_owned());
-            debug_assert!(inserted.is_ok(), "entry member keys are distinct");
-        };
-        put(TYPE_FIELD, Value::from(self.event.kind.name()));
-        put("seq", integer(self.seq));
-        put("time", integer(self.time));
-        for (name, value) in &self.event.members {
-            put(name, member_value(value));
+        let mut pieces: Vec<(&str, Piece<'_>)> = Vec::with_capacity(self.event.members.len() + 3);
+        pieces.push((TYPE_FIELD, Piece::Name(self.event.kind.name())));
+        pieces.push(("seq", Piece::Integer(self.seq)));
+        pieces.push(("time", Piece::Integer(self.time)));
+        pieces.extend(
+            self.event
+                .members
+                .iter()
+                .map(|(name, value)| (*name, Piece::Member(value))),
+        );
+        pieces.sort_by(|(a, _), (b, _)| compare_keys(a, b));
+        let mut out = Vec::with_capacity(512);
+        out.push(b'{');
+        for (index, (key, piece)) in pieces.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_text(key, &mut out);
+            out.push(b':');
+            match piece {
+                Piece::Name(name) => write_text(name, &mut out),
+                Piece::Integer(value) => integer(*value).write_canonical(&mut out),
+                Piece::Member(value) => write_member(value, &mut out),
+            }
         }
-        Value::Object(object).canonical_bytes()
+        out.push(b'}');
+        out
     }
 
     /// Reads stored entry bytes strictly: canonical-profile JSON, exactly canonical, a known
@@ -509,8 +534,14 @@ impl LogRecord {
             let read = read_member(member, value)?;
             event.members.push((member.name, read));
         }
-        let entry = LogRecord::new(seq, time, event)?;
-        if entry.to_bytes() != bytes {
+        // `LogRecord::new`'s checks, with the canonical bytes made once: for the size bound
+        // and for the comparison with what was read.
+        let entry = LogRecord::checked(seq, time, event)?;
+        let canonical = entry.to_bytes();
+        if canonical.len() > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(canonical.len()));
+        }
+        if canonical != bytes {
             return Err(LogRecordError::Json("not in canonical form".to_owned()));
         }
         Ok(entry)

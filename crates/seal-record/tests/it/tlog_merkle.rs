@@ -776,3 +776,42 @@ fn the_frontier_gives_the_trees_root_at_every_size() {
         "a tree of 3 leaves has 2 complete subtrees, not 1"
     );
 }
+
+/// At a million entries an inclusion proof is at most 20 hashes (640 bytes): `ceil(log2(10^6))`,
+/// reached by every leaf of the left subtree of 2^19 leaves, fewer towards the right edge. A
+/// consistency proof to that size is at most one hash more (21: an old size that is not a power
+/// of two starts with its own subtree's hash). Sizes only: no time is measured.
+#[test]
+fn proofs_at_a_million_entries_are_at_most_640_bytes() {
+    const SIZE: u64 = 1_000_000;
+    let mut tree = Tree::new();
+    for index in 0..SIZE {
+        tree.push(leaf_hash(&index.to_be_bytes()));
+    }
+    let root = tree.root(SIZE).unwrap();
+    let mut longest = 0;
+    for index in 0..SIZE {
+        let proof = tree.inclusion_proof(index, SIZE).unwrap();
+        longest = longest.max(proof.len());
+        if index % 9_973 == 0 || index >= SIZE - 3 {
+            let leaf = tree.leaf(index).unwrap();
+            assert_eq!(verify_inclusion(leaf, index, SIZE, &proof, &root), Ok(()));
+        }
+    }
+    assert_eq!(longest, 20);
+    let first = tree.inclusion_proof(0, SIZE).unwrap();
+    assert_eq!(first.len(), 20);
+    assert_eq!(concat(&first).len(), 640);
+    for old in (1..SIZE)
+        .step_by(997)
+        .chain([SIZE - 1, 1 << 19, (1 << 19) + 1])
+    {
+        let proof = tree.consistency_proof(old, SIZE).unwrap();
+        assert!(proof.len() <= 21, "consistency {old}: {}", proof.len());
+        let old_root = tree.root(old).unwrap();
+        assert_eq!(
+            verify_consistency(old, SIZE, &old_root, &root, &proof),
+            Ok(())
+        );
+    }
+}
