@@ -60,7 +60,6 @@ fn random(bytes: &mut [u8]) -> Result<(), Failure> {
 /// `seal.audit/` and the lowercase base32 (RFC 4648 alphabet) of 16 random bytes: 26
 /// characters.
 pub fn random_origin() -> Result<String, Failure> {
-    const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
     let mut id = [0u8; 16];
     random(&mut id)?;
     let mut out = String::from("seal.audit/");
@@ -70,13 +69,20 @@ pub fn random_origin() -> Result<String, Failure> {
         bits += 8;
         while bits >= 5 {
             bits -= 5;
-            out.push(char::from(ALPHABET[((buffer >> bits) & 31) as usize]));
+            out.push(symbol((buffer >> bits) & 31));
         }
     }
     if bits > 0 {
-        out.push(char::from(ALPHABET[((buffer << (5 - bits)) & 31) as usize]));
+        out.push(symbol((buffer << (5 - bits)) & 31));
     }
     Ok(out)
+}
+
+/// The base32 symbol of the 5-bit value `value` (masked to 5 bits, so always in the alphabet).
+fn symbol(value: u32) -> char {
+    const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+    let index = usize::try_from(value & 31).unwrap_or(0);
+    ALPHABET.get(index).map_or('a', |byte| char::from(*byte))
 }
 
 /// Creates the folder of `path` (mode 0700) when missing.

@@ -5,6 +5,7 @@
 //! the shared runner in `support`.
 #![allow(clippy::expect_used, clippy::indexing_slicing, clippy::unwrap_used)]
 
+mod audit_tiles;
 mod commands;
 mod demo;
 mod e2e_install;
