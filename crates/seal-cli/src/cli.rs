@@ -852,8 +852,9 @@ pub struct AuditVerifyArgs {
     #[command(flatten)]
     pub log: AuditLogArgs,
     /// Verify a tiles export (`seal audit export --tiles` output) instead of the log: its
-    /// latest checkpoint, every hash tile and every entry. Needs `--vkey` (or `--log-key`).
-    #[arg(long, value_name = "DIR", conflicts_with = "log")]
+    /// latest checkpoint, every hash tile and every entry. Needs `--vkey` (or `--log-key`);
+    /// not with `--log` (a `SEAL_LOG` in the environment is ignored).
+    #[arg(long, value_name = "DIR")]
     pub tiles: Option<String>,
     /// The verifier key (`name+id+key`, as `seal audit init` printed it), or a file holding
     /// it (default: the key of the signing key file, else the key the log itself records).

@@ -76,6 +76,13 @@ pub fn vkey_of(given: &str) -> Result<LogVerifierKey, Failure> {
 /// Runs `seal audit verify`: of the log, or of a tiles export with `--tiles`.
 pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
     if let Some(dir) = &args.tiles {
+        // `--log` on the command line, not the same path from `SEAL_LOG`.
+        let from_env = std::env::var("SEAL_LOG").ok();
+        if args.log.log.is_some() && args.log.log != from_env {
+            return Err(Failure::usage(
+                "`--tiles` and `--log` name two things to verify: give one",
+            ));
+        }
         let tiles = TilesDir::open(dir)?;
         let (vkey, key_from) = match (&args.vkey, &args.log_key) {
             (Some(given), _) => (vkey_of(given)?, "given"),
