@@ -814,6 +814,9 @@ pub enum AuditCommand {
     Prove(AuditProveArgs),
     /// Check an inclusion proof against a record and a verifier key.
     CheckProof(AuditCheckProofArgs),
+    /// Write the log as a static C2SP tlog-tiles directory (checkpoint, hash tiles, entry
+    /// bundles), to serve or ship elsewhere.
+    Export(AuditExportArgs),
     /// What left the machine: disclosures verified before a run.
     #[command(subcommand)]
     Query(AuditQueryCommand),
@@ -869,6 +872,11 @@ pub struct AuditVerifyArgs {
     /// Where the log is.
     #[command(flatten)]
     pub log: AuditLogArgs,
+    /// Verify a tiles export (`seal audit export --tiles` output) instead of the log: its
+    /// latest checkpoint, every hash tile and every entry. Needs `--vkey` (or `--log-key`);
+    /// not with `--log` (a `SEAL_LOG` in the environment is ignored).
+    #[arg(long, value_name = "DIR")]
+    pub tiles: Option<String>,
     /// The verifier key (`name+id+key`, as `seal audit init` printed it), or a file holding
     /// it (default: the key of the signing key file, else the key the log itself records).
     #[arg(long, value_name = "VKEY|PATH")]
@@ -916,6 +924,21 @@ pub struct AuditShowArgs {
     /// Print each entry's stored JSON, one per line.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `seal audit export`.
+#[derive(Debug, Args)]
+pub struct AuditExportArgs {
+    /// Where the log is.
+    #[command(flatten)]
+    pub log: AuditLogArgs,
+    /// The directory to write the tiles into (spec/audit-tiles.md): created if absent, and
+    /// refused if it holds anything unless `--force`.
+    #[arg(long, value_name = "DIR")]
+    pub tiles: String,
+    /// Write into a directory that is not empty, replacing the files of the same names.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `seal audit prove`.

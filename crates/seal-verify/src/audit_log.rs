@@ -67,8 +67,10 @@ pub enum AuditBreakKind {
     },
     /// Entry 0 is not the genesis of this log.
     NoGenesis,
-    /// The entry does not match the signed checkpoint of the next size (edited and its leaf
-    /// recomputed, or replaced).
+    /// The entries from [`AuditBreak::entry`] up to `size` do not match the signed checkpoint
+    /// of `size`, while the stored checkpoint at `entry` (if any) matches: one of them was
+    /// edited and its leaf recomputed, or replaced. With a checkpoint at every size (as the
+    /// log stores them) that is the one entry at `size - 1`.
     CheckpointMismatch {
         /// The checkpoint's size.
         size: u64,
@@ -142,6 +144,11 @@ impl fmt::Display for AuditBreak {
             AuditBreakKind::NoGenesis => {
                 write!(f, "entry {entry}: not the genesis of this log")
             }
+            AuditBreakKind::CheckpointMismatch { size } if size.saturating_sub(entry) > 1 => write!(
+                f,
+                "entries {entry} to {}: one of them does not match the signed checkpoint at size {size} (edited and its leaf recomputed, or replaced; no checkpoint between narrows it further)",
+                size - 1
+            ),
             AuditBreakKind::CheckpointMismatch { size } => write!(
                 f,
                 "entry {entry}: does not match the signed checkpoint at size {size} (edited and its leaf recomputed, or replaced)"
@@ -460,6 +467,11 @@ fn narrow(
         }
     }
     let first = candidates.get(high).copied().unwrap_or(bad);
+    // The largest size known to match below `first`: the candidate before it, else `good`.
+    let matched = high
+        .checked_sub(1)
+        .and_then(|before| candidates.get(before).copied())
+        .unwrap_or(good);
     verdict.checkpoints_checked += 1;
     Ok(match probe(source, opener, tree, first)? {
         Probe::Bad(reason) => AuditBreak {
@@ -469,9 +481,11 @@ fn narrow(
                 reason,
             },
         },
-        // The checkpoint before `first` (if stored) matched: the entry is the one it adds.
+        // The checkpoint at `matched` matched, so the first broken entry is one of those
+        // `first` adds to it: that one, when it adds one; else the first of them (no stored
+        // checkpoint between narrows it further).
         _ => AuditBreak {
-            entry: first.saturating_sub(1),
+            entry: matched.min(first.saturating_sub(1)),
             kind: AuditBreakKind::CheckpointMismatch { size: first },
         },
     })

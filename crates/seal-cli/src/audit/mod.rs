@@ -4,13 +4,16 @@
 //!
 //! - [`key`]: the signing key file and the default paths.
 //! - [`sink`]: what the hooks record, through the facade's log sink.
-//! - [`verify`], [`show`], [`proof`]: the commands that read the log.
+//! - [`verify`], [`show`], [`proof`], [`export`]: the commands that read the log.
+//! - [`tiles`]: a tiles export (spec/audit-tiles.md) as the verifier reads it.
 
+mod export;
 pub mod key;
 mod proof;
 mod push;
 mod show;
 pub mod sink;
+mod tiles;
 mod verify;
 
 use std::path::Path;
@@ -30,6 +33,7 @@ pub fn run(command: &AuditCommand) -> Result<u8, Failure> {
         AuditCommand::Checkpoint(args) => checkpoint(args),
         AuditCommand::Prove(args) => proof::prove(args),
         AuditCommand::CheckProof(args) => proof::check(args),
+        AuditCommand::Export(args) => export::run(args),
         AuditCommand::Query(AuditQueryCommand::Disclosures(args)) => show::run(args, true),
         AuditCommand::Push(args) => push::run(args),
     }

@@ -9,6 +9,7 @@ use seal::log::{
 };
 use seal_log_sqlite::SqliteLog;
 
+use super::tiles::TilesDir;
 use crate::cli::AuditVerifyArgs;
 use crate::failure::{quoted, Exit, Failure};
 use crate::io::{read_file, utf8};
@@ -65,8 +66,39 @@ pub fn vkey_of(given: &str) -> Result<LogVerifierKey, Failure> {
         .map_err(|error| Failure::keys(format!("verifier key {}: {error}", quoted(given))))
 }
 
-/// Runs `seal audit verify`.
+/// Runs `seal audit verify`: of the log, or of a tiles export with `--tiles`.
 pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
+    if let Some(dir) = &args.tiles {
+        // `--log` on the command line, not the same path from `SEAL_LOG`.
+        let from_env = std::env::var("SEAL_LOG").ok();
+        if args.log.log.is_some() && args.log.log != from_env {
+            return Err(Failure::usage(
+                "`--tiles` and `--log` name two things to verify: give one",
+            ));
+        }
+        let tiles = TilesDir::open(dir)?;
+        let (vkey, key_from) = match (&args.vkey, &args.log_key) {
+            (Some(given), _) => (vkey_of(given)?, "given"),
+            (None, flag) => {
+                let key_path = super::key::key_path(flag.as_deref())?;
+                if !Path::new(&key_path).exists() {
+                    return Err(Failure::keys(
+                        "a tiles export is verified against a key kept elsewhere: give `--vkey`",
+                    ));
+                }
+                (
+                    super::key::load(&key_path)?.verifier_key(),
+                    "the signing key file",
+                )
+            }
+        };
+        let subject = Subject {
+            what: "tiles",
+            path: dir,
+            key_from,
+        };
+        return verify_source(args, &tiles, vkey, &subject, || tiles.malformed());
+    }
     let path = super::log_path(&args.log)?;
     let log = super::open(&path)?;
     let (vkey, key_from) = match (&args.vkey, &args.log_key) {
@@ -92,6 +124,31 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
             }
         }
     };
+    let _ = log.fold_wal();
+    let subject = Subject {
+        what: "log",
+        path: &path,
+        key_from,
+    };
+    verify_source(args, &Source(&log), vkey, &subject, || false)
+}
+
+/// What is verified, for the report.
+struct Subject<'a> {
+    what: &'static str,
+    path: &'a str,
+    key_from: &'static str,
+}
+
+/// Verifies `source` against `vkey` and the kept checkpoints, and reports. `malformed` tells
+/// whether a read failure was an altered export rather than an unreadable one.
+fn verify_source(
+    args: &AuditVerifyArgs,
+    source: &dyn AuditLogSource,
+    vkey: LogVerifierKey,
+    subject: &Subject<'_>,
+    malformed: impl Fn() -> bool,
+) -> Result<u8, Failure> {
     let opener = Opener(vkey);
     let mut kept = Vec::new();
     for file in &args.since_checkpoint {
@@ -104,14 +161,19 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
             .map_err(|error| Failure::keys(format!("kept checkpoint {}: {error}", quoted(file))))?;
         kept.push(checkpoint);
     }
-    let _ = log.fold_wal();
-    let verdict = verify_audit_log(&Source(&log), &opener, &kept)
-        .map_err(|error| Failure::input(error.to_string()))?;
+    let verdict = verify_audit_log(source, &opener, &kept).map_err(|error| {
+        if malformed() {
+            Failure::new(Exit::LogBroken, error.to_string())
+        } else {
+            Failure::input(error.to_string())
+        }
+    })?;
+    let key_from = subject.key_from;
     let broken = verdict.broken.as_ref().map(ToString::to_string);
     if args.json {
         let json = J::Obj(vec![
-            ("log", J::str(&path)),
-            ("origin", J::str(log.origin())),
+            (subject.what, J::str(subject.path)),
+            ("origin", J::str(source.origin())),
             ("entries", J::Num(verdict.entries)),
             (
                 "checkpoint_size",
@@ -142,7 +204,12 @@ pub fn run(args: &AuditVerifyArgs) -> Result<u8, Failure> {
         ]);
         outln!("{}", json.to_text());
     } else {
-        outln!("log {} (origin {})", quoted(&path), log.origin());
+        outln!(
+            "{} {} (origin {})",
+            subject.what,
+            quoted(subject.path),
+            source.origin()
+        );
         outln!("verifier key from {key_from}");
         outln!(
             "{} entries; latest checkpoint size {}; root {}; {} checkpoints checked",

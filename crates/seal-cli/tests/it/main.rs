@@ -9,6 +9,7 @@
 mod audit_cli;
 mod audit_fleet;
 mod audit_tamper;
+mod audit_tiles;
 mod commands;
 mod demo;
 mod e2e_audit;

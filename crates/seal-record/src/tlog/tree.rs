@@ -85,6 +85,13 @@ impl Tree {
         self.node(0, index)
     }
 
+    /// The hash of the complete subtree of `2^level` leaves that starts at leaf
+    /// `index * 2^level`, if the tree holds all of its leaves (a tiles log's hash tiles hold
+    /// these for the levels that are multiples of 8).
+    pub fn subtree(&self, level: u32, index: u64) -> Option<&MerkleHash> {
+        self.node(level, index)
+    }
+
     /// Appends a leaf hash and completes every subtree it closes.
     pub fn push(&mut self, leaf: MerkleHash) {
         let mut carry = leaf;

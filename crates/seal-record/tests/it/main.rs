@@ -16,3 +16,4 @@ mod record_readers;
 mod records;
 mod scanned_frame;
 mod tlog_merkle;
+mod tlog_tiles;
