@@ -17,5 +17,5 @@ mod store;
 pub use read::{EntryFilter, StoredEntry};
 pub use store::{
     Appended, CheckpointSigner, LogError, LogOptions, SqliteLog, DEFAULT_BUSY_TIMEOUT,
-    SCHEMA_VERSION,
+    DEFAULT_WAL_LIMIT_BYTES, SCHEMA_VERSION,
 };

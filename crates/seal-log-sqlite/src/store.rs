@@ -40,12 +40,22 @@ PRAGMA user_version = 1;
 pub struct LogOptions {
     /// How long to wait for another writer.
     pub busy_timeout: Duration,
+    /// The write-ahead log's bound: after an append leaves it longer, the append folds it into
+    /// the file and empties it (when no other process is reading or writing at that moment;
+    /// else a later append does).
+    pub wal_limit_bytes: u64,
 }
+
+/// Default bound of the write-ahead log: 256 KiB, about a dozen appends. A process that opens
+/// the log alone reads the whole write-ahead log to rebuild its index, so a hook's opening stays
+/// cheap only while the log stays short; folding it costs one sync every dozen appends.
+pub const DEFAULT_WAL_LIMIT_BYTES: u64 = 256 * 1024;
 
 impl Default for LogOptions {
     fn default() -> LogOptions {
         LogOptions {
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            wal_limit_bytes: DEFAULT_WAL_LIMIT_BYTES,
         }
     }
 }
@@ -63,6 +73,8 @@ pub struct SqliteLog {
     path: PathBuf,
     origin: String,
     pub(crate) connection: Connection,
+    busy_timeout: Duration,
+    wal_limit_bytes: u64,
     step: Option<Box<dyn Fn(&'static str) + Send>>,
 }
 
@@ -255,6 +267,8 @@ impl SqliteLog {
             path: path.to_path_buf(),
             origin: signer.origin().to_owned(),
             connection,
+            busy_timeout: options.busy_timeout,
+            wal_limit_bytes: options.wal_limit_bytes,
             step: None,
         };
         let existing: Option<String> = log
@@ -291,6 +305,8 @@ impl SqliteLog {
             path: path.to_path_buf(),
             origin: String::new(),
             connection,
+            busy_timeout: options.busy_timeout,
+            wal_limit_bytes: options.wal_limit_bytes,
             step: None,
         };
         log.origin = log.meta("origin")?.ok_or_else(|| LogError::State {
@@ -372,6 +388,7 @@ impl SqliteLog {
         transaction
             .commit()
             .map_err(failed_at(&path, "commit the append"))?;
+        self.bound_wal()?;
         Ok(appended)
     }
 
@@ -420,6 +437,38 @@ impl SqliteLog {
             .commit()
             .map_err(failed_at(&path, "commit the append"))?;
         Ok(frontier.size())
+    }
+
+    /// Folds the write-ahead log into the file and empties it when it is longer than the
+    /// bound, without waiting: a reader or writer in another process makes it a later
+    /// append's work.
+    fn bound_wal(&self) -> Result<(), LogError> {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        let length = std::fs::metadata(&wal).map_or(0, |meta| meta.len());
+        if length <= self.wal_limit_bytes {
+            return Ok(());
+        }
+        self.connection
+            .busy_timeout(Duration::ZERO)
+            .map_err(self.failed("set the busy timeout"))?;
+        let folded = self
+            .connection
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        self.connection
+            .busy_timeout(self.busy_timeout)
+            .map_err(self.failed("set the busy timeout"))?;
+        match folded {
+            Err(rusqlite::Error::SqliteFailure(error, _))
+                if matches!(
+                    error.code,
+                    ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked
+                ) =>
+            {
+                Ok(())
+            }
+            other => other.map_err(self.failed("fold the write-ahead log")),
+        }
     }
 
     /// Folds the write-ahead log into the database file and empties it (a `TRUNCATE` SQLite

@@ -323,3 +323,43 @@ fn append_all_refuses_another_origins_signer_and_writes_nothing() {
     assert!(matches!(refused, Err(LogError::OtherOrigin { .. })));
     assert_eq!(log.size().unwrap(), 1);
 }
+
+#[test]
+fn the_write_ahead_log_stays_bounded_across_appends() {
+    let limit = seal_log_sqlite::DEFAULT_WAL_LIMIT_BYTES;
+    let largest = largest_wal(LogOptions::default());
+    // At most the bound plus the pages of the one append that crossed it.
+    assert!(
+        largest <= limit + 64 * 1024,
+        "write-ahead log reached {largest} bytes"
+    );
+    assert!(largest > 0);
+    // The twin: with no bound, the same appends grow it past that.
+    let mut unbounded = LogOptions::default();
+    unbounded.wal_limit_bytes = u64::MAX;
+    assert!(largest_wal(unbounded) > limit + 64 * 1024);
+}
+
+/// The largest the write-ahead log grows over 120 appends, each by a new connection (as each
+/// hook process opens the log anew).
+fn largest_wal(options: LogOptions) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.db");
+    drop(create(&path));
+    let wal = dir.path().join("audit.db-wal");
+    let mut largest = 0;
+    for i in 0..120u64 {
+        let mut log = SqliteLog::open(&path, &options).unwrap();
+        log.append(
+            decision("s", &format!("T{i}"), "allow"),
+            i,
+            &TestSigner(ORIGIN),
+        )
+        .unwrap();
+        drop(log);
+        largest = largest.max(std::fs::metadata(&wal).map_or(0, |meta| meta.len()));
+    }
+    let log = SqliteLog::open(&path, &options).unwrap();
+    assert_eq!(log.size().unwrap(), 121);
+    largest
+}
