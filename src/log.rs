@@ -46,10 +46,10 @@ pub use seal_record::{
     MAX_LOG_FILES, MAX_LOG_INTEGER, MAX_LOG_RECORD_BYTES, MAX_LOG_TEXT_BYTES,
 };
 pub use seal_verify::{
-    open_checkpoint, verify_audit_log, AuditBreak, AuditBreakKind, AuditLogSource, AuditReadError,
-    AuditRow, AuditStrength, AuditVerdict, CheckpointOpener, LogKeyError, LogSigningKey,
-    LogVerifierKey, SignedCheckpointError, VerifiedCheckpoint, AUDIT_SPINE_STEP,
-    LOG_PUBLIC_KEY_BYTES, LOG_SEED_BYTES,
+    open_checkpoint, verify_audit_log, verify_audit_log_with, AuditBreak, AuditBreakKind,
+    AuditLogSource, AuditReadError, AuditRow, AuditStrength, AuditVerdict, CheckpointOpener,
+    LogKeyError, LogSigningKey, LogVerifierKey, SignedCheckpointError, VerifiedCheckpoint,
+    AUDIT_SPINE_STEP, LOG_PUBLIC_KEY_BYTES, LOG_SEED_BYTES,
 };
 
 /// Where a [`Seal`] records its decisions.

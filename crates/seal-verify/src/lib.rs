@@ -86,8 +86,8 @@ mod tag;
 mod time;
 
 pub use audit_log::{
-    verify_audit_log, AuditBreak, AuditBreakKind, AuditLogSource, AuditReadError, AuditRow,
-    AuditStrength, AuditVerdict, CheckpointOpener, AUDIT_SPINE_STEP,
+    verify_audit_log, verify_audit_log_with, AuditBreak, AuditBreakKind, AuditLogSource,
+    AuditReadError, AuditRow, AuditStrength, AuditVerdict, CheckpointOpener, AUDIT_SPINE_STEP,
 };
 pub use checkpoint::{
     open_checkpoint, LogKeyError, LogSigningKey, LogVerifierKey, SignedCheckpointError,

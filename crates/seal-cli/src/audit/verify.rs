@@ -4,8 +4,8 @@ use std::path::Path;
 
 use seal::log::tlog::Checkpoint;
 use seal::log::{
-    open_checkpoint, verify_audit_log, AuditLogSource, AuditRow, AuditStrength, CheckpointOpener,
-    LogVerifierKey,
+    open_checkpoint, verify_audit_log_with, AuditLogSource, AuditRow, AuditStrength,
+    CheckpointOpener, LogVerifierKey,
 };
 use seal_log_sqlite::SqliteLog;
 
@@ -161,7 +161,9 @@ fn verify_source(
             .map_err(|error| Failure::keys(format!("kept checkpoint {}: {error}", quoted(file))))?;
         kept.push(checkpoint);
     }
-    let verdict = verify_audit_log(source, &opener, &kept).map_err(|error| {
+    // The entries' checks on every core the machine gives this process.
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let verdict = verify_audit_log_with(source, &opener, &kept, workers).map_err(|error| {
         if malformed() {
             Failure::new(Exit::LogBroken, error.to_string())
         } else {

@@ -116,6 +116,10 @@ fn read_text(value: &Value<'_>, name: &'static str) -> Result<Escaped, LogRecord
     if !is_stored_text(text) {
         return Err(LogRecordError::BadMember(name));
     }
+    // Printable ASCII without a backslash is its own escape (escape-v1's inline literals).
+    if !text.contains('\\') {
+        return Ok(Escaped::new(text));
+    }
     // Stored text is the escape of what it decodes to, byte for byte.
     let raw = decode(text, Context::Inline).map_err(|_| LogRecordError::BadMember(name))?;
     let stored = Escaped::new(&raw);

@@ -26,6 +26,7 @@ mod frames_twins;
 mod golden;
 mod keys;
 mod log_checkpoint_properties;
+mod audit_log_workers;
 mod log_checkpoints;
 mod manifest_approval;
 mod manifest_spawn;
