@@ -307,6 +307,16 @@ mod tests {
     }
 
     #[test]
+    fn an_allow_of_a_directory_anywhere_asks_without_a_root_and_its_deny_twin_denies() {
+        // `docs/**` names `docs` at the root or at any depth: without a known root an allow
+        // cannot tell whether the path is inside, so it asks; a deny reads it at any depth.
+        let code = read_without_root(Effect::Allow, "Read(docs/**)", "/srv/app/docs/a");
+        assert_eq!(code, "path_outside_workspace");
+        let denied = read_without_root(Effect::Deny, "Read(docs/**)", "/srv/app/docs/a");
+        assert!(denied.starts_with("Deny"), "{denied}");
+    }
+
+    #[test]
     fn the_first_rule_matching_a_readable_part_is_the_one_named() {
         let mut rules = RuleSet::default();
         for (effect, text) in [
