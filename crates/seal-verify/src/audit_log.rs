@@ -265,6 +265,22 @@ pub fn verify_audit_log_with(
 ) -> Result<AuditVerdict, AuditReadError> {
     let mut tree = Tree::new();
     let mut broken: Option<AuditBreak> = None;
+    if workers <= 1 {
+        // One worker: each row checked as it is read, borrowed, nothing copied.
+        source
+            .entries(&mut |row| {
+                let position = tree.len();
+                let leaf = leaf_hash(row.record);
+                broken = check_entry(position, row, &leaf, source.origin());
+                if broken.is_some() {
+                    return false;
+                }
+                tree.push(leaf);
+                true
+            })
+            .map_err(AuditReadError)?;
+        return finish(source, opener, kept, tree, broken);
+    }
     let mut batch: Vec<Copied> = Vec::with_capacity(ENTRY_BATCH);
     let origin = source.origin();
     let flush = |batch: &mut Vec<Copied>, tree: &mut Tree| -> Option<AuditBreak> {
@@ -296,6 +312,17 @@ pub fn verify_audit_log_with(
     if broken.is_none() && !batch.is_empty() {
         broken = flush(&mut batch, &mut tree);
     }
+    finish(source, opener, kept, tree, broken)
+}
+
+/// The checkpoints and kept checkpoints, once the entries are read into `tree` (or `broken`).
+fn finish(
+    source: &dyn AuditLogSource,
+    opener: &dyn CheckpointOpener,
+    kept: &[Checkpoint],
+    tree: Tree,
+    broken: Option<AuditBreak>,
+) -> Result<AuditVerdict, AuditReadError> {
     let mut verdict = AuditVerdict {
         entries: tree.len(),
         checkpoint_size: None,
@@ -323,7 +350,6 @@ pub fn verify_audit_log_with(
     Ok(verdict)
 }
 
-/// Checks the entry stored at `position` whose record hashes to `leaf`.
 /// Checks `batch`, whose first entry belongs at position `first`, on up to `workers` threads:
 /// each entry's leaf, or what broke there, in order, up to the first broken one.
 fn check_batch(
@@ -389,6 +415,7 @@ fn check_batch(
     out
 }
 
+/// Checks the entry stored at `position` whose record hashes to `leaf`.
 fn check_entry(
     position: u64,
     row: AuditRow<'_>,

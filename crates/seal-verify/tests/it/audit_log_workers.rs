@@ -80,7 +80,9 @@ fn log(size: u64, key: &LogSigningKey) -> Memory {
     let mut rows = Vec::new();
     let mut notes = BTreeMap::new();
     for position in 0..size {
-        let record = LogRecord::new(position, 1_000, event(position)).unwrap().to_bytes();
+        let record = LogRecord::new(position, 1_000, event(position))
+            .unwrap()
+            .to_bytes();
         let leaf = leaf_hash(&record);
         tree.push(leaf);
         rows.push((position, record, leaf.as_bytes().to_vec()));
@@ -107,10 +109,19 @@ fn every_number_of_workers_names_the_same_first_broken_entry() {
     let verdict = verify_audit_log(&clean, &opener, &[]).unwrap();
     assert_eq!(verdict.broken, None);
     for workers in [2, 3, 8] {
-        assert_eq!(verify_audit_log_with(&clean, &opener, &[], workers).unwrap(), verdict);
+        assert_eq!(
+            verify_audit_log_with(&clean, &opener, &[], workers).unwrap(),
+            verdict
+        );
     }
     // Two edits: in one worker's part, across parts, across batches of 4,096.
-    for (first, second) in [(10, 20), (1_000, 3_000), (4_095, 4_096), (8_999, 8_998), (5_000, 100)] {
+    for (first, second) in [
+        (10, 20),
+        (1_000, 3_000),
+        (4_095, 4_096),
+        (8_999, 8_998),
+        (5_000, 100),
+    ] {
         let mut broken = log(9_000, &key);
         edit(&mut broken, first);
         edit(&mut broken, second);
@@ -118,7 +129,10 @@ fn every_number_of_workers_names_the_same_first_broken_entry() {
         for workers in [1, 2, 3, 8] {
             let verdict = verify_audit_log_with(&broken, &opener, &[], workers).unwrap();
             let found = verdict.broken.unwrap();
-            assert_eq!(found.entry, named, "{workers} workers, edits at {first} and {second}");
+            assert_eq!(
+                found.entry, named,
+                "{workers} workers, edits at {first} and {second}"
+            );
             assert_eq!(found.kind, AuditBreakKind::Edited);
         }
     }

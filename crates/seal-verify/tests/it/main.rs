@@ -10,6 +10,7 @@
     clippy::unwrap_used
 )]
 
+mod audit_log_workers;
 mod base64_properties;
 mod diagnostics;
 mod footer_form;
@@ -26,7 +27,6 @@ mod frames_twins;
 mod golden;
 mod keys;
 mod log_checkpoint_properties;
-mod audit_log_workers;
 mod log_checkpoints;
 mod manifest_approval;
 mod manifest_spawn;
