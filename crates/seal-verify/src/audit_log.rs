@@ -246,11 +246,41 @@ pub fn verify_audit_log(
 /// The entries checked in each batch handed to the workers.
 const ENTRY_BATCH: usize = 4_096;
 
-/// One stored entry copied out of the source for a worker.
-struct Copied {
-    position: u64,
-    record: Vec<u8>,
-    leaf: Vec<u8>,
+/// Stored entries copied out of the source for the workers: their bytes in one buffer (one
+/// allocation a batch, not two an entry), and where each entry's record and leaf lie in it.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    rows: Vec<(u64, std::ops::Range<usize>, std::ops::Range<usize>)>,
+}
+
+impl Batch {
+    fn push(&mut self, row: AuditRow<'_>) {
+        let record = self.bytes.len()..self.bytes.len() + row.record.len();
+        self.bytes.extend_from_slice(row.record);
+        let leaf = self.bytes.len()..self.bytes.len() + row.leaf.len();
+        self.bytes.extend_from_slice(row.leaf);
+        self.rows.push((row.position, record, leaf));
+    }
+
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.rows.clear();
+    }
+
+    /// Row `index` as the source gave it.
+    fn row(&self, index: usize) -> Option<AuditRow<'_>> {
+        let (position, record, leaf) = self.rows.get(index)?;
+        Some(AuditRow {
+            position: *position,
+            record: self.bytes.get(record.clone())?,
+            leaf: self.bytes.get(leaf.clone())?,
+        })
+    }
 }
 
 /// [`verify_audit_log`], with the entries' own checks (leaf, reading, position) spread over
@@ -281,9 +311,9 @@ pub fn verify_audit_log_with(
             .map_err(AuditReadError)?;
         return finish(source, opener, kept, tree, broken);
     }
-    let mut batch: Vec<Copied> = Vec::with_capacity(ENTRY_BATCH);
+    let mut batch = Batch::default();
     let origin = source.origin();
-    let flush = |batch: &mut Vec<Copied>, tree: &mut Tree| -> Option<AuditBreak> {
+    let flush = |batch: &mut Batch, tree: &mut Tree| -> Option<AuditBreak> {
         let first = tree.len();
         let checked = check_batch(first, batch, origin, workers);
         batch.clear();
@@ -297,11 +327,7 @@ pub fn verify_audit_log_with(
     };
     source
         .entries(&mut |row| {
-            batch.push(Copied {
-                position: row.position,
-                record: row.record.to_vec(),
-                leaf: row.leaf.to_vec(),
-            });
+            batch.push(row);
             if batch.len() < ENTRY_BATCH {
                 return true;
             }
@@ -309,7 +335,7 @@ pub fn verify_audit_log_with(
             broken.is_none()
         })
         .map_err(AuditReadError)?;
-    if broken.is_none() && !batch.is_empty() {
+    if broken.is_none() && batch.len() > 0 {
         broken = flush(&mut batch, &mut tree);
     }
     finish(source, opener, kept, tree, broken)
@@ -354,20 +380,22 @@ fn finish(
 /// each entry's leaf, or what broke there, in order, up to the first broken one.
 fn check_batch(
     first: u64,
-    batch: &[Copied],
+    batch: &Batch,
     origin: &str,
     workers: usize,
 ) -> Vec<Result<MerkleHash, AuditBreak>> {
-    let check = |offset: usize, part: &[Copied]| -> Vec<Result<MerkleHash, AuditBreak>> {
-        let mut out = Vec::with_capacity(part.len());
-        for (at, copied) in part.iter().enumerate() {
-            let position = first.saturating_add((offset + at) as u64);
-            let row = AuditRow {
-                position: copied.position,
-                record: &copied.record,
-                leaf: &copied.leaf,
+    let check = |indexes: std::ops::Range<usize>| -> Vec<Result<MerkleHash, AuditBreak>> {
+        let mut out = Vec::with_capacity(indexes.len());
+        for index in indexes {
+            let position = first.saturating_add(index as u64);
+            let Some(row) = batch.row(index) else {
+                out.push(Err(AuditBreak {
+                    entry: position,
+                    kind: AuditBreakKind::NotAnEntry("it could not be checked".to_owned()),
+                }));
+                break;
             };
-            let leaf = leaf_hash(&copied.record);
+            let leaf = leaf_hash(row.record);
             match check_entry(position, row, &leaf, origin) {
                 None => out.push(Ok(leaf)),
                 Some(found) => {
@@ -380,14 +408,16 @@ fn check_batch(
     };
     let workers = workers.clamp(1, 16);
     if workers == 1 || batch.len() < 2 * workers {
-        return check(0, batch);
+        return check(0..batch.len());
     }
     let size = batch.len().div_ceil(workers);
     let parts: Vec<Vec<Result<MerkleHash, AuditBreak>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .chunks(size)
-            .enumerate()
-            .map(|(index, part)| scope.spawn(move || check(index * size, part)))
+        let handles: Vec<_> = (0..batch.len())
+            .step_by(size)
+            .map(|start| {
+                let end = (start + size).min(batch.len());
+                scope.spawn(move || check(start..end))
+            })
             .collect();
         handles
             .into_iter()
