@@ -17,19 +17,16 @@
 //! Run with `cargo bench -p seal-cli --bench audit`; the targets are `verify` within 3 s and
 //! the query within 200 ms.
 //!
-//! Measured (2 cores shared with other builds, Linux, release build; `time` of the binary,
-//! the criterion run pending):
+//! Measured (2 cores, Linux, release build; `time` of the binary over the kept log):
 //!
-//! | bench                                  | median  |
-//! |----------------------------------------|---------|
-//! | `verify_1m_entries`                    | 4.0 s wall, 3.7 s CPU (9.2 s CPU before the work below) |
+//! | bench                                  | measured |
+//! |----------------------------------------|----------|
+//! | `verify_1m_entries`                    | 1.9 to 2.4 s wall (5 runs, median 2.2 s); 3.2 to 3.3 s on one core |
 //! | `query_disclosures_since_24h_1m`       | 40 to 80 ms |
 //!
-//! `verify` misses its 3 s target here. Made faster so far: each leaf hashed once, rows read
-//! borrowed from SQLite, the strict entry reader compares with canonical bytes written directly
-//! (no JSON tree). The rest is spread over the strict parse into a JSON tree, digest and text
-//! re-reading, the re-encoding and SHA-256 (none above a tenth); next step: a reader that checks
-//! canonical form while parsing, held against `LogRecord::from_bytes` as its oracle.
+//! Each leaf is hashed once, rows are read borrowed from SQLite, the strict entry reader
+//! compares with canonical bytes written directly (no JSON tree), and the entries' own checks
+//! run on every core the machine gives (batches checked in order).
 #![allow(missing_docs, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::path::{Path, PathBuf};
