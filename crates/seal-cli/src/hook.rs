@@ -451,6 +451,8 @@ fn decided_reason(
         None => String::new(),
     };
     let reason = match (decided.answer, decided.matched.is_some()) {
+        // A failure after the decision: no rule beside its reason reads as its cause.
+        (PolicyAnswer::Deny, _) if decided.failed => format!("seal: {}", decided.reason),
         (PolicyAnswer::Allow, _) => format!("seal: allowed{matched}"),
         (_, true) => format!("seal: {}{matched}", decided.reason),
         // No rule decided: say what the rules saw (the first segment no allow rule covers).

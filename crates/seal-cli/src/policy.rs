@@ -61,6 +61,9 @@ pub struct Decided {
     /// SHA-256 (hex) of the frozen arguments: the lossless canonical bytes of `tool_input`, the
     /// same for the same call on every run (the digest computed when the call was frozen).
     pub arguments_sha256: String,
+    /// Whether the deny is a failure after the decision (the decision log could not record
+    /// it): its reason stands alone, with no rule beside it.
+    pub failed: bool,
 }
 
 /// A tool call as the hooks and `policy check` read it.
@@ -306,6 +309,7 @@ pub fn decide(
         explanation: Reading::of(trace).cloned(),
         card,
         arguments_sha256: arguments_sha256.clone(),
+        failed: false,
     };
     let mut decided = match seal.prepare_explaining(&tool_call, None, reads) {
         Prepared::Run(run) => read(
@@ -315,13 +319,16 @@ pub fn decide(
             false,
             None,
         ),
-        Prepared::Deny(deny) => read(
-            PolicyAnswer::Deny,
-            deny.reason().clone(),
-            deny.trace(),
-            false,
-            None,
-        ),
+        Prepared::Deny(deny) => Decided {
+            failed: deny.cause() == seal::DenyCause::Failed,
+            ..read(
+                PolicyAnswer::Deny,
+                deny.reason().clone(),
+                deny.trace(),
+                false,
+                None,
+            )
+        },
         // The harness asks the human: seal's own pending approval is dropped unsettled (which
         // dispatches nothing), and the trace shown is the waterfall's, before the approval.
         Prepared::NeedsApproval(pending) => {
