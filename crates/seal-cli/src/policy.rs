@@ -289,12 +289,21 @@ pub fn decide(
     let seal = builder
         .build()
         .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+    let refused = |error: String| {
+        let failure = Failure::input(format!("tool call refused: {error}"));
+        match record_refusal(mode.log, &seal, call) {
+            Ok(()) => failure,
+            Err(problem) => Failure::input(format!(
+                "tool call refused: {error}; and the decision log could not record it: {problem}"
+            )),
+        }
+    };
     let session = seal
         .open_session(call.session)
-        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+        .map_err(|error| refused(error.to_string()))?;
     let tool_call = seal
         .call_parsed(&session, call.agent, call.call_id, call.tool, call.input)
-        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+        .map_err(|error| refused(error.to_string()))?;
     let arguments_sha256 = tool_call.arguments_sha256().to_hex();
     let reads = match explain {
         ExplainDepth::Forms => Reads::Forms,
@@ -355,6 +364,36 @@ pub fn decide(
         decided.explanation = None;
     }
     Ok(decided)
+}
+
+/// Records a call refused before it could be decided (its session or identifiers outside the
+/// grammar) as a `hook/decision` deny by `call refused`, with the digest of the lossless
+/// canonical bytes of its `tool_input`: the log holds every call a hook denied.
+fn record_refusal(
+    log: Option<&LogTarget>,
+    seal: &Seal,
+    call: &CallInput<'_>,
+) -> Result<(), String> {
+    use seal::log::{LogEvent, LogEventType};
+    let Some(target) = log else {
+        return Ok(());
+    };
+    let arguments = seal::Sha256Digest::of(&call.input.canonical_bytes());
+    let mut event = LogEvent::new(LogEventType::Decision)
+        .text("agent", call.agent)
+        .and_then(|event| event.text("session", call.session))
+        .and_then(|event| event.text("tool", call.tool))
+        .and_then(|event| event.text("call_id", call.call_id))
+        .and_then(|event| event.choice("decision", "deny"))
+        .and_then(|event| event.text("by", "call refused"))
+        .and_then(|event| event.digest("policy", seal.policy_digest()))
+        .and_then(|event| event.digest("arguments", arguments));
+    if target.shadow {
+        event = event.and_then(|event| event.flag("shadow"));
+    }
+    target
+        .sink
+        .record(event.map_err(|error| error.to_string())?)
 }
 
 /// The decision as JSON (spec/cli.md, "policy check --json").

@@ -331,9 +331,9 @@ fn row_12_concurrent_hooks_append_without_gap_or_duplicate() {
 }
 
 /// Row 13: a tool name with a terminal control and a bidi override, or a session with a carriage
-/// return, is refused before any decision (so nothing is recorded); such text does reach the log
-/// in the text of a rule that decided, and `seal audit show` prints it escaped: printable ASCII
-/// that decodes back to the rule.
+/// return, is refused before any decision and recorded as a deny by `call refused`, with the
+/// names escaped; such text also reaches the log in the text of a rule that decided. `seal audit
+/// show` prints all of it escaped: printable ASCII that decodes back.
 #[test]
 fn row_13_hostile_names_are_refused_or_shown_as_printable_ascii_that_decodes_back() {
     let log = AuditLog::new("tamper-names");
@@ -355,7 +355,7 @@ fn row_13_hostile_names_are_refused_or_shown_as_printable_ascii_that_decodes_bac
         "Bash",
         r"seal: the policy check failed, so the call is denied: tool call refused: session id `s1\\rnext` is not 1 to 256 bytes of printable ascii without space",
     );
-    assert_eq!(log.entries(), 1);
+    assert_eq!(log.entries(), 3);
     let rule = "Bash(rm \u{1b}[2J\u{202e}:*)";
     let rules = serde_json::json!({"permissions": {"deny": [rule]}});
     std::fs::write(&log.rules, rules.to_string()).expect("rules");
@@ -372,7 +372,17 @@ fn row_13_hostile_names_are_refused_or_shown_as_printable_ascii_that_decodes_bac
             .bytes()
             .find(|byte| !(0x20..=0x7e).contains(byte) && *byte != b'\n');
         assert_eq!(outside, None, "{}", shown.snapshot());
-        let decision = shown.stdout.lines().nth(1).expect("the decision's line");
+        let lines: Vec<&str> = shown.stdout.lines().collect();
+        if !json {
+            assert!(lines[1].contains(r"by=call refused"), "{}", lines[1]);
+            assert!(
+                lines[1].contains(r"tool=Bash\u{1b}[2J\u{202e}"),
+                "{}",
+                lines[1]
+            );
+            assert!(lines[2].contains(r"session=s1\u{d}next"), "{}", lines[2]);
+        }
+        let decision = lines[3];
         let by = if json {
             let record: serde_json::Value = serde_json::from_str(decision).expect("JSON");
             record["by"].as_str().expect("by").to_owned()
@@ -385,7 +395,7 @@ fn row_13_hostile_names_are_refused_or_shown_as_printable_ascii_that_decodes_bac
         let decoded = seal::render::decode(&by, seal::render::Context::Inline).expect("decodes");
         assert_eq!(decoded, format!("rules: {rule}"));
     }
-    log.assert_ok_locally(2);
+    log.assert_ok_locally(4);
 }
 
 #[test]
