@@ -48,6 +48,7 @@ mod registry;
 mod request;
 mod response;
 mod service;
+pub mod trust;
 mod wire_error;
 
 pub use answerer::{answer_with, Answer, Answerer, Reply};

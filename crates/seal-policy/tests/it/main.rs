@@ -15,6 +15,7 @@ mod approval_never;
 mod approval_one_driver;
 mod approval_registry_model;
 mod approval_service;
+mod approval_trust;
 mod approval_web_flow;
 mod assembly;
 mod chain_approval;
