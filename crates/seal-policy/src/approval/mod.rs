@@ -17,6 +17,9 @@
 //!   arguments) then `approval/decided` (id, closed [`Outcome`]). Only `allowed-once` proceeds.
 //! - [`WireRegistry`] holds requests pending toward remote clients by [`RpcId`].
 //! - [`map_machine_response`] maps a machine client's option to a one-shot answer.
+//! - [`trust`] decides whether an HTTP request may reach the approval server's page or API
+//!   (Host allowlist, Fetch Metadata, Origin, framing, bodies), and which command line an
+//!   approval card may show (spec/approval-server.md).
 //!
 //! ```
 //! use seal_policy::approval::{
