@@ -785,3 +785,99 @@ fn refusals_are_named_on_the_wire() {
         Some(Some(Outcome::AllowedOnce))
     );
 }
+
+/// The fixed-seed corpus reaches every receipt, host outcome and consumption result the model
+/// distinguishes, so the comparison exercises each rule.
+#[test]
+fn the_operations_reach_every_outcome() {
+    use proptest::strategy::ValueTree;
+    let mut runner = seal_test_support::seeded(256);
+    let mut reached = std::collections::BTreeSet::new();
+    for _ in 0..256 {
+        let Ok(tree) = ops().new_tree(&mut runner) else {
+            panic!("the strategy generates")
+        };
+        let mut subject = Subject {
+            book: ApprovalBook::default(),
+            broken_cas: false,
+        };
+        let (mut model, mut seen, mut now) = (Model::new(), Seen::default(), START_MS);
+        for op in tree.current() {
+            let Ok((real, _)) = apply(&mut subject, &mut model, &mut seen, &mut now, op) else {
+                panic!("the real book keeps the invariants")
+            };
+            reached.insert(match real {
+                Obs::Registered { new: true, .. } => "registered".to_owned(),
+                Obs::Registered { new: false, .. } => "registered-again".to_owned(),
+                Obs::Conflicting(_) => "conflicting".to_owned(),
+                Obs::Accepted(_, outcome) => format!("accepted-{outcome}"),
+                Obs::Refused(name) => name.to_owned(),
+                Obs::Resolved(list) if !list.is_empty() => "resolved".to_owned(),
+                Obs::Consumed(_) => "consumed".to_owned(),
+                Obs::ConsumeRefused(name) => format!("consume-{name}"),
+                Obs::Replay(list) if !list.is_empty() => "replay".to_owned(),
+                Obs::Resolved(_) | Obs::Replay(_) | Obs::Nothing => "nothing".to_owned(),
+            });
+        }
+    }
+    for name in [
+        "registered",
+        "registered-again",
+        "conflicting",
+        "accepted-allowed-once",
+        "accepted-rejected",
+        "malformed",
+        "stale",
+        "foreign",
+        "late",
+        "duplicate",
+        "resolved",
+        "consumed",
+        "consume-other-digest",
+        "consume-already-consumed",
+        "consume-not-allowed",
+        "replay",
+    ] {
+        assert!(reached.contains(name), "never reached {name}: {reached:?}");
+    }
+}
+
+#[test]
+fn rebuild_refuses_two_entries_for_one_approval_or_rpc_id() {
+    let mut book = ApprovalBook::default();
+    let Ok(reg) = registration(0, 0, 0, 0, 5_000) else {
+        panic!("registration")
+    };
+    assert!(book.register(reg, START_MS).is_ok());
+    let mut snapshot = book.export();
+    let Some(first) = snapshot.entries.first().cloned() else {
+        panic!("one entry")
+    };
+    let mut twin = first.clone();
+    twin.rpc_id = RpcId(7);
+    snapshot.entries.push(twin);
+    assert_eq!(
+        ApprovalBook::rebuild(BookLimits::default(), snapshot.clone()),
+        Err(EntryError::Conflicting { rpc_id: RpcId(1) })
+    );
+    let mut same_rpc = first;
+    same_rpc.registration.asked =
+        ApprovalAsked::new("approval-9", "Bash", None, None).unwrap_or_else(|e| panic!("{e}"));
+    snapshot.entries.truncate(1);
+    snapshot.entries.push(same_rpc);
+    assert!(matches!(
+        ApprovalBook::rebuild(BookLimits::default(), snapshot),
+        Err(EntryError::Wire(_))
+    ));
+    let rebuilt = ApprovalBook::rebuild(BookLimits::default(), book.export());
+    let Ok(mut rebuilt) = rebuilt else {
+        panic!("rebuilds")
+    };
+    let Ok(reg) = registration(1, 1, 0, 0, 5_000) else {
+        panic!("registration")
+    };
+    assert_eq!(
+        rebuilt.register(reg, START_MS).map(|r| r.rpc_id()),
+        Ok(RpcId(2))
+    );
+}
