@@ -290,6 +290,34 @@ pub struct BookSnapshot {
 
 /// The approval server's state: pending and settled entries keyed by rpc id, over a
 /// [`WireRegistry`] that issues the rpc ids and holds the pending requests.
+///
+/// ```
+/// use seal_policy::approval::{ApprovalBook, EntryRegistration, Receipt, RpcId};
+/// use seal_record::{ApprovalAsked, Sha256Digest};
+///
+/// let mut book = ApprovalBook::default();
+/// let digest = Sha256Digest::of(b"{\"command\":\"cargo test\"}");
+/// let registration = EntryRegistration {
+///     session_id: "session-1".to_owned(),
+///     agent: "agent-1".to_owned(),
+///     asked: ApprovalAsked::new("approval-1", "Bash", Some("call-1"), None).expect("ids"),
+///     arguments_digest: digest,
+///     card: "Bash: cargo test".to_owned(),
+///     deadline_ms: 60_000,
+/// };
+/// let rpc_id = book.register(registration.clone(), 0).expect("registers").rpc_id();
+/// // A hook that reconnects gets the same rpc id, not a second entry.
+/// assert_eq!(book.register(registration, 10).expect("again").rpc_id(), rpc_id);
+/// let answer = br#"{"approval_id":"approval-1","outcome":"allowed-once","rpc_id":1,"session_id":"session-1"}"#;
+/// assert!(matches!(book.respond(answer, 20), Receipt::Accepted(_)));
+/// match book.respond(answer, 30) {
+///     Receipt::Refused(refusal) => assert_eq!(refusal.name(), "duplicate"),
+///     Receipt::Accepted(_) => unreachable!("the first response settled it"),
+/// }
+/// assert!(book.consume(rpc_id, &digest).is_ok());
+/// assert!(book.consume(rpc_id, &digest).is_err());
+/// assert_eq!(rpc_id, RpcId(1));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApprovalBook {
     wire: WireRegistry,
