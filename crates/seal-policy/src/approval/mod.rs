@@ -16,6 +16,10 @@
 //!   effects are `seal_record` events: `approval/asked` (id, tool, call id, reason; never
 //!   arguments) then `approval/decided` (id, closed [`Outcome`]). Only `allowed-once` proceeds.
 //! - [`WireRegistry`] holds requests pending toward remote clients by [`RpcId`].
+//! - [`ApprovalBook`] is an approval server's state over the wire registry: entries registered
+//!   by waiting hooks (idempotently), replay toward panels, receipts for responses, host
+//!   outcomes with the time passed in, single-use allows bound to the arguments digest, and an
+//!   export a store persists and rebuilds from.
 //! - [`map_machine_response`] maps a machine client's option to a one-shot answer.
 //! - [`trust`] decides whether an HTTP request may reach the approval server's page or API
 //!   (Host allowlist, Fetch Metadata, Origin, framing, bodies), and which command line an
@@ -41,6 +45,7 @@
 
 mod answerer;
 mod asking;
+mod book;
 mod card;
 mod ids;
 mod machine;
@@ -56,6 +61,11 @@ mod wire_error;
 
 pub use answerer::{answer_with, Answer, Answerer, Reply};
 pub use asking::Asking;
+pub use book::{
+    ApprovalBook, BookEntry, BookLimits, BookSnapshot, CancelCause, ConsumeRefusal, ConsumedAllow,
+    Downlink, EntryError, EntryRegistration, EntryStatus, Receipt, Registered, Resolution,
+    ResponseRefusal, SettleCause,
+};
 pub use card::{approval_card, CARD_MAX_FIELD_CHARS};
 pub use ids::{is_id, CounterIds, IdSource, MAX_ID_BYTES};
 pub use machine::{Action, ApprovalMachine, DispatchVerdict, Event, Ignored, Phase};

@@ -169,6 +169,15 @@ impl WireRegistry {
     pub fn respond(&mut self, input: &[u8]) -> Result<WireSettlement, ResponseError> {
         let response =
             WireResponse::from_json(input, &self.limits.json).map_err(ResponseError::Malformed)?;
+        self.respond_parsed(response)
+    }
+
+    /// Handles one client response already read with [`WireResponse::from_json`], by the same
+    /// rules as [`WireRegistry::respond`].
+    pub fn respond_parsed(
+        &mut self,
+        response: WireResponse,
+    ) -> Result<WireSettlement, ResponseError> {
         let rpc_id = response.rpc_id;
         let request = match self.pending.get(&rpc_id) {
             Some(request) => request,
@@ -193,6 +202,58 @@ impl WireRegistry {
         }
         self.settle(rpc_id, response.reply.outcome(), SettledBy::Client)
             .ok_or(ResponseError::Stale { rpc_id })
+    }
+
+    /// Puts back a request pending under the rpc id it was first issued (a host rebuilding its
+    /// registry from a store after a restart), and makes sure no later fresh rpc id is at or
+    /// below it. Refused like [`WireRegistry::register`], and with
+    /// [`RegisterError::RpcIdInUse`] when the rpc id is pending or remembered as settled, or is
+    /// not a valid rpc id.
+    pub fn restore(
+        &mut self,
+        rpc_id: RpcId,
+        session_id: &str,
+        asked: &ApprovalAsked,
+    ) -> Result<WireRequest, RegisterError> {
+        if rpc_id.0 == 0
+            || rpc_id.0 > MAX_EXACT_INTEGER
+            || self.pending.contains_key(&rpc_id)
+            || self.settled.contains_key(&rpc_id)
+        {
+            return Err(RegisterError::RpcIdInUse { rpc_id });
+        }
+        if !is_id(session_id) {
+            return Err(RegisterError::InvalidSessionId {
+                id: session_id.to_owned(),
+            });
+        }
+        if let Some(rpc_id) = self.rpc_id_of(session_id, asked.id()) {
+            return Err(RegisterError::AlreadyPending { rpc_id });
+        }
+        if self.pending.len() >= self.limits.max_pending {
+            return Err(RegisterError::TooManyPending {
+                max: self.limits.max_pending,
+            });
+        }
+        self.skip_past(rpc_id);
+        let request = WireRequest {
+            rpc_id,
+            session_id: session_id.to_owned(),
+            asked: asked.clone(),
+        };
+        self.pending.insert(rpc_id, request.clone());
+        Ok(request)
+    }
+
+    /// Makes sure no fresh rpc id is at or below `rpc_id` (an id issued before a restart, even
+    /// one long settled, is never issued again).
+    pub fn skip_past(&mut self, rpc_id: RpcId) {
+        self.next = self.next.max(rpc_id.0.saturating_add(1));
+    }
+
+    /// The rpc id the next [`WireRegistry::register`] would issue.
+    pub fn next_rpc_id(&self) -> RpcId {
+        RpcId(self.next)
     }
 
     /// Settles a pending request `cancelled` (the caller aborted). `None` if it is not pending.

@@ -26,6 +26,11 @@ pub enum RegisterError {
     },
     /// Every rpc id up to 2^53 has been issued.
     RpcIdsExhausted,
+    /// A request restored under this rpc id, but the id is in use already or is not an rpc id.
+    RpcIdInUse {
+        /// The rpc id.
+        rpc_id: RpcId,
+    },
 }
 
 /// Why a response was rejected. Each case leaves the registry unchanged.
@@ -73,6 +78,9 @@ impl fmt::Display for RegisterError {
                 write!(f, "this approval is pending already as rpc id `{rpc_id}`")
             }
             RegisterError::RpcIdsExhausted => f.write_str("every rpc id has been issued"),
+            RegisterError::RpcIdInUse { rpc_id } => {
+                write!(f, "rpc id `{rpc_id}` is in use already or is not an rpc id")
+            }
         }
     }
 }

@@ -9,6 +9,7 @@
     clippy::unwrap_used
 )]
 
+mod approval_book_model;
 mod approval_cancellation;
 mod approval_fail_closed;
 mod approval_never;
