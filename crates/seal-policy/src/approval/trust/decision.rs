@@ -182,7 +182,10 @@ const READ_HEADERS: [&str; 8] = [
 /// let page = [("Host", &b"localhost:8917"[..]), ("Sec-Fetch-Site", b"none")];
 /// assert!(decide_trust(&trust, "GET", "/", &page).is_ok());
 /// let rebound = [("Host", &b"evil.test:8917"[..]), ("Origin", b"http://evil.test:8917")];
-/// assert_eq!(decide_trust(&trust, "GET", "/", &rebound), Err(TrustRule::HostNotAllowed));
+/// assert_eq!(
+///     decide_trust(&trust, "GET", "/", &rebound).err(),
+///     Some(TrustRule::HostNotAllowed)
+/// );
 /// # Ok::<(), seal_policy::approval::trust::RequestTrustError>(())
 /// ```
 ///
