@@ -538,8 +538,7 @@ fn write_entry(
     let failed = |action: &'static str| failed_at(path, action);
     let seq = frontier.size();
     let kind = event.kind();
-    let entry = LogRecord::new(seq, time, event).map_err(LogError::Entry)?;
-    let record = entry.to_bytes();
+    let (entry, record) = LogRecord::encoded(seq, time, event).map_err(LogError::Entry)?;
     let leaf = leaf_hash(&record);
     if let Some(step) = step {
         step("entry");

@@ -1,7 +1,7 @@
 //! `seal audit push`: the latest checkpoint, with a consistency proof from the size the fleet
 //! store holds, to the fleet's PostgreSQL store (spec/audit-fleet.md).
 
-use seal::log::tlog::{leaf_hash, Checkpoint, Tree};
+use seal::log::tlog::{leaf_hash, Checkpoint, SignedNote, Tree};
 use seal_log_postgres::{ConsistencyProof, FleetError, FleetLog};
 
 use crate::cli::AuditPushArgs;
@@ -14,11 +14,9 @@ pub fn run(args: &AuditPushArgs) -> Result<u8, Failure> {
         .latest_checkpoint()
         .map_err(|error| Failure::input(error.to_string()))?
         .ok_or_else(|| Failure::input("the log holds no checkpoint"))?;
-    let body = note
-        .split_once("\n\n")
-        .map(|(text, _)| format!("{text}\n"))
-        .ok_or_else(|| Failure::input("the latest checkpoint is not a signed note"))?;
-    let checkpoint = Checkpoint::parse(&body)
+    let signed = SignedNote::parse(&note)
+        .map_err(|error| Failure::input(format!("the latest checkpoint: {error}")))?;
+    let checkpoint = Checkpoint::parse(signed.text())
         .map_err(|error| Failure::input(format!("the latest checkpoint: {error}")))?;
     let mut tree = Tree::new();
     let mut records: Vec<Vec<u8>> = Vec::new();

@@ -428,12 +428,22 @@ impl LogEvent {
 impl LogRecord {
     /// The entry at position `seq`, claiming `time`, for a complete `event`.
     pub fn new(seq: u64, time: u64, event: LogEvent) -> Result<LogRecord, LogRecordError> {
+        LogRecord::encoded(seq, time, event).map(|(entry, _)| entry)
+    }
+
+    /// [`LogRecord::new`], with the entry's canonical bytes ([`LogRecord::to_bytes`]), made
+    /// once: for the size bound and for the caller that stores or hashes them.
+    pub fn encoded(
+        seq: u64,
+        time: u64,
+        event: LogEvent,
+    ) -> Result<(LogRecord, Vec<u8>), LogRecordError> {
         let entry = LogRecord::checked(seq, time, event)?;
-        let bytes = entry.to_bytes().len();
-        if bytes > MAX_LOG_RECORD_BYTES {
-            return Err(LogRecordError::TooLarge(bytes));
+        let bytes = entry.to_bytes();
+        if bytes.len() > MAX_LOG_RECORD_BYTES {
+            return Err(LogRecordError::TooLarge(bytes.len()));
         }
-        Ok(entry)
+        Ok((entry, bytes))
     }
 
     /// The entry of `seq`, `time` and `event` when the integers are in range and the event is
@@ -536,11 +546,7 @@ impl LogRecord {
         }
         // `LogRecord::new`'s checks, with the canonical bytes made once: for the size bound
         // and for the comparison with what was read.
-        let entry = LogRecord::checked(seq, time, event)?;
-        let canonical = entry.to_bytes();
-        if canonical.len() > MAX_LOG_RECORD_BYTES {
-            return Err(LogRecordError::TooLarge(canonical.len()));
-        }
+        let (entry, canonical) = LogRecord::encoded(seq, time, event)?;
         if canonical != bytes {
             return Err(LogRecordError::Json("not in canonical form".to_owned()));
         }
