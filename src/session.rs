@@ -56,6 +56,20 @@ impl Session {
 }
 
 impl Call {
+    /// The approval card of this call under `approval_id`, with `reason` (raw: the card
+    /// escapes it once), in the session's standing sandbox mode: the card a person reads when
+    /// the call is put to them by someone other than the pipeline (for instance the client's
+    /// own permission prompt relayed to a panel).
+    pub fn card(&self, approval_id: &str, reason: &str) -> String {
+        seal_policy::approval::approval_card(
+            approval_id,
+            &self.call,
+            reason,
+            self.session.standing_mode(),
+            None,
+        )
+    }
+
     pub(crate) fn new(
         session: &Session,
         agent: &str,

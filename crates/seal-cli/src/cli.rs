@@ -697,6 +697,11 @@ pub enum HookEvent {
     /// Decide a skill's shell line (Claude Code's PreSkillShellCommand) as a Bash call with
     /// that command. Any failure answers deny.
     PreSkillShellCommand(ToolHookArgs),
+    /// The client is about to ask the person: put the call on the approval panel of
+    /// `seal serve` and wait (a deny of the rules answers deny at once). Only an allow given on
+    /// the panel (its assertion verified, spent once for this call) answers allow; every other
+    /// outcome, and every failure, answers no decision, so the client's own prompt stands.
+    PermissionRequest(ToolHookArgs),
 }
 
 /// `seal hook .. user-prompt-submit`.
@@ -769,6 +774,45 @@ pub struct ToolHookArgs {
     /// When the hook answers by itself.
     #[command(flatten)]
     pub deadline: DeadlineFlag,
+    /// Hold mode (`pre-tool-use`): a call the rules ask about is put on the approval panel of
+    /// `seal serve` and the hook waits; an allow given there answers allow, a refusal deny, and
+    /// no answer leaves the ask (Claude Code prompts; `claude -p` and Codex deny).
+    #[arg(long = "wait-approval", env = "SEAL_WAIT_APPROVAL")]
+    pub hold: bool,
+    /// The approval server the hook waits on.
+    #[command(flatten)]
+    pub approval: ApprovalWaitFlags,
+}
+
+/// The approval server a hook waits on (spec/approval-server.md, "The server").
+#[derive(Debug, Args)]
+pub struct ApprovalWaitFlags {
+    /// The hook socket of `seal serve` (default: `$XDG_RUNTIME_DIR/seal/approvals.sock`, else
+    /// `~/.config/seal/serve/approvals.sock`).
+    #[arg(
+        long = "approval-socket",
+        value_name = "PATH",
+        env = "SEAL_APPROVAL_SOCKET"
+    )]
+    pub socket: Option<String>,
+    /// Seconds to wait for the person (default: 300 for `permission-request`, 120 in hold
+    /// mode). The hook's `--deadline` is raised to this plus 5 seconds; the client's hook
+    /// timeout must be longer still (`seal install` writes it).
+    #[arg(long = "approval-wait", value_name = "SECONDS", env = "SEAL_APPROVAL_WAIT",
+          value_parser = clap::value_parser!(u64).range(1..=crate::hook::MAX_DEADLINE_SECONDS - 5))]
+    pub wait: Option<u64>,
+    /// The enrolled approvers (public keys; default `~/.config/seal/approvers.json`): when it
+    /// names any, an allow counts only with an assertion of one of them over this exact call.
+    #[arg(long = "approvers", value_name = "PATH", env = "SEAL_APPROVERS")]
+    pub approvers: Option<String>,
+    /// The panel's origin, which an approver's assertion must name.
+    #[arg(
+        long = "approval-origin",
+        value_name = "ORIGIN",
+        env = "SEAL_APPROVAL_ORIGIN",
+        default_value = "http://localhost:7979"
+    )]
+    pub origin: String,
 }
 
 /// The decision log of a hook (spec/audit-log.md).

@@ -92,7 +92,12 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
             _ => return Err(Failure::usage("expected a tool hook")),
         };
         shadow.set(flags.log.shadow);
-        let seconds = flags.deadline.seconds;
+        let hold = flags.hold && event == ToolEvent::PreToolUse;
+        let seconds = if hold {
+            crate::relay::hook_deadline(&flags, crate::relay::DEFAULT_HOLD_WAIT)
+        } else {
+            flags.deadline.seconds
+        };
         let in_shadow = flags.log.shadow;
         start_deadline(seconds, move || {
             if in_shadow {
@@ -104,6 +109,9 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
             );
             (answer_text(&answer_for(harness, event, Err(failure))), true)
         });
+        if hold {
+            return crate::relay::hold_decision(harness, &flags);
+        }
         tool_decision(harness, event, &flags)
     })
     .and_then(|decided| decided);
@@ -148,7 +156,9 @@ pub fn prompt_lane(harness: Harness, args: &[OsString]) -> u8 {
         fault::point("args");
         let flags = match hook_command(args)? {
             HookEvent::UserPromptSubmit(flags) => flags,
-            HookEvent::PreToolUse(_) | HookEvent::PreSkillShellCommand(_) => {
+            HookEvent::PreToolUse(_)
+            | HookEvent::PreSkillShellCommand(_)
+            | HookEvent::PermissionRequest(_) => {
                 return Err(Failure::usage("expected the `user-prompt-submit` hook"))
             }
         };
@@ -180,7 +190,7 @@ pub fn prompt_lane(harness: Harness, args: &[OsString]) -> u8 {
 
 /// The hook command of `args`: any refusal of the command line, help included (printed on
 /// stderr, since stdout carries the answer), is a usage failure, which the lane answers.
-fn hook_command(args: &[OsString]) -> Result<HookEvent, Failure> {
+pub(crate) fn hook_command(args: &[OsString]) -> Result<HookEvent, Failure> {
     let cli = Cli::try_parse_from(args).map_err(|error| {
         use clap::error::ErrorKind;
         if matches!(
@@ -203,7 +213,7 @@ fn hook_command(args: &[OsString]) -> Result<HookEvent, Failure> {
 static ANSWERED: Mutex<bool> = Mutex::new(false);
 
 /// Writes `text` unless an answer was already written (`None` then).
-fn write_answer(text: &str) -> Option<Result<(), Failure>> {
+pub(crate) fn write_answer(text: &str) -> Option<Result<(), Failure>> {
     let mut answered = ANSWERED.lock().unwrap_or_else(PoisonError::into_inner);
     if *answered {
         return None;
@@ -222,7 +232,10 @@ fn write_answer(text: &str) -> Option<Result<(), Failure>> {
 /// and ends the process: exit 0, or when stdout failed and the pair's flag says the lane is a
 /// tool hook, [`TOOL_REFUSAL_EXIT`]. A deadline that cannot be started is reported and the
 /// lane goes on without it.
-fn start_deadline(seconds: u64, answer: impl FnOnce() -> (String, bool) + Send + 'static) {
+pub(crate) fn start_deadline(
+    seconds: u64,
+    answer: impl FnOnce() -> (String, bool) + Send + 'static,
+) {
     let started = std::thread::Builder::new()
         .name("seal-deadline".into())
         .spawn(move || {
@@ -260,7 +273,7 @@ fn prompt_answer(harness: Harness, context: String) -> J {
     )])
 }
 
-fn answer_text(answer: &J) -> String {
+pub(crate) fn answer_text(answer: &J) -> String {
     let mut text = answer.to_text();
     text.push('\n');
     text
@@ -355,14 +368,27 @@ fn tool_decision(
     event: ToolEvent,
     flags: &ToolHookArgs,
 ) -> Result<(PolicyAnswer, String), Failure> {
+    let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
+    fault::point("input");
+    fault::point("decide");
+    with_mode(flags, true, |rules, mode| match event {
+        ToolEvent::PreToolUse => decide_input(harness, rules, mode, bytes),
+        ToolEvent::PreSkillShellCommand => decide_skill_line(harness, rules, mode, bytes),
+    })
+}
+
+/// Runs `run` with the rules text and the decision mode `flags` give (the decision log only
+/// when `record`).
+pub(crate) fn with_mode<T>(
+    flags: &ToolHookArgs,
+    record: bool,
+    run: impl FnOnce(&str, Mode<'_>) -> Result<T, Failure>,
+) -> Result<T, Failure> {
     let rules_path = flags
         .rules
         .as_deref()
         .ok_or_else(|| Failure::usage("no rules file: give `--rules` or set `SEAL_RULES`"))?;
     let rules = read_rules(rules_path)?;
-    let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
-    fault::point("input");
-    fault::point("decide");
     let files = SealFiles {
         rules: Some(rules_path),
         keys: flags.keys.as_deref(),
@@ -372,11 +398,14 @@ fn tool_decision(
         log_key: flags.log.log_key.as_deref(),
     };
     let path_guards = PathGuards::of(&flags.guards, &files)?;
-    let log = crate::audit::sink::HookSink::of(&flags.log, now(None)?.0)?.map(|sink| {
-        crate::policy::LogTarget {
-            sink: std::sync::Arc::new(sink),
-            shadow: flags.log.shadow,
-        }
+    let log = if record {
+        crate::audit::sink::HookSink::of(&flags.log, now(None)?.0)?
+    } else {
+        None
+    };
+    let log = log.map(|sink| crate::policy::LogTarget {
+        sink: std::sync::Arc::new(sink),
+        shadow: flags.log.shadow,
     });
     let mode = Mode {
         fallback: flags.default.fallback(),
@@ -386,10 +415,7 @@ fn tool_decision(
         added_dirs: &flags.add_dir,
         log: log.as_ref(),
     };
-    match event {
-        ToolEvent::PreToolUse => decide_input(harness, &rules, mode, bytes),
-        ToolEvent::PreSkillShellCommand => decide_skill_line(harness, &rules, mode, bytes),
-    }
+    run(&rules, mode)
 }
 
 /// Decides a `PreSkillShellCommand` hook input: the skill line `tool_input.command` as a `Bash`
@@ -461,7 +487,7 @@ fn decided_reason(
     Ok((decided.answer, reason))
 }
 
-fn check_event(object: &seal::json::Object<'_>, expected: &str) -> Result<(), Failure> {
+pub(crate) fn check_event(object: &seal::json::Object<'_>, expected: &str) -> Result<(), Failure> {
     match json_in::optional_string(object, "hook_event_name", "hook input")? {
         Some(name) if name != expected => Err(Failure::input(format!(
             "hook input is for `{}`, not `{expected}`",

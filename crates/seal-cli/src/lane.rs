@@ -16,6 +16,8 @@ pub const TOOL_EVENT: &str = "pre-tool-use";
 pub const PROMPT_EVENT: &str = "user-prompt-submit";
 /// The skill shell line event (a tool hook).
 pub const SKILL_EVENT: &str = "pre-skill-shell-command";
+/// The permission request event (the relay to the approval panel).
+pub const RELAY_EVENT: &str = "permission-request";
 
 /// How a run answers its failures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +28,9 @@ pub enum Lane {
     /// `seal hook <harness> user-prompt-submit ...`: every failure is a `verification_failed`
     /// alarm with exit 0 (a prompt is never blocked).
     PromptHook(Harness),
+    /// `seal hook <harness> permission-request ...`: every failure is no decision (exit 0,
+    /// nothing on stdout), which leaves the client's own prompt in force.
+    RelayHook(Harness),
     /// Anything else: one line on stderr and the failure's exit code.
     Command,
 }
@@ -48,6 +53,7 @@ impl Lane {
             Some(TOOL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreToolUse),
             Some(SKILL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreSkillShellCommand),
             Some(PROMPT_EVENT) => Lane::PromptHook(harness),
+            Some(RELAY_EVENT) => Lane::RelayHook(harness),
             _ => Lane::Command,
         }
     }

@@ -17,6 +17,7 @@ macro_rules! outln {
 }
 
 mod approve;
+mod approvers;
 mod audit;
 mod cli;
 mod codex_patch;
@@ -36,6 +37,7 @@ mod lane;
 mod manifest;
 mod path_guards;
 mod policy;
+mod relay;
 mod render;
 mod scan;
 mod seen;
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
     let code = match Lane::of(&args) {
         Lane::ToolHook(harness, event) => hook::tool_lane(harness, event, &args),
         Lane::PromptHook(harness) => hook::prompt_lane(harness, &args),
+        Lane::RelayHook(harness) => relay::relay_lane(harness, &args),
         Lane::Command => command_lane(&args),
     };
     ExitCode::from(code)
@@ -118,6 +121,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
                     HookEvent::UserPromptSubmit(_) => "user-prompt-submit",
                     HookEvent::PreToolUse(_) => "pre-tool-use",
                     HookEvent::PreSkillShellCommand(_) => "pre-skill-shell-command",
+                    HookEvent::PermissionRequest(_) => "permission-request",
                 }
             )))
         }

@@ -58,6 +58,8 @@ pub struct Decided {
     pub explanation: Option<Reading>,
     /// The approval card, for an ask.
     pub card: Option<String>,
+    /// The approval id the card names, for an ask.
+    pub approval_id: Option<String>,
     /// SHA-256 (hex) of the frozen arguments: the lossless canonical bytes of `tool_input`, the
     /// same for the same call on every run (the digest computed when the call was frozen).
     pub arguments_sha256: String,
@@ -253,6 +255,12 @@ pub fn decide(
     explain: ExplainDepth,
 ) -> Result<Decided, Failure> {
     let mode = mode.for_call(call);
+    let seal = build_seal(rules, mode, call)?;
+    decide_with(&seal, mode, call, explain)
+}
+
+/// The seal that decides `call` under `mode` (its rules, guards, workspace and log).
+fn build_seal(rules: &str, mode: Mode<'_>, call: &CallInput<'_>) -> Result<Seal, Failure> {
     let fallback = mode.fallback;
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
     for dir in mode.added_dirs {
@@ -286,12 +294,40 @@ pub fn decide(
         Some(target) => builder = builder.log_sink(target.sink.clone()),
         None => {}
     }
-    let seal = builder
+    builder
         .build()
-        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))?;
+        .map_err(|error| Failure::new(Exit::Rules, format!("rules refused: {error}")))
+}
+
+/// The approval card of `call` under `approval_id` with `reason`, as the seal that decides it
+/// renders it (for a call put to a person by the client rather than by seal).
+pub fn call_card(
+    rules: &str,
+    mode: Mode<'_>,
+    call: &CallInput<'_>,
+    approval_id: &str,
+    reason: &str,
+) -> Result<String, Failure> {
+    let mode = mode.for_call(call);
+    let seal = build_seal(rules, mode, call)?;
+    let session = seal
+        .open_session(call.session)
+        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+    let tool_call = seal
+        .call_parsed(&session, call.agent, call.call_id, call.tool, call.input)
+        .map_err(|error| Failure::input(format!("tool call refused: {error}")))?;
+    Ok(tool_call.card(approval_id, reason))
+}
+
+fn decide_with(
+    seal: &Seal,
+    mode: Mode<'_>,
+    call: &CallInput<'_>,
+    explain: ExplainDepth,
+) -> Result<Decided, Failure> {
     let refused = |error: String| {
         let failure = Failure::input(format!("tool call refused: {error}"));
-        match record_refusal(mode.log, &seal, call) {
+        match record_refusal(mode.log, seal, call) {
             Ok(()) => failure,
             Err(problem) => Failure::input(format!(
                 "tool call refused: {error}; and the decision log could not record it: {problem}"
@@ -317,6 +353,7 @@ pub fn decide(
         rules: Escaped::default(),
         explanation: Reading::of(trace).cloned(),
         card,
+        approval_id: None,
         arguments_sha256: arguments_sha256.clone(),
         failed: false,
     };
@@ -342,13 +379,16 @@ pub fn decide(
         // dispatches nothing), and the trace shown is the waterfall's, before the approval.
         Prepared::NeedsApproval(pending) => {
             let card = Some(pending.card().to_owned());
-            read(
-                PolicyAnswer::Ask,
-                pending.reason().clone(),
-                pending.trace(),
-                true,
-                card,
-            )
+            Decided {
+                approval_id: Some(pending.approval_id().to_owned()),
+                ..read(
+                    PolicyAnswer::Ask,
+                    pending.reason().clone(),
+                    pending.trace(),
+                    true,
+                    card,
+                )
+            }
         }
     };
     if explain != ExplainDepth::WhenNoRuleDecided || decided.matched.is_none() {

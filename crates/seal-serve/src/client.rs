@@ -307,7 +307,9 @@ impl Connection {
             }
             if done {
                 line.pop();
-                return ServerLine::parse(&line).map(Some).map_err(ClientError::from);
+                return ServerLine::parse(&line)
+                    .map(Some)
+                    .map_err(ClientError::from);
             }
         }
     }

@@ -404,11 +404,12 @@ impl ServerLine {
             "settled" => {
                 let mut fields = outer.nested("settled")?;
                 fields.only(&["outcome", "cause", "assertion"])?;
-                let outcome =
-                    Outcome::from_name(fields.string("outcome")?).map_err(|_| LineError::Value {
+                let outcome = Outcome::from_name(fields.string("outcome")?).map_err(|_| {
+                    LineError::Value {
                         member: "outcome",
                         expected: "an approval outcome",
-                    })?;
+                    }
+                })?;
                 let cause = fields.string("cause")?.to_owned();
                 let assertion = match fields.value("assertion")? {
                     Value::Null => None,

@@ -8,3 +8,4 @@
 
 pub mod client;
 pub mod hookwire;
+pub mod paths;

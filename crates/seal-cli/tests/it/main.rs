@@ -6,6 +6,7 @@
 //! the shared runner in `support`.
 #![allow(clippy::expect_used, clippy::indexing_slicing, clippy::unwrap_used)]
 
+mod approval_hooks;
 mod audit_cli;
 mod audit_fleet;
 mod audit_tamper;
