@@ -8,15 +8,20 @@ use seal_serve::hookwire::Ask;
 
 use crate::cli::ApprovalWaitFlags;
 
-/// The approvers file: `--approvers`, else `~/.config/seal/approvers.json`.
+/// The approvers file: `--approvers`, else [`default_approvers_path`].
 pub fn approvers_path(flags: &ApprovalWaitFlags) -> Option<PathBuf> {
     match &flags.approvers {
         Some(path) => Some(PathBuf::from(path)),
-        None => std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .filter(|home| home.is_absolute())
-            .map(|home| home.join(".config").join("seal").join("approvers.json")),
+        None => default_approvers_path(),
     }
+}
+
+/// `~/.config/seal/approvers.json`, when `HOME` is an absolute path.
+pub fn default_approvers_path() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|home| home.is_absolute())
+        .map(|home| home.join(".config").join("seal").join("approvers.json"))
 }
 
 /// Whether the panel's allow of `ask` counts: with no approver enrolled (no file, and the

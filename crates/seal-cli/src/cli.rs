@@ -110,10 +110,20 @@ pub struct InstallArgs {
     /// Replay state, a file or redis://host:port/db (no password: set SEAL_STATE for that).
     #[arg(long, value_name = "PATH|URL")]
     pub state: Option<String>,
-    /// The hook timeout written, in seconds (more than the hooks' 30-second deadline).
+    /// The hook timeout written, in seconds (more than the hooks' 30-second deadline; a
+    /// waiting hook's is raised above its wait).
     #[arg(long, value_name = "SECONDS",
           default_value_t = crate::install::DEFAULT_TIMEOUT_SECONDS)]
     pub timeout: u64,
+    /// Put the calls the client or the rules ask about on the approval panel of `seal serve`:
+    /// `relay` adds the `PermissionRequest` hook (the terminal stays usable, the first answer
+    /// wins), `hold` makes the `PreToolUse` hook wait (for `claude -p`, background runs, Codex).
+    #[arg(long, value_enum, default_value = "off")]
+    pub approvals: crate::install::settings::Approvals,
+    /// Seconds a waiting hook waits for the person (default 300 for `relay`, 120 for `hold`).
+    #[arg(long = "approval-wait", value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=crate::hook::MAX_DEADLINE_SECONDS - 5))]
+    pub approval_wait: Option<u64>,
 }
 
 /// `seal uninstall`.
@@ -702,6 +712,18 @@ pub enum HookEvent {
     /// the panel (its assertion verified, spent once for this call) answers allow; every other
     /// outcome, and every failure, answers no decision, so the client's own prompt stands.
     PermissionRequest(ToolHookArgs),
+    /// The call ran (the person answered at the client's own prompt, or the panel's allow was
+    /// used): the approval server cancels the panel's entry for it as answered elsewhere.
+    /// Answers nothing, whatever happens.
+    PostToolUse(NoticeHookArgs),
+}
+
+/// `seal hook .. post-tool-use`.
+#[derive(Debug, Args)]
+pub struct NoticeHookArgs {
+    /// The approval server the waiting hooks use.
+    #[command(flatten)]
+    pub approval: ApprovalWaitFlags,
 }
 
 /// `seal hook .. user-prompt-submit`.

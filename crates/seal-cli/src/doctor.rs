@@ -102,6 +102,7 @@ fn guard_checks(flags: &DoctorArgs, checks: &mut Vec<(Level, String)>) {
         state: flags.state.as_deref(),
         log: None,
         log_key: None,
+        approvers: None,
     };
     let guards = match PathGuards::of(&flags.guards, &files) {
         Ok(guards) => guards,

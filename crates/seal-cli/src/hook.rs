@@ -158,7 +158,8 @@ pub fn prompt_lane(harness: Harness, args: &[OsString]) -> u8 {
             HookEvent::UserPromptSubmit(flags) => flags,
             HookEvent::PreToolUse(_)
             | HookEvent::PreSkillShellCommand(_)
-            | HookEvent::PermissionRequest(_) => {
+            | HookEvent::PermissionRequest(_)
+            | HookEvent::PostToolUse(_) => {
                 return Err(Failure::usage("expected the `user-prompt-submit` hook"))
             }
         };
@@ -396,6 +397,7 @@ pub(crate) fn with_mode<T>(
         state: flags.state.as_deref(),
         log: flags.log.log.as_deref(),
         log_key: flags.log.log_key.as_deref(),
+        approvers: flags.approval.approvers.as_deref(),
     };
     let path_guards = PathGuards::of(&flags.guards, &files)?;
     let log = if record {

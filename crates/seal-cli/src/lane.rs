@@ -18,6 +18,8 @@ pub const PROMPT_EVENT: &str = "user-prompt-submit";
 pub const SKILL_EVENT: &str = "pre-skill-shell-command";
 /// The permission request event (the relay to the approval panel).
 pub const RELAY_EVENT: &str = "permission-request";
+/// The event after a call ran (tells the approval server the person answered elsewhere).
+pub const NOTICE_EVENT: &str = "post-tool-use";
 
 /// How a run answers its failures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +33,9 @@ pub enum Lane {
     /// `seal hook <harness> permission-request ...`: every failure is no decision (exit 0,
     /// nothing on stdout), which leaves the client's own prompt in force.
     RelayHook(Harness),
+    /// `seal hook <harness> post-tool-use ...`: never answers anything (exit 0, empty stdout);
+    /// it only tells the approval server that the call was answered at the client.
+    NoticeHook(Harness),
     /// Anything else: one line on stderr and the failure's exit code.
     Command,
 }
@@ -54,6 +59,7 @@ impl Lane {
             Some(SKILL_EVENT) => Lane::ToolHook(harness, ToolEvent::PreSkillShellCommand),
             Some(PROMPT_EVENT) => Lane::PromptHook(harness),
             Some(RELAY_EVENT) => Lane::RelayHook(harness),
+            Some(NOTICE_EVENT) => Lane::NoticeHook(harness),
             _ => Lane::Command,
         }
     }

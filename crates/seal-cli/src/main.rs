@@ -62,6 +62,7 @@ fn main() -> ExitCode {
         Lane::ToolHook(harness, event) => hook::tool_lane(harness, event, &args),
         Lane::PromptHook(harness) => hook::prompt_lane(harness, &args),
         Lane::RelayHook(harness) => relay::relay_lane(harness, &args),
+        Lane::NoticeHook(harness) => relay::notice_lane(harness, &args),
         Lane::Command => command_lane(&args),
     };
     ExitCode::from(code)
@@ -122,6 +123,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
                     HookEvent::PreToolUse(_) => "pre-tool-use",
                     HookEvent::PreSkillShellCommand(_) => "pre-skill-shell-command",
                     HookEvent::PermissionRequest(_) => "permission-request",
+                    HookEvent::PostToolUse(_) => "post-tool-use",
                 }
             )))
         }

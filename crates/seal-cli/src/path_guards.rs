@@ -43,6 +43,8 @@ pub struct SealFiles<'a> {
     pub log: Option<&'a str>,
     /// The decision log's signing key (`--log-key`, `SEAL_LOG_KEY`; else its default path).
     pub log_key: Option<&'a str>,
+    /// The enrolled approvers (`--approvers`, `SEAL_APPROVERS`; the default path always).
+    pub approvers: Option<&'a str>,
 }
 
 impl PathGuards {
@@ -234,6 +236,42 @@ fn self_protection(flags: &GuardFlags, files: &SealFiles<'_>) -> Result<SelfProt
             Protection::ReadWrite,
             "the decision log's signing key",
         );
+    }
+    // The approvers a waiting hook checks a panel's allow against, and the approval server's
+    // own files (its store and socket): an agent that rewrote them could mint its own allows.
+    let mut approvers: Vec<PathBuf> = crate::approvers::default_approvers_path()
+        .into_iter()
+        .collect();
+    for given in [
+        files.approvers.map(PathBuf::from),
+        std::env::var_os("SEAL_APPROVERS").map(PathBuf::from),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if !approvers.contains(&given) {
+            approvers.push(given);
+        }
+    }
+    for path in approvers {
+        add(
+            "seal-approvers",
+            &path,
+            file,
+            write,
+            "the approvers who may allow on the approval panel",
+        );
+    }
+    if let Some(socket) = seal_serve::paths::default_socket() {
+        if let Some(folder) = socket.parent() {
+            add(
+                "seal-serve",
+                folder,
+                directory,
+                write,
+                "the approval server's store and socket",
+            );
+        }
     }
     // The key file last: the paths added last are named first in a finding.
     if let Some(keys) = files.keys {

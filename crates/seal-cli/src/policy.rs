@@ -532,6 +532,7 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         state: args.state.as_deref(),
         log: None,
         log_key: None,
+        approvers: None,
     };
     let path_guards = PathGuards::of(&args.guards, &files)?;
     let mode = Mode {

@@ -32,7 +32,7 @@ use crate::io::{read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 use crate::lane;
-use crate::policy::{call_card, decide, CallInput, Decided, ExplainDepth, PolicyAnswer};
+use crate::policy::{call_card, decide, CallInput, ExplainDepth, PolicyAnswer};
 
 /// Seconds a `permission-request` hook waits for the person by default.
 pub const DEFAULT_RELAY_WAIT: u64 = 300;
@@ -122,7 +122,7 @@ fn relay(harness: Harness, flags: &ToolHookArgs) -> Result<Option<J>, Failure> {
             approval_id,
             reason,
             card,
-            digest: digest_of(&decided)?,
+            digest: digest_of(&call),
         }))
     })?;
     let question = match asked {
@@ -207,7 +207,7 @@ pub fn hold_decision(
         approval_id,
         reason: reason.clone(),
         card,
-        digest: digest_of(&decided)?,
+        digest: digest_of(&call),
     };
     let wait = flags.approval.wait.unwrap_or(DEFAULT_HOLD_WAIT);
     Ok(
@@ -246,9 +246,52 @@ enum Waited {
     NoAnswer { why: String },
 }
 
-fn digest_of(decided: &Decided) -> Result<Sha256Digest, Failure> {
-    Sha256Digest::from_hex(&decided.arguments_sha256)
-        .map_err(|error| Failure::new(Exit::Internal, format!("the call's digest: {error}")))
+/// The digest an allow is bound to: SHA-256 of the canonical bytes of the call's
+/// `tool_input` (the same for the `PermissionRequest`, `PreToolUse` and `PostToolUse` of one
+/// call).
+fn digest_of(call: &CallInput<'_>) -> Sha256Digest {
+    Sha256Digest::of(&call.input.canonical_bytes())
+}
+
+/// The notice lane (`seal hook <harness> post-tool-use`): tells the approval server that the
+/// call ran, so a panel entry still pending for it is cancelled as answered elsewhere. Exit 0
+/// with nothing on stdout, whatever happens.
+pub fn notice_lane(harness: Harness, args: &[OsString]) -> u8 {
+    let told = lane::catch(|| {
+        let flags = match hook_command(args)? {
+            HookEvent::PostToolUse(flags) => flags,
+            _ => return Err(Failure::usage("expected the `post-tool-use` hook")),
+        };
+        start_deadline(
+            seal_serve::client::REQUEST_TIMEOUT.as_secs() + ANSWER_MARGIN,
+            || (String::new(), false),
+        );
+        let bytes = read_stdin(MAX_HOOK_INPUT_BYTES)?;
+        let text = utf8(bytes, "hook input")?;
+        let object = json_in::foreign_object(text.as_bytes(), "hook input")?;
+        check_event(&object, "PostToolUse")?;
+        let call = CallInput::from_object(&object, harness.agent(), "hook input")?;
+        let Some(socket) = socket_path(&flags.approval) else {
+            return Ok(());
+        };
+        let line = seal_serve::hookwire::HookLine::Elsewhere {
+            session_id: call.session.to_owned(),
+            tool: call.tool.to_owned(),
+            arguments_digest: digest_of(&call),
+        };
+        match seal_serve::client::request(&socket, &line) {
+            Ok(_) | Err(seal_serve::client::ClientError::Unreachable(_)) => Ok(()),
+            Err(error) => Err(Failure::new(Exit::Internal, error.to_string())),
+        }
+    })
+    .and_then(|told| told);
+    if let Err(failure) = told {
+        crate::io::warn(&format!("seal: {failure}"));
+    }
+    if let Some(Err(failure)) = write_answer("") {
+        crate::io::warn(&format!("seal: {failure}"));
+    }
+    Exit::Ok.code()
 }
 
 fn fresh_approval_id() -> Result<String, Failure> {

@@ -22,6 +22,10 @@ pub const FIRST_BACKOFF: Duration = Duration::from_millis(50);
 /// The longest pause between reconnections.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
+/// How long a hook keeps trying to reach a server it has not yet registered with: past it, an
+/// unreachable server is an answer (the ask stays with the client) rather than a wait.
+pub const FIRST_CONTACT_GRACE: Duration = Duration::from_secs(2);
+
 /// How long a one-shot request (`elsewhere`, `pair`, `consume`) may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -110,7 +114,9 @@ impl Settled {
 
 /// Registers `ask` with the server on `socket` and waits until the entry settles or
 /// `deadline` passes; `registered` is called once with the rpc id the first time the server
-/// registers it (a reconnection's `again` is not reported twice).
+/// registers it (a reconnection's `again` is not reported twice). A server never reached within
+/// [`FIRST_CONTACT_GRACE`] is [`ClientError::Unreachable`]; one lost after the registration is
+/// retried until the deadline.
 pub fn wait_for_answer(
     socket: &Path,
     ask: &Ask,
@@ -121,7 +127,13 @@ pub fn wait_for_answer(
     let mut backoff = FIRST_BACKOFF;
     let mut reported = false;
     let mut last_error: Option<std::io::Error> = None;
+    let started = Instant::now();
     loop {
+        if !reported && started.elapsed() >= FIRST_CONTACT_GRACE {
+            if let Some(error) = last_error {
+                return Err(ClientError::Unreachable(error));
+            }
+        }
         if Instant::now() >= deadline {
             return Err(match last_error {
                 Some(error) if !reported => ClientError::Unreachable(error),

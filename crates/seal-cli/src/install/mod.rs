@@ -79,6 +79,31 @@ pub fn events(client: Client) -> &'static [HookEntry] {
     }
 }
 
+/// The relay to the approval panel (`seal install --approvals relay`): written only when asked
+/// for, since it needs `seal serve` running.
+pub const PERMISSION_REQUEST: HookEntry = HookEntry {
+    name: "PermissionRequest",
+    hook: "permission-request",
+    matcher: None,
+    frames: false,
+};
+
+/// The events seal may answer beyond [`events`]: their hooks are seal's when present, and their
+/// absence is no finding.
+pub fn optional_events(_client: Client) -> &'static [HookEntry] {
+    &[PERMISSION_REQUEST]
+}
+
+/// The events an install writes: [`events`], and the relay when `--approvals relay` asks for
+/// it.
+pub fn wanted_events(wanted: &settings::Wanted) -> Vec<HookEntry> {
+    let mut list = events(wanted.client).to_vec();
+    if wanted.approvals == settings::Approvals::Relay {
+        list.push(PERMISSION_REQUEST);
+    }
+    list
+}
+
 /// The user's home directory (`HOME`).
 pub fn home() -> Option<PathBuf> {
     std::env::var_os("HOME")
@@ -242,6 +267,8 @@ pub fn run_install(args: &InstallArgs) -> Result<u8, Failure> {
         binary: binary(args.binary.as_deref())?,
         files: files(args)?,
         timeout: args.timeout,
+        approvals: args.approvals,
+        approval_wait: args.approval_wait,
     };
     let before = read(&path)?;
     let plan =

@@ -74,7 +74,57 @@ pub struct Wanted {
     pub files: Files,
     /// The hook timeout, in seconds.
     pub timeout: u64,
+    /// How tool calls the rules ask about reach the approval panel.
+    pub approvals: Approvals,
+    /// `--approval-wait` for the waiting hooks (their default when `None`).
+    pub approval_wait: Option<u64>,
 }
+
+/// How an install puts asks on the approval panel of `seal serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Approvals {
+    /// Not at all: the client's own prompt alone.
+    #[default]
+    Off,
+    /// The `PermissionRequest` hook relays the client's prompt to the panel; the terminal
+    /// stays usable and the first answer wins.
+    Relay,
+    /// The `PreToolUse` hook holds an ask until the panel answers (for `claude -p`, background
+    /// runs and Codex).
+    Hold,
+}
+
+impl Wanted {
+    /// The seconds a waiting hook of `event` waits, when it is one.
+    pub fn wait_of(&self, event: &crate::install::HookEntry) -> Option<u64> {
+        match (self.approvals, event.hook) {
+            (Approvals::Relay, "permission-request") => Some(
+                self.approval_wait
+                    .unwrap_or(crate::relay::DEFAULT_RELAY_WAIT),
+            ),
+            (Approvals::Hold, "pre-tool-use") => Some(
+                self.approval_wait
+                    .unwrap_or(crate::relay::DEFAULT_HOLD_WAIT),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The timeout written for `event`: `--timeout`, raised for a waiting hook above its wait,
+    /// its answer margin and [`WAIT_TIMEOUT_MARGIN`].
+    pub fn timeout_of(&self, event: &crate::install::HookEntry) -> u64 {
+        match self.wait_of(event) {
+            Some(wait) => self
+                .timeout
+                .max(wait + crate::relay::ANSWER_MARGIN + WAIT_TIMEOUT_MARGIN),
+            None => self.timeout,
+        }
+    }
+}
+
+/// Seconds a waiting hook's timeout leaves beyond the hook's own deadline, so the client never
+/// kills a hook that is about to answer.
+pub const WAIT_TIMEOUT_MARGIN: u64 = 10;
 
 /// An install or uninstall planned for one settings file: the whole new text and a line per event
 /// saying what changed.

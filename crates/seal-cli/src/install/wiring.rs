@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::json_text::{parse, Kind};
 use super::settings::{find, Client, Found};
-use super::{codex_trust, events, settings_path};
+use super::{codex_trust, events, optional_events, settings_path};
 use crate::failure::quoted;
 
 /// How much a finding matters (doctor's levels).
@@ -84,6 +84,28 @@ fn deadline(found: &Found) -> u64 {
         .or_else(|| std::env::var("SEAL_DEADLINE").ok())
         .and_then(|text| text.parse::<u64>().ok())
         .unwrap_or(crate::hook::DEFAULT_DEADLINE_SECONDS)
+        .max(waited(found).map_or(0, |wait| wait + crate::relay::ANSWER_MARGIN))
+}
+
+/// The seconds a waiting hook waits for the person (a `permission-request` hook, or a
+/// `pre-tool-use` hook with `--wait-approval`), as it reads them.
+fn waited(found: &Found) -> Option<u64> {
+    let default = match found.seal.hook.as_str() {
+        "permission-request" => crate::relay::DEFAULT_RELAY_WAIT,
+        "pre-tool-use" if found.seal.args.iter().any(|arg| arg == "--wait-approval") => {
+            crate::relay::DEFAULT_HOLD_WAIT
+        }
+        _ => return None,
+    };
+    Some(
+        found
+            .seal
+            .flag("--approval-wait")
+            .map(str::to_owned)
+            .or_else(|| std::env::var("SEAL_APPROVAL_WAIT").ok())
+            .and_then(|text| text.parse::<u64>().ok())
+            .unwrap_or(default),
+    )
 }
 
 /// The findings about one seal hook.
@@ -98,6 +120,7 @@ fn hook_findings(
     let command = quoted(&found.command);
     let Some(event) = events(client)
         .iter()
+        .chain(optional_events(client))
         .find(|event| event.name == found.event)
     else {
         out.push((
@@ -194,6 +217,12 @@ fn hook_findings(
             ));
         }
     }
+    if waited(found).is_some() {
+        if let Some(finding) = approver_finding(found) {
+            sound = false;
+            out.push((Severity::Warn, format!("{place}: {finding}")));
+        }
+    }
     if client == Client::Codex {
         let (severity, message) = codex_trust::finding(path, found);
         if severity != Severity::Ok {
@@ -214,6 +243,26 @@ fn hook_findings(
             ),
         ));
     }
+}
+
+/// What a waiting hook lacks to be safe from the agent it guards: an enrolled approver.
+fn approver_finding(found: &Found) -> Option<String> {
+    let path = match found.seal.flag("--approvers") {
+        Some(path) => PathBuf::from(path),
+        None => super::home()?
+            .join(".config")
+            .join("seal")
+            .join("approvers.json"),
+    };
+    let enrolled =
+        std::fs::read(&path).is_ok_and(|bytes| !bytes.iter().all(u8::is_ascii_whitespace));
+    (!enrolled).then(|| {
+        format!(
+            "no approver is enrolled ({} is empty or missing): a process running as your user \
+             could answer the approval panel; enrol a security key on the panel",
+            shown(&path)
+        )
+    })
 }
 
 /// Every finding about the hooks of both clients, with `cwd` as the project directory.

@@ -24,6 +24,8 @@ enum Script {
     RegisterThenClose,
     /// Registers and never settles.
     Hang,
+    /// Answers an `elsewhere` line.
+    Elsewhere,
 }
 
 /// A scripted server: one script per connection, in order; records every line it reads.
@@ -60,6 +62,11 @@ impl Server {
                 let Some(ask) = read(&mut reader) else {
                     continue;
                 };
+                if script == Script::Elsewhere {
+                    assert_eq!(ask["op"], "elsewhere");
+                    writeln!(writer, "{}", json!({"cancelled": [7]})).expect("write");
+                    continue;
+                }
                 assert_eq!(ask["op"], "ask");
                 let registered =
                     json!({"registered": {"rpc_id": 7, "again": false, "approvers": 0}});
@@ -67,7 +74,7 @@ impl Server {
                 let (outcome, cause) = match script {
                     Script::Settle(outcome, cause) => (outcome, cause),
                     Script::SettleRefuseConsume => ("allowed-once", "answered"),
-                    Script::RegisterThenClose => continue,
+                    Script::RegisterThenClose | Script::Elsewhere => continue,
                     Script::Hang => {
                         // Wait for the hook to give up (its end of the connection closes).
                         let _ = read(&mut reader);
@@ -424,4 +431,75 @@ fn hold_does_not_wait_for_calls_the_rules_decide() {
         permission_decision(&hold("claude-code", &server.socket(), &dir, "git log"));
     assert_eq!(decision, "allow");
     assert!(server.lines().is_empty());
+}
+
+#[test]
+fn post_tool_use_tells_the_server_the_call_was_answered_elsewhere() {
+    let dir = TempDir::new("notice");
+    let mut server = Server::start(
+        &dir,
+        vec![
+            Script::Settle("allowed-once", "answered"),
+            Script::Elsewhere,
+        ],
+    );
+    // The relay registers the call, then the call runs and its PostToolUse arrives.
+    let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
+    assert_eq!(behavior(&run).0, "allow");
+    let input = request_input("PostToolUse", "Bash", json!({"command": "git push"}));
+    let socket = server.socket();
+    let run = seal(
+        &[
+            "hook",
+            "claude-code",
+            "post-tool-use",
+            "--approval-socket",
+            &socket,
+        ],
+        &input,
+        &[],
+    );
+    no_decision(&run);
+    let lines = server.lines();
+    let notice = lines.last().expect("a line");
+    assert_eq!(notice["op"], "elsewhere");
+    assert_eq!(notice["session_id"], "session-1");
+    assert_eq!(notice["tool"], "Bash");
+    assert_eq!(notice["arguments_digest"], lines[0]["arguments_digest"]);
+}
+
+#[test]
+fn post_tool_use_answers_nothing_whatever_happens() {
+    let dir = TempDir::new("notice-none");
+    let socket = dir.path.join("nobody.sock").display().to_string();
+    let input = request_input("PostToolUse", "Bash", json!({"command": "ls"}));
+    for (args, stdin) in [
+        (
+            vec![
+                "hook",
+                "claude-code",
+                "post-tool-use",
+                "--approval-socket",
+                &socket,
+            ],
+            input.as_slice(),
+        ),
+        (
+            vec![
+                "hook",
+                "codex",
+                "post-tool-use",
+                "--approval-socket",
+                &socket,
+            ],
+            b"not json".as_slice(),
+        ),
+        (
+            vec!["hook", "claude-code", "post-tool-use", "--no-such-flag"],
+            input.as_slice(),
+        ),
+    ] {
+        let run = seal(&args, stdin, &[]);
+        no_decision(&run);
+    }
 }

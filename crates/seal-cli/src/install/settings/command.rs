@@ -48,6 +48,13 @@ pub fn command(wanted: &Wanted, event: &HookEntry) -> String {
             words.push(quote(value));
         }
     }
+    if let Some(wait) = wanted.wait_of(event) {
+        if event.hook == "pre-tool-use" {
+            words.push("--wait-approval".to_owned());
+        }
+        words.push("--approval-wait".to_owned());
+        words.push(wait.to_string());
+    }
     words.join(" ")
 }
 
@@ -56,7 +63,7 @@ pub fn handler(wanted: &Wanted, event: &HookEntry) -> Out {
     Out::Object(vec![
         ("type".into(), Out::String("command".into())),
         ("command".into(), Out::String(command(wanted, event))),
-        ("timeout".into(), Out::Number(wanted.timeout)),
+        ("timeout".into(), Out::Number(wanted.timeout_of(event))),
     ])
 }
 

@@ -8,7 +8,7 @@ use super::{Client, InstallPlan, Wanted, MAX_EDITS};
 use crate::install::json_text::{
     self, append, apply, parse, remove, replace, Kind, Layout, Node, Out,
 };
-use crate::install::{events, HookEntry};
+use crate::install::{wanted_events, HookEntry};
 
 /// Whether the written value `node` is `out` (members in any order).
 pub(super) fn same(node: &Node, out: &Out) -> bool {
@@ -189,7 +189,7 @@ pub fn install(before: Option<&str>, wanted: &Wanted) -> Result<InstallPlan, Str
     let kept = without_seal(&text, &original)?;
     let mut report = Vec::new();
     let mut edits = 0;
-    for event in events(wanted.client) {
+    for event in &wanted_events(wanted) {
         if event.frames && wanted.files.store.is_none() {
             let root = parse(&text).map_err(|error| error.to_string())?;
             let present = find(&text, &root)?.iter().any(|f| f.event == event.name);

@@ -14,7 +14,54 @@ fn wanted() -> Wanted {
             ..Files::default()
         },
         timeout: 60,
+        approvals: Approvals::Off,
+        approval_wait: None,
     }
+}
+
+#[test]
+fn waiting_hooks_are_written_with_their_wait_and_a_timeout_above_it() {
+    let relay = Wanted {
+        approvals: Approvals::Relay,
+        ..wanted()
+    };
+    let plan = install(None, &relay).expect("install");
+    let root: serde_json::Value = serde_json::from_str(&plan.text).expect("json");
+    let handler = &root["hooks"]["PermissionRequest"][0]["hooks"][0];
+    assert_eq!(
+        handler["command"],
+        "seal hook claude-code permission-request --rules /r.json --approval-wait 300"
+    );
+    assert_eq!(handler["timeout"], 315);
+    // The tool hook is not held in relay mode, and keeps the plain timeout.
+    let tool = &root["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(
+        tool["command"],
+        "seal hook claude-code pre-tool-use --rules /r.json"
+    );
+    assert_eq!(tool["timeout"], 60);
+
+    let hold = Wanted {
+        approvals: Approvals::Hold,
+        approval_wait: Some(30),
+        ..wanted()
+    };
+    let plan = install(None, &hold).expect("install");
+    let root: serde_json::Value = serde_json::from_str(&plan.text).expect("json");
+    let tool = &root["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(
+        tool["command"],
+        "seal hook claude-code pre-tool-use --rules /r.json --wait-approval --approval-wait 30"
+    );
+    assert_eq!(tool["timeout"], 60);
+    assert!(root["hooks"].get("PermissionRequest").is_none());
+    let long = Wanted {
+        approval_wait: Some(600),
+        ..hold
+    };
+    let plan = install(None, &long).expect("install");
+    let root: serde_json::Value = serde_json::from_str(&plan.text).expect("json");
+    assert_eq!(root["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 615);
 }
 
 #[test]

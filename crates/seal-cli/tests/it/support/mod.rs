@@ -114,6 +114,8 @@ pub fn seal_with(
     command
         .env_remove("CODEX_HOME")
         .env_remove("CLAUDE_CONFIG_DIR");
+    // The approval server's default socket (a protected folder) follows XDG_RUNTIME_DIR.
+    command.env_remove("XDG_RUNTIME_DIR");
     // `doctor` reports the hooks installed in the user's client settings: a run gets a HOME
     // with none (unless `env` gives one), so the machine's own settings never show in it.
     if args.first().is_some_and(|arg| arg == "doctor") {
