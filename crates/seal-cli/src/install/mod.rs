@@ -88,10 +88,19 @@ pub const PERMISSION_REQUEST: HookEntry = HookEntry {
     frames: false,
 };
 
+/// With the relay: a call that ran was answered (at the client's prompt, or on the panel), so
+/// the panel's entry for it is settled as answered elsewhere.
+pub const POST_TOOL_USE: HookEntry = HookEntry {
+    name: "PostToolUse",
+    hook: "post-tool-use",
+    matcher: None,
+    frames: false,
+};
+
 /// The events seal may answer beyond [`events`]: their hooks are seal's when present, and their
 /// absence is no finding.
 pub fn optional_events(_client: Client) -> &'static [HookEntry] {
-    &[PERMISSION_REQUEST]
+    &[PERMISSION_REQUEST, POST_TOOL_USE]
 }
 
 /// The events an install writes: [`events`], and the relay when `--approvals relay` asks for
@@ -100,6 +109,7 @@ pub fn wanted_events(wanted: &settings::Wanted) -> Vec<HookEntry> {
     let mut list = events(wanted.client).to_vec();
     if wanted.approvals == settings::Approvals::Relay {
         list.push(PERMISSION_REQUEST);
+        list.push(POST_TOOL_USE);
     }
     list
 }

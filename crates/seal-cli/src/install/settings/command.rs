@@ -27,6 +27,10 @@ pub fn command(wanted: &Wanted, event: &HookEntry) -> String {
         event.hook.to_owned(),
     ];
     let files = &wanted.files;
+    if event.hook == crate::install::POST_TOOL_USE.hook {
+        // It reads no file: it only tells the approval server.
+        return words.join(" ");
+    }
     let flags: [(&str, &Option<String>); 4] = if event.frames {
         [
             ("--store", &files.store),

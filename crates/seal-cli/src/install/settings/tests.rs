@@ -33,6 +33,8 @@ fn waiting_hooks_are_written_with_their_wait_and_a_timeout_above_it() {
         "seal hook claude-code permission-request --rules /r.json --approval-wait 300"
     );
     assert_eq!(handler["timeout"], 315);
+    let notice = &root["hooks"]["PostToolUse"][0]["hooks"][0];
+    assert_eq!(notice["command"], "seal hook claude-code post-tool-use");
     // The tool hook is not held in relay mode, and keeps the plain timeout.
     let tool = &root["hooks"]["PreToolUse"][0]["hooks"][0];
     assert_eq!(
