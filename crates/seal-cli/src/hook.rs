@@ -416,6 +416,7 @@ pub(crate) fn with_mode<T>(
         by_permission_mode: flags.default == crate::cli::DefaultDecision::Client,
         added_dirs: &flags.add_dir,
         log: log.as_ref(),
+        approval_prefix: None,
     };
     run(&rules, mode)
 }

@@ -189,6 +189,9 @@ pub struct Mode<'a> {
     pub added_dirs: &'a [String],
     /// Where decisions are recorded (`--log`), if anywhere.
     pub log: Option<&'a LogTarget>,
+    /// The approval ids' prefix (default `approval-`): a hook that puts a call on the approval
+    /// panel gives one unique to its run, since the panel keys approvals by session and id.
+    pub approval_prefix: Option<&'a str>,
 }
 
 /// The decision log a hook records in, and whether it runs in shadow mode.
@@ -241,6 +244,7 @@ impl Mode<'static> {
             by_permission_mode: false,
             added_dirs: &[],
             log: None,
+            approval_prefix: None,
         }
     }
 }
@@ -265,6 +269,9 @@ fn build_seal(rules: &str, mode: Mode<'_>, call: &CallInput<'_>) -> Result<Seal,
     let mut builder = Seal::builder().rules_json(rules).fallback(fallback);
     for dir in mode.added_dirs {
         builder = builder.added_dir(dir);
+    }
+    if let Some(prefix) = mode.approval_prefix {
+        builder = builder.approval_id_prefix(prefix);
     }
     let home = std::env::var("HOME")
         .ok()
@@ -542,6 +549,7 @@ pub fn run_check(args: &PolicyCheckArgs) -> Result<u8, Failure> {
         by_permission_mode: args.default == crate::cli::DefaultDecision::Client,
         added_dirs: &args.add_dir,
         log: None,
+        approval_prefix: None,
     };
     let bytes = read_stdin(MAX_STDIN_BYTES)?;
     let object = json_in::foreign_object(&bytes, "tool call")?;

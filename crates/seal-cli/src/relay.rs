@@ -32,7 +32,7 @@ use crate::io::{read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
 use crate::json_in;
 use crate::json_out::J;
 use crate::lane;
-use crate::policy::{call_card, decide, CallInput, ExplainDepth, PolicyAnswer};
+use crate::policy::{call_card, decide, CallInput, ExplainDepth, Mode, PolicyAnswer};
 
 /// Seconds a `permission-request` hook waits for the person by default.
 pub const DEFAULT_RELAY_WAIT: u64 = 300;
@@ -93,7 +93,12 @@ fn relay(harness: Harness, flags: &ToolHookArgs) -> Result<Option<J>, Failure> {
     let call = CallInput::from_object(&object, harness.agent(), "hook input")?;
     let wait = flags.approval.wait.unwrap_or(DEFAULT_RELAY_WAIT);
     // Decided without recording: the `PreToolUse` hook recorded this call's decision.
+    let prefix = approval_prefix()?;
     let asked = with_mode(flags, false, |rules, mode| {
+        let mode = Mode {
+            approval_prefix: Some(&prefix),
+            ..mode
+        };
         let decided = decide(rules, mode, &call, ExplainDepth::Forms)?;
         if decided.answer == PolicyAnswer::Deny {
             return Ok(Err(format!("seal: {}", decided.reason)));
@@ -108,10 +113,7 @@ fn relay(harness: Harness, flags: &ToolHookArgs) -> Result<Option<J>, Failure> {
                 format!("{} asks for permission", client_name(harness)),
             ),
         };
-        let approval_id = match approval_id {
-            Some(id) => id,
-            None => fresh_approval_id()?,
-        };
+        let approval_id = approval_id.unwrap_or_else(|| format!("{prefix}client"));
         let card = match &decided.card {
             Some(card) if decided.approval_id.as_deref() == Some(approval_id.as_str()) => {
                 card.clone()
@@ -186,7 +188,12 @@ pub fn hold_decision(
             crate::codex_patch::decide_patch(rules, mode.for_call(&call), &call)
         });
     }
+    let prefix = approval_prefix()?;
     let decided = with_mode(flags, true, |rules, mode| {
+        let mode = Mode {
+            approval_prefix: Some(&prefix),
+            ..mode
+        };
         decide(rules, mode, &call, ExplainDepth::WhenNoRuleDecided)
     })?;
     let reason = format!("seal: {}", decided.reason);
@@ -294,12 +301,14 @@ pub fn notice_lane(harness: Harness, args: &[OsString]) -> u8 {
     Exit::Ok.code()
 }
 
-fn fresh_approval_id() -> Result<String, Failure> {
+/// A prefix of approval ids unique to this run (`ask-<24 hex digits>-`): the panel keys
+/// approvals by session and approval id, and every hook process counts its ids from 1.
+fn approval_prefix() -> Result<String, Failure> {
     let mut bytes = [0u8; 12];
     SystemRandom::new()
         .fill(&mut bytes)
         .map_err(|_| Failure::new(Exit::Internal, "no randomness for an approval id"))?;
-    Ok(format!("relay-{}", hex::encode(bytes)))
+    Ok(format!("ask-{}-", hex::encode(bytes)))
 }
 
 /// Puts `question` about `call` to the person and waits up to `wait` seconds.

@@ -503,3 +503,27 @@ fn post_tool_use_answers_nothing_whatever_happens() {
         no_decision(&run);
     }
 }
+
+#[test]
+fn every_hook_run_registers_its_own_approval_id() {
+    let dir = TempDir::new("ids");
+    let mut server = Server::start(
+        &dir,
+        vec![
+            Script::Settle("rejected", "answered"),
+            Script::Settle("rejected", "answered"),
+        ],
+    );
+    for _ in 0..2 {
+        let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
+        assert_eq!(behavior(&run).0, "deny");
+    }
+    let lines = server.lines();
+    assert_eq!(lines.len(), 2);
+    assert_ne!(lines[0]["approval_id"], lines[1]["approval_id"]);
+    for line in &lines {
+        let id = line["approval_id"].as_str().expect("id");
+        assert!(id.starts_with("ask-") && id.len() >= 30, "{id}");
+        assert!(line["card"].as_str().expect("card").contains(id));
+    }
+}
