@@ -36,4 +36,7 @@ mod store_operator;
 mod store_properties;
 mod tag_properties;
 mod trust_store;
+mod webauthn;
+mod webauthn_golden;
+mod webauthn_support;
 mod wycheproof;
