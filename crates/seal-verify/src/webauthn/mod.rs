@@ -25,6 +25,8 @@ mod cbor;
 mod challenge;
 mod client_data;
 mod cose;
+#[cfg(feature = "fuzz")]
+pub mod fuzz_check;
 mod key;
 mod refusal;
 mod registration;

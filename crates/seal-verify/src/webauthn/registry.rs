@@ -120,7 +120,8 @@ pub enum RegistryErrorKind {
 impl RegisteredApprover {
     /// An approver with its name (1 to [`MAX_APPROVER_NAME_BYTES`] bytes of printable ASCII,
     /// space included) and enrolment time in Unix milliseconds (at most 2^53). The credential
-    /// id must be 1 to [`MAX_CREDENTIAL_ID_BYTES`] bytes.
+    /// id must be 1 to [`MAX_CREDENTIAL_ID_BYTES`] bytes, and an ES256 key an uncompressed point
+    /// (`0x04` first), as the registry file requires.
     pub fn new(
         approver: Approver,
         name: &str,
@@ -130,6 +131,10 @@ impl RegisteredApprover {
             || approver.credential_id.len() > MAX_CREDENTIAL_ID_BYTES
         {
             return Err(RegistryError::bare(RegistryErrorKind::CredentialId));
+        }
+        let key = &approver.public_key;
+        if ApproverPublicKey::from_bytes(key.algorithm(), key.as_bytes()).is_none() {
+            return Err(RegistryError::bare(RegistryErrorKind::PublicKey));
         }
         if !is_approver_name(name) {
             return Err(RegistryError::bare(RegistryErrorKind::Name));

@@ -37,6 +37,7 @@ mod store_properties;
 mod tag_properties;
 mod trust_store;
 mod webauthn;
+mod webauthn_fuzz;
 mod webauthn_golden;
 mod webauthn_support;
 mod wycheproof;

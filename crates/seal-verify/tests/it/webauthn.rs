@@ -1382,6 +1382,18 @@ fn the_registry_holds_at_most_its_limit_and_refuses_duplicates() {
             RegistryErrorKind::Name
         );
     }
+    let mut compressed = [2u8; 65];
+    compressed[0] = 0x02;
+    let not_uncompressed = Approver {
+        public_key: ApproverPublicKey::Es256(compressed),
+        ..approver(1)
+    };
+    assert_eq!(
+        RegisteredApprover::new(not_uncompressed, "k", 0)
+            .unwrap_err()
+            .kind,
+        RegistryErrorKind::PublicKey
+    );
     let mut no_id = approver(1);
     no_id.credential_id.clear();
     assert_eq!(
