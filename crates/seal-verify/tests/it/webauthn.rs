@@ -1593,3 +1593,48 @@ fn the_w3c_assertion_signature_verifies_and_the_assertion_stops_at_user_verifica
         Err(R::ChallengeMismatch)
     );
 }
+
+// ---- hostile bytes reach the CBOR and COSE readers ----
+
+#[test]
+fn random_and_mutated_attestation_objects_never_panic() {
+    let signer = Signer::fixed_ed25519();
+    let honest = registration(&signer, CRED);
+    let prefix = auth_data(
+        RP_ID,
+        FLAGS | FLAG_ATTESTED_CREDENTIAL,
+        0,
+        &attested(CRED, &[]),
+    );
+    seeded(1024)
+        .run(
+            &(
+                prop::collection::vec(any::<u8>(), 0..300),
+                prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+            ),
+            |(noise, edits)| {
+                // Noise as the whole object, as the COSE key, and edits of an honest object:
+                // each reaches ciborium with the client data rules already passed.
+                let _ = parse_registration(&honest.client_data, &noise, &enrol_expected());
+                let keyed = attestation_object(
+                    "none",
+                    Value::Map(vec![]),
+                    &[prefix.clone(), noise.clone()].concat(),
+                );
+                let _ = parse_registration(&honest.client_data, &keyed, &enrol_expected());
+                let mut edited = honest.attestation.clone();
+                for (at, byte) in &edits {
+                    let index = at.index(edited.len());
+                    edited[index] = *byte;
+                }
+                if let Ok(approver) =
+                    parse_registration(&honest.client_data, &edited, &enrol_expected())
+                {
+                    prop_assert!(!approver.credential_id.is_empty());
+                    prop_assert!(approver.credential_id.len() <= MAX_CREDENTIAL_ID_BYTES);
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+}

@@ -65,6 +65,18 @@ fn seeds() -> Vec<(&'static str, Check, Inputs)> {
             "truncated".to_owned(),
             registry[..registry.len() / 2].to_vec(),
         ),
+        (
+            "version-2".to_owned(),
+            br#"{"approvers":[],"version":2}"#.to_vec(),
+        ),
+        (
+            "unknown-member".to_owned(),
+            br#"{"approvers":[],"extra":true,"version":1}"#.to_vec(),
+        ),
+        (
+            "repeated-key".to_owned(),
+            br#"{"approvers":[],"version":1,"version":1}"#.to_vec(),
+        ),
     ];
     vec![
         (
