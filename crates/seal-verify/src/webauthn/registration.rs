@@ -46,25 +46,26 @@ pub fn parse_registration(
     }
     let object = read_whole(attestation_object).ok_or(WebAuthnRefusal::AttestationMalformed)?;
     let members = text_keyed_map(&object).ok_or(WebAuthnRefusal::AttestationMalformed)?;
+    if members.len() != 3 {
+        return Err(WebAuthnRefusal::AttestationMalformed);
+    }
     let fmt = member(&members, "fmt").and_then(Value::as_text);
     let statement = member(&members, "attStmt").filter(|value| value.is_map());
     let auth_data = member(&members, "authData").and_then(Value::as_bytes);
-    let (Some(fmt), Some(statement), Some(auth_data), 3) =
-        (fmt, statement, auth_data, members.len())
-    else {
+    let (Some(fmt), Some(statement), Some(auth_data)) = (fmt, statement, auth_data) else {
         return Err(WebAuthnRefusal::AttestationMalformed);
     };
-    let packed = match fmt {
-        "none" => None,
-        "packed" => Some(()),
+    let format = match fmt {
+        "none" => Format::None,
+        "packed" => Format::Packed,
         _ => return Err(WebAuthnRefusal::AttestationFormatUnsupported),
     };
     let statement =
         text_keyed_map(statement).ok_or(WebAuthnRefusal::AttestationStatementMalformed)?;
-    let self_attestation = match packed {
-        None if statement.is_empty() => None,
-        None => return Err(WebAuthnRefusal::AttestationStatementMalformed),
-        Some(()) => Some(packed_statement(&statement)?),
+    let self_attestation = match format {
+        Format::None if statement.is_empty() => None,
+        Format::None => return Err(WebAuthnRefusal::AttestationStatementMalformed),
+        Format::Packed => Some(packed_statement(&statement)?),
     };
     let credential = parse_registration_data(auth_data, expected)?;
     if let Some((alg, signature)) = self_attestation {
@@ -82,6 +83,15 @@ pub fn parse_registration(
         public_key: credential.public_key,
         sign_count: credential.sign_count,
     })
+}
+
+/// The attestation formats read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    /// `none`: no statement.
+    None,
+    /// `packed`, self-attestation only.
+    Packed,
 }
 
 /// A `packed` statement without a certificate chain: exactly `alg` (integer) and `sig`

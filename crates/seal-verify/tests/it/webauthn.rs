@@ -261,6 +261,8 @@ fn a_challenge_in_another_spelling_is_refused() {
         padded,
         format!("{canonical}A"),
         canonical[1..].to_owned(),
+        canonical[..42].to_owned(),
+        String::new(),
         standard,
     ];
     for spelling in spellings.iter().filter(|s| **s != canonical) {
@@ -289,6 +291,9 @@ fn another_origin_is_refused() {
         "https://approve.example/",
         "https://APPROVE.example",
         "https://approve.example:443",
+        "https://approve.exampl",
+        "https://approve",
+        "",
         "null",
     ] {
         refused_when_signed(
@@ -382,6 +387,19 @@ fn another_relying_party_is_refused() {
             R::RpIdMismatch,
         );
     }
+}
+
+#[test]
+fn an_rp_id_hash_differing_only_in_its_last_bit_is_refused() {
+    refused_when_signed(
+        0,
+        |signer| {
+            let mut data = auth_data(RP_ID, FLAGS, 0, &[]);
+            data[31] ^= 0x01;
+            signed(signer, CRED, get_data(&approval(), ORIGIN, ""), data)
+        },
+        R::RpIdMismatch,
+    );
 }
 
 #[test]
