@@ -31,6 +31,18 @@ const TARGETS: &[(&str, Check)] = &[
     ("store_envelope", seal_verify::fuzz::store_envelope),
     ("frame_verify", seal_verify::fuzz::frame_verification),
     ("manifest_verify", seal_verify::fuzz::manifest_verification),
+    (
+        "webauthn_registration",
+        seal_verify::webauthn::fuzz_check::webauthn_registration,
+    ),
+    (
+        "webauthn_assertion",
+        seal_verify::webauthn::fuzz_check::webauthn_assertion,
+    ),
+    (
+        "webauthn_registry",
+        seal_verify::webauthn::fuzz_check::webauthn_registry,
+    ),
     ("rules_load", seal_policy::rules::fuzz_check::rules_load),
     (
         "destructive_guard",

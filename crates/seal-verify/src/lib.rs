@@ -4,7 +4,9 @@
 //! threshold-signed documents and their rotation, frame signing and verification over submitted text
 //! (with the footer form), manifest verification before spawn with optional signed approval, and
 //! the Ed25519 keys that sign and open the decision log's checkpoints ([`LogSigningKey`],
-//! [`LogVerifierKey`], [`open_checkpoint`]).
+//! [`LogVerifierKey`], [`open_checkpoint`]). The [`webauthn`] module holds the approval
+//! server's WebAuthn checks: approval challenges, approver enrolment, assertion verification and
+//! the approver registry file.
 //!
 //! Prefer the `seal` facade; this crate is usable directly but its API may move faster.
 //!
@@ -84,6 +86,7 @@ mod sign;
 pub mod store;
 mod tag;
 mod time;
+pub mod webauthn;
 
 pub use audit_log::{
     verify_audit_log, verify_audit_log_with, AuditBreak, AuditBreakKind, AuditLogSource,

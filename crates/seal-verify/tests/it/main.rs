@@ -36,4 +36,8 @@ mod store_operator;
 mod store_properties;
 mod tag_properties;
 mod trust_store;
+mod webauthn;
+mod webauthn_fuzz;
+mod webauthn_golden;
+mod webauthn_support;
 mod wycheproof;
