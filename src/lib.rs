@@ -108,6 +108,14 @@ pub mod self_protection {
     pub use seal_policy::paths::{AboveRoot, ClimbsAboveRoot, Lexical};
 }
 
+/// WebAuthn for the approval panel (spec/webauthn-approval.md): the challenge an allow is bound
+/// to, enrolment, assertion verification and the approvers file. A waiting hook verifies the
+/// panel's allow with [`verify_assertion`](webauthn::verify_assertion) itself, so no process
+/// without an approver's authenticator can mint one.
+pub mod webauthn {
+    pub use seal_verify::webauthn::*;
+}
+
 /// The secret-read guard ([`SealBuilder::secret_guard`]): its type, patterns, findings and
 /// default table.
 pub mod secrets {

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use seal_serve::client::Settled;
 use seal_serve::hookwire::Ask;
 
+use seal::webauthn::{approval_challenge, verify_assertion, ApproverRegistry, Assertion, Expected};
+
 use crate::cli::ApprovalWaitFlags;
 
 /// The approvers file: `--approvers`, else [`default_approvers_path`].
@@ -24,24 +26,84 @@ pub fn default_approvers_path() -> Option<PathBuf> {
         .map(|home| home.join(".config").join("seal").join("approvers.json"))
 }
 
-/// Whether the panel's allow of `ask` counts: with no approver enrolled (no file, and the
-/// server enrolled none either), the allow stands on the panel's bearer token alone; with any,
-/// it needs an assertion this hook can verify.
-pub fn verify_allow(
-    flags: &ApprovalWaitFlags,
-    _ask: &Ask,
-    settled: &Settled,
-) -> Result<(), String> {
-    let enrolled = match approvers_path(flags) {
-        Some(path) => match std::fs::read(&path) {
-            Ok(bytes) => !bytes.iter().all(u8::is_ascii_whitespace),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
-            Err(error) => return Err(format!("the approvers file: {error}")),
-        },
-        None => false,
+/// The approvers file's registry: `None` when the file does not exist.
+pub fn load_registry(flags: &ApprovalWaitFlags) -> Result<Option<ApproverRegistry>, String> {
+    let Some(path) = approvers_path(flags) else {
+        return Ok(None);
     };
-    if !enrolled && settled.approvers == 0 {
-        return Ok(());
+    match std::fs::read(&path) {
+        Ok(bytes) => ApproverRegistry::parse(&bytes)
+            .map(Some)
+            .map_err(|error| format!("the approvers file {}: {error}", path.display())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(format!("the approvers file {}: {error}", path.display())),
     }
-    Err("approvers are enrolled, and this hook cannot verify their assertions".to_owned())
+}
+
+/// The relying party id of a panel origin: its host (`http://localhost:7979` is `localhost`).
+pub fn rp_id_of(origin: &str) -> Result<&str, String> {
+    let rest = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"))
+        .ok_or_else(|| format!("the approval origin `{origin}` is not an http(s) origin"))?;
+    let host = rest.split(':').next().unwrap_or(rest);
+    if host.is_empty() || rest.contains('/') {
+        return Err(format!(
+            "the approval origin `{origin}` is not a bare origin"
+        ));
+    }
+    Ok(host)
+}
+
+/// Whether the panel's allow of `ask` counts. With no approver enrolled (no file or an empty
+/// registry) and none enrolled at the server either, the allow stands on the panel's bearer
+/// token alone. Otherwise it needs an assertion of an enrolled approver over this exact call:
+/// the challenge is computed here from the rpc id the server gave, the session, the approval
+/// id, the call's digest and the nonce this hook chose, so a server or a panel cannot bind the
+/// assertion to anything else.
+pub fn verify_allow(flags: &ApprovalWaitFlags, ask: &Ask, settled: &Settled) -> Result<(), String> {
+    let registry = load_registry(flags)?.filter(|registry| !registry.is_empty());
+    let Some(registry) = registry else {
+        if settled.approvers == 0 {
+            return Ok(());
+        }
+        return Err(format!(
+            "the server has {} approver(s) enrolled and this hook's approvers file has none",
+            settled.approvers
+        ));
+    };
+    let wire = settled
+        .assertion
+        .as_ref()
+        .ok_or("the allow came without an approver's assertion")?;
+    let decode = |part: &str, what: &str| {
+        seal::base64url::decode(part)
+            .map_err(|_| format!("the assertion's {what} is not base64url"))
+    };
+    let credential_id = decode(&wire.credential_id, "credential id")?;
+    let client_data_json = decode(&wire.client_data_json, "client data")?;
+    let authenticator_data = decode(&wire.authenticator_data, "authenticator data")?;
+    let signature = decode(&wire.signature, "signature")?;
+    let challenge = approval_challenge(
+        settled.rpc_id,
+        &ask.session_id,
+        &ask.approval_id,
+        ask.arguments_digest.as_bytes(),
+        &ask.nonce,
+    );
+    let origin = flags.origin.as_str();
+    let expected = Expected {
+        challenge,
+        origin,
+        rp_id: rp_id_of(origin)?,
+    };
+    let assertion = Assertion {
+        credential_id: &credential_id,
+        client_data_json: &client_data_json,
+        authenticator_data: &authenticator_data,
+        signature: &signature,
+    };
+    verify_assertion(&registry, &assertion, &expected)
+        .map(|_| ())
+        .map_err(|refusal| format!("{refusal} ({})", refusal.name()))
 }

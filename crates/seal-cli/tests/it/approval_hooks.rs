@@ -26,6 +26,22 @@ enum Script {
     Hang,
     /// Answers an `elsewhere` line.
     Elsewhere,
+    /// Registers with an approver enrolled, then allows with an assertion made as `Signer`
+    /// says, over the challenge it computes from the ask.
+    AllowAsserted(Signer),
+}
+
+/// How the scripted panel signs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Signer {
+    /// Over this call's challenge, user verified.
+    Honest,
+    /// Over another approval's challenge.
+    OtherCall,
+    /// User presence without verification.
+    NotVerified,
+    /// No assertion at all.
+    Missing,
 }
 
 /// A scripted server: one script per connection, in order; records every line it reads.
@@ -68,13 +84,25 @@ impl Server {
                     continue;
                 }
                 assert_eq!(ask["op"], "ask");
+                let approvers = u64::from(matches!(script, Script::AllowAsserted(_)));
                 let registered =
-                    json!({"registered": {"rpc_id": 7, "again": false, "approvers": 0}});
+                    json!({"registered": {"rpc_id": 7, "again": false, "approvers": approvers}});
                 writeln!(writer, "{registered}").expect("write");
+                if let Script::AllowAsserted(signer) = script {
+                    let assertion = authenticator::assert(&ask, signer);
+                    let settled = json!({"settled": {"outcome": "allowed-once", "cause": "answered", "assertion": assertion}});
+                    writeln!(writer, "{settled}").expect("write");
+                    if read(&mut reader).is_some() {
+                        writeln!(writer, "{}", json!({"consumed": true})).expect("write");
+                    }
+                    continue;
+                }
                 let (outcome, cause) = match script {
                     Script::Settle(outcome, cause) => (outcome, cause),
                     Script::SettleRefuseConsume => ("allowed-once", "answered"),
-                    Script::RegisterThenClose | Script::Elsewhere => continue,
+                    Script::RegisterThenClose | Script::Elsewhere | Script::AllowAsserted(_) => {
+                        continue
+                    }
                     Script::Hang => {
                         // Wait for the hook to give up (its end of the connection closes).
                         let _ = read(&mut reader);
@@ -352,7 +380,7 @@ fn relay_puts_a_call_the_client_asks_about_on_the_panel_even_when_the_rules_allo
 }
 
 #[test]
-fn relay_with_enrolled_approvers_needs_an_assertion() {
+fn relay_with_an_unreadable_approvers_file_does_not_allow() {
     let dir = TempDir::new("relay-approvers");
     std::fs::write(dir.path.join("approvers.json"), "{\"version\":1}").expect("write");
     let server = Server::start(&dir, vec![Script::Settle("allowed-once", "answered")]);
@@ -526,4 +554,118 @@ fn every_hook_run_registers_its_own_approval_id() {
         assert!(id.starts_with("ask-") && id.len() >= 30, "{id}");
         assert!(line["card"].as_str().expect("card").contains(id));
     }
+}
+
+/// A software authenticator with a fixed Ed25519 key, enrolled in an approvers file.
+mod authenticator {
+    use ring::signature::{Ed25519KeyPair, KeyPair};
+    use serde_json::{json, Value};
+    use sha2::{Digest, Sha256};
+
+    use super::Signer;
+
+    const SEED: [u8; 32] = [42; 32];
+    const CREDENTIAL: &[u8] = b"seal-test-credential";
+    const ORIGIN: &str = "http://localhost:7979";
+
+    fn b64(bytes: &[u8]) -> String {
+        seal::base64url::encode(bytes)
+    }
+
+    fn key() -> Ed25519KeyPair {
+        Ed25519KeyPair::from_seed_unchecked(&SEED).expect("key")
+    }
+
+    /// The approvers file naming this authenticator.
+    pub fn approvers_file() -> String {
+        json!({"approvers": [{
+            "alg": "ed25519", "enrolled_ms": 1_800_000_000_000u64, "id": b64(CREDENTIAL),
+            "name": "test key", "public_key": b64(key().public_key().as_ref()), "sign_count": 0
+        }], "version": 1})
+        .to_string()
+    }
+
+    /// An assertion over the challenge of `ask` (rpc id 7), as `signer` makes it.
+    pub fn assert(ask: &Value, signer: Signer) -> Value {
+        if signer == Signer::Missing {
+            return Value::Null;
+        }
+        let text = |name: &str| ask[name].as_str().expect("member").to_owned();
+        let mut digest = [0u8; 32];
+        hex::decode_to_slice(text("arguments_digest"), &mut digest).expect("digest");
+        let mut nonce = [0u8; 32];
+        hex::decode_to_slice(text("nonce"), &mut nonce).expect("nonce");
+        let approval_id = match signer {
+            Signer::OtherCall => "another-approval".to_owned(),
+            _ => text("approval_id"),
+        };
+        let challenge = seal::webauthn::approval_challenge(
+            7,
+            &text("session_id"),
+            &approval_id,
+            &digest,
+            &nonce,
+        );
+        let client_data =
+            json!({"type": "webauthn.get", "challenge": b64(&challenge), "origin": ORIGIN})
+                .to_string();
+        let mut authenticator_data = Sha256::digest(b"localhost").to_vec();
+        // UP, and UV unless the signer leaves it out.
+        authenticator_data.push(if signer == Signer::NotVerified {
+            0x01
+        } else {
+            0x05
+        });
+        authenticator_data.extend_from_slice(&0u32.to_be_bytes());
+        let mut signed = authenticator_data.clone();
+        signed.extend_from_slice(&Sha256::digest(client_data.as_bytes()));
+        let signature = key().sign(&signed);
+        json!({
+            "credential_id": b64(CREDENTIAL),
+            "client_data_json": b64(client_data.as_bytes()),
+            "authenticator_data": b64(&authenticator_data),
+            "signature": b64(signature.as_ref()),
+        })
+    }
+}
+
+#[test]
+fn an_enrolled_approvers_allow_counts_only_with_their_assertion_over_this_call() {
+    for (signer, allowed, named) in [
+        (Signer::Honest, true, ""),
+        (Signer::OtherCall, false, "challenge"),
+        (Signer::NotVerified, false, "user-not-verified"),
+        (Signer::Missing, false, "without an approver's assertion"),
+    ] {
+        let dir = TempDir::new("asserted");
+        std::fs::write(
+            dir.path.join("approvers.json"),
+            authenticator::approvers_file(),
+        )
+        .expect("write");
+        let mut server = Server::start(&dir, vec![Script::AllowAsserted(signer)]);
+        let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
+        if allowed {
+            assert_eq!(behavior(&run).0, "allow", "{signer:?}: {}", run.stderr);
+            assert_eq!(server.lines().last().expect("line")["op"], "consume");
+        } else {
+            no_decision(&run);
+            assert!(run.stderr.contains(named), "{signer:?}: {}", run.stderr);
+            // An allow that did not verify is never spent.
+            assert!(server.lines().iter().all(|line| line["op"] != "consume"));
+        }
+    }
+}
+
+#[test]
+fn an_allow_from_a_server_with_approvers_this_hook_does_not_know_is_not_taken() {
+    let dir = TempDir::new("unknown-approvers");
+    let server = Server::start(&dir, vec![Script::AllowAsserted(Signer::Honest)]);
+    let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
+    no_decision(&run);
+    assert!(
+        run.stderr.contains("approvers file has none"),
+        "{}",
+        run.stderr
+    );
 }
