@@ -140,13 +140,15 @@ pub fn wait_for_answer(
                 _ => ClientError::Deadline,
             });
         }
-        match attempt(socket, &line, deadline) {
+        let mut on_registered = |rpc_id: u64| {
+            if !reported {
+                registered(rpc_id);
+                reported = true;
+            }
+        };
+        match attempt(socket, &line, deadline, &mut on_registered) {
             Ok(Attempt::Settled(settled)) => return Ok(*settled),
-            Ok(Attempt::Registered { rpc_id, lost }) => {
-                if !reported {
-                    registered(rpc_id);
-                    reported = true;
-                }
+            Ok(Attempt::Registered { lost }) => {
                 backoff = FIRST_BACKOFF;
                 last_error = Some(lost);
             }
@@ -177,9 +179,8 @@ pub fn request(socket: &Path, line: &HookLine) -> Result<ServerLine, ClientError
 
 enum Attempt {
     Settled(Box<Settled>),
-    /// Registered, then the connection was lost before the entry settled.
+    /// Registered (reported), then the connection was lost before the entry settled.
     Registered {
-        rpc_id: u64,
         lost: std::io::Error,
     },
     Refused {
@@ -202,7 +203,12 @@ impl From<ClientError> for AttemptError {
     }
 }
 
-fn attempt(socket: &Path, line: &str, deadline: Instant) -> Result<Attempt, AttemptError> {
+fn attempt(
+    socket: &Path,
+    line: &str,
+    deadline: Instant,
+    on_registered: &mut dyn FnMut(u64),
+) -> Result<Attempt, AttemptError> {
     let mut connection = Connection::open(socket).map_err(AttemptError::Io)?;
     connection.write(line)?;
     let (rpc_id, approvers) = match connection.read(deadline)? {
@@ -219,6 +225,7 @@ fn attempt(socket: &Path, line: &str, deadline: Instant) -> Result<Attempt, Atte
         }
         None => return Err(AttemptError::Io(closed())),
     };
+    on_registered(rpc_id);
     match connection.read(deadline) {
         Ok(Some(ServerLine::Settled {
             outcome,
@@ -235,11 +242,8 @@ fn attempt(socket: &Path, line: &str, deadline: Instant) -> Result<Attempt, Atte
         Ok(Some(other)) => Err(AttemptError::Client(ClientError::Protocol(format!(
             "expected the settlement, got {other:?}"
         )))),
-        Ok(None) => Ok(Attempt::Registered {
-            rpc_id,
-            lost: closed(),
-        }),
-        Err(ClientError::Unreachable(lost)) => Ok(Attempt::Registered { rpc_id, lost }),
+        Ok(None) => Ok(Attempt::Registered { lost: closed() }),
+        Err(ClientError::Unreachable(lost)) => Ok(Attempt::Registered { lost }),
         Err(other) => Err(AttemptError::Client(other)),
     }
 }

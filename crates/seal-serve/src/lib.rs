@@ -4,8 +4,29 @@
 //!
 //! [`hookwire`] is the hook socket's line protocol, shared by the server and the hooks;
 //! [`client`] is the hook's side of it (blocking, no async runtime, so a hook keeps its start
-//! time).
+//! time). [`start`] runs a server on its own runtime and returns a [`RunningServer`]; [`run`]
+//! blocks until a signal. [`AllowCheck`] is the seam where an approver's WebAuthn assertion is
+//! checked; [`NoApprovers`] accepts an allow on the panel token alone.
 
+pub mod challenge;
+mod check;
 pub mod client;
+mod frames;
+mod hooks;
 pub mod hookwire;
+mod http;
+mod names;
 pub mod paths;
+mod server;
+mod state;
+mod store;
+
+pub use check::{AllowCheck, NoApprovers};
+pub use frames::NO_APPROVER_WARNING;
+pub use hooks::{FIRST_LINE_TIMEOUT, SETTLED_IDLE_TIMEOUT};
+pub use http::KEEP_ALIVE;
+pub use server::{
+    run, start, RunningServer, ServeConfig, ServeError, DEFAULT_LISTEN, DEFAULT_TOKEN_TTL,
+    MAX_PENDING, PAIR_PATH, TICK,
+};
+pub use store::StoreError;

@@ -1,0 +1,1 @@
+// Placeholder: the panel script is written separately.

@@ -1,0 +1,45 @@
+//! The seam where an approver's WebAuthn assertion is checked before an `allowed-once` is
+//! accepted from a panel.
+//!
+//! The server asks an [`AllowCheck`] two things: how many approvers are enrolled (sent to hooks
+//! in `registered` and to panels in `hello`), and whether an allow's assertion passes for the
+//! entry's challenge. While [`AllowCheck::approvers`] is 0, the bearer token alone answers (and
+//! panels are warned); once it is above 0, an `allowed-once` whose check fails gets the receipt
+//! `unauthenticated` and the entry stays pending. A rejection never needs an assertion: a forged
+//! refusal can only deny. The hook verifies the assertion again itself, so a check here is a
+//! courtesy to the panel, not the last line.
+
+use crate::hookwire::WireAssertion;
+
+/// Checks the assertion that comes with a panel's `allowed-once`.
+pub trait AllowCheck: Send + Sync {
+    /// How many approvers are enrolled. 0 means no assertion is asked for.
+    fn approvers(&self) -> u64;
+
+    /// `Ok` when `assertion` is a valid assertion of an enrolled approver over
+    /// `entry_challenge`; the error is a sentence for the operator's log (the panel only learns
+    /// `unauthenticated`).
+    ///
+    /// # Errors
+    /// The assertion is missing or does not verify.
+    fn check(
+        &self,
+        entry_challenge: &[u8; 32],
+        assertion: Option<&WireAssertion>,
+    ) -> Result<(), String>;
+}
+
+/// No approver enrolled: an allow is accepted on the bearer token alone, and every panel is
+/// told that a process running as the same user could answer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoApprovers;
+
+impl AllowCheck for NoApprovers {
+    fn approvers(&self) -> u64 {
+        0
+    }
+
+    fn check(&self, _: &[u8; 32], _: Option<&WireAssertion>) -> Result<(), String> {
+        Ok(())
+    }
+}

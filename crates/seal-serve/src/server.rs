@@ -1,0 +1,411 @@
+//! Starting and stopping the server: the listeners, the store, the runtime and the ticker.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use seal_policy::approval::trust::{PanelScheme, RequestTrust, RequestTrustError};
+use seal_policy::approval::{ApprovalBook, BookLimits, EntryError};
+
+use crate::check::{AllowCheck, NoApprovers};
+use crate::state::{blocking, Restored, Shared};
+use crate::store::{Store, StoreError};
+
+/// The default panel address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7979";
+
+/// The default idle expiry of a panel token: 12 hours.
+pub const DEFAULT_TOKEN_TTL: Duration = Duration::from_secs(43_200);
+
+/// How often pending entries are checked against their deadlines.
+pub const TICK: Duration = Duration::from_millis(200);
+
+/// Most approvals pending at once.
+pub const MAX_PENDING: usize = 1024;
+
+/// The open API path (no bearer token): the pairing exchange.
+pub const PAIR_PATH: &str = "/api/pair";
+
+/// How `seal serve` runs.
+pub struct ServeConfig {
+    /// The panel's listener (loopback only until TLS exists). Port 0 picks a free port.
+    pub listen: SocketAddr,
+    /// The hook socket's path.
+    pub socket: PathBuf,
+    /// The SQLite store's path.
+    pub store: PathBuf,
+    /// A panel token expires this long after its last use.
+    pub token_ttl: Duration,
+    /// Checks the assertion of an allow ([`NoApprovers`] until WebAuthn enrolment exists).
+    pub allow_check: Arc<dyn AllowCheck>,
+    /// Print the pairing address to stderr at start.
+    pub announce: bool,
+}
+
+impl ServeConfig {
+    /// A configuration with the defaults: `127.0.0.1:7979`, a 12-hour token expiry, no
+    /// approvers, the pairing address printed.
+    #[must_use]
+    pub fn new(socket: PathBuf, store: PathBuf) -> ServeConfig {
+        ServeConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 7979)),
+            socket,
+            store,
+            token_ttl: DEFAULT_TOKEN_TTL,
+            allow_check: Arc::new(NoApprovers),
+            announce: true,
+        }
+    }
+
+    /// `$XDG_RUNTIME_DIR/seal/approvals.sock`, or `$HOME/.config/seal/serve/approvals.sock`.
+    #[must_use]
+    pub fn default_socket() -> Option<PathBuf> {
+        match std::env::var_os("XDG_RUNTIME_DIR").filter(|dir| !dir.is_empty()) {
+            Some(dir) => Some(PathBuf::from(dir).join("seal").join("approvals.sock")),
+            None => home().map(|home| home.join(".config/seal/serve/approvals.sock")),
+        }
+    }
+
+    /// `$XDG_STATE_HOME/seal/approvals.db`, or `$HOME/.local/state/seal/approvals.db`.
+    #[must_use]
+    pub fn default_store() -> Option<PathBuf> {
+        match std::env::var_os("XDG_STATE_HOME").filter(|dir| !dir.is_empty()) {
+            Some(dir) => Some(PathBuf::from(dir).join("seal").join("approvals.db")),
+            None => home().map(|home| home.join(".local/state/seal/approvals.db")),
+        }
+    }
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Why the server could not start.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The panel address is outside loopback.
+    NotLoopback {
+        /// The address given.
+        listen: SocketAddr,
+    },
+    /// Another server answers on the hook socket.
+    AlreadyRunning {
+        /// The socket.
+        socket: PathBuf,
+    },
+    /// The hook socket's path is held by something that is not a socket, or its directory is
+    /// writable by other users.
+    UnsafePath {
+        /// The path.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An IO operation failed.
+    Io {
+        /// What was being done.
+        action: String,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// The store could not be opened or read.
+    Store(StoreError),
+    /// The store holds a book that does not rebuild.
+    Rebuild(EntryError),
+    /// The trust configuration could not be built.
+    Trust(RequestTrustError),
+    /// The system's random generator failed.
+    Random,
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::NotLoopback { listen } => write!(
+                f,
+                "`{listen}` is not a loopback address: the panel is plain HTTP (TLS is not \
+                 built yet), so it listens on loopback only (127.0.0.1 or [::1])"
+            ),
+            ServeError::AlreadyRunning { socket } => write!(
+                f,
+                "an approval server is already running on `{}`",
+                socket.display()
+            ),
+            ServeError::UnsafePath { path, reason } => {
+                write!(f, "`{}` {reason}", path.display())
+            }
+            ServeError::Io { action, error } => write!(f, "{action}: {error}"),
+            ServeError::Store(error) => write!(f, "the approval store: {error}"),
+            ServeError::Rebuild(error) => {
+                write!(f, "the approval store holds an invalid book: {error}")
+            }
+            ServeError::Trust(error) => write!(f, "the panel's trust configuration: {error}"),
+            ServeError::Random => f.write_str("the system's random generator failed"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+fn io(action: impl Into<String>) -> impl FnOnce(std::io::Error) -> ServeError {
+    let action = action.into();
+    move |error| ServeError::Io { action, error }
+}
+
+/// A server running on its own runtime. Dropping it shuts it down as
+/// [`RunningServer::shutdown`] does.
+pub struct RunningServer {
+    runtime: Option<tokio::runtime::Runtime>,
+    shared: Arc<Shared>,
+    port: u16,
+    socket: PathBuf,
+    pairing_url: String,
+}
+
+impl fmt::Debug for RunningServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunningServer")
+            .field("port", &self.port)
+            .field("socket", &self.socket)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunningServer {
+    /// The panel's port.
+    #[must_use]
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The hook socket's path.
+    #[must_use]
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// The pairing address issued at start (`http://localhost:PORT/#pair=SECRET`).
+    #[must_use]
+    pub fn pairing_url(&self) -> &str {
+        &self.pairing_url
+    }
+
+    /// How many approvals are pending.
+    #[must_use]
+    pub fn pending_count(&self) -> usize {
+        self.shared.pending_count()
+    }
+
+    /// Blocks until SIGINT or SIGTERM, then shuts down.
+    ///
+    /// # Errors
+    /// The signal handlers could not be installed.
+    pub fn wait_for_signal(mut self) -> Result<(), ServeError> {
+        let Some(runtime) = self.runtime.as_ref() else {
+            return Ok(());
+        };
+        let waited: std::io::Result<()> = runtime.block_on(async {
+            use tokio::signal::unix::{signal, SignalKind};
+            let mut interrupt = signal(SignalKind::interrupt())?;
+            let mut terminate = signal(SignalKind::terminate())?;
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+            Ok(())
+        });
+        self.stop(true);
+        waited.map_err(io("waiting for a signal"))
+    }
+
+    /// Settles every pending approval `cancelled` (`shutdown`), tells the waiting hooks and
+    /// panels, and stops; the hook socket's file is removed.
+    pub fn shutdown(mut self) {
+        self.stop(true);
+    }
+
+    /// Stops at once, as a killed server would: pending approvals stay pending in the store,
+    /// connections are dropped, the socket file is left behind.
+    pub fn abort(mut self) {
+        self.stop(false);
+    }
+
+    fn stop(&mut self, settle: bool) {
+        let Some(runtime) = self.runtime.take() else {
+            return;
+        };
+        if settle {
+            self.shared.shutdown();
+            // Let the connection tasks write the settlements.
+            std::thread::sleep(Duration::from_millis(100));
+            runtime.shutdown_timeout(Duration::from_secs(1));
+            let _ = std::fs::remove_file(&self.socket);
+        } else {
+            runtime.shutdown_timeout(Duration::from_secs(1));
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        self.stop(true);
+    }
+}
+
+/// Starts a server and returns once it listens on both sockets.
+///
+/// # Errors
+/// A non-loopback address, another server on the socket, an unsafe socket directory, a store
+/// that cannot be opened or rebuilt, or a listener that cannot be bound.
+pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
+    if !config.listen.ip().is_loopback() {
+        return Err(ServeError::NotLoopback {
+            listen: config.listen,
+        });
+    }
+    prepare_socket_path(&config.socket)?;
+    if let Some(parent) = config.store.parent().filter(|p| !p.as_os_str().is_empty()) {
+        private_directory(parent)?;
+    }
+    let mut store = Store::open(&config.store).map_err(ServeError::Store)?;
+    let loaded = store.load().map_err(ServeError::Store)?;
+    let next_rpc_id = loaded.snapshot.next_rpc_id;
+    let mut limits = BookLimits::DEFAULT;
+    limits.wire.max_pending = MAX_PENDING;
+    let book = ApprovalBook::rebuild(limits, loaded.snapshot).map_err(ServeError::Rebuild)?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(io("starting the runtime"))?;
+    let (tcp, unix) = runtime.block_on(async {
+        let tcp = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(io(format!("listening on {}", config.listen)))?;
+        let unix = tokio::net::UnixListener::bind(&config.socket)
+            .map_err(io(format!("listening on {}", config.socket.display())))?;
+        Ok::<_, ServeError>((tcp, unix))
+    })?;
+    std::fs::set_permissions(&config.socket, std::fs::Permissions::from_mode(0o600))
+        .map_err(io(format!("restricting {}", config.socket.display())))?;
+    let port = tcp
+        .local_addr()
+        .map_err(io("reading the panel's address"))?
+        .port();
+    let trust = RequestTrust::new(
+        &["127.0.0.1", "localhost", "[::1]"],
+        port,
+        PanelScheme::Http,
+    )
+    .and_then(|trust| trust.with_open_api_path(PAIR_PATH))
+    .map_err(ServeError::Trust)?;
+    let token_ttl_ms = u64::try_from(config.token_ttl.as_millis()).unwrap_or(u64::MAX);
+    let restored = Restored {
+        book,
+        side: loaded.side,
+        next_rpc_id,
+        tokens: loaded.tokens,
+        store,
+    };
+    let shared = Arc::new(Shared::new(
+        restored,
+        config.allow_check,
+        port,
+        token_ttl_ms,
+    ));
+    let pairing_url = shared.pairing_url().ok_or(ServeError::Random)?;
+
+    runtime.spawn(crate::hooks::serve_hooks(unix, Arc::clone(&shared)));
+    let router = crate::http::router(Arc::clone(&shared), trust);
+    runtime.spawn(async move {
+        if let Err(error) = axum::serve(tcp, router).await {
+            eprintln!("seal serve: panel listener: {error}");
+        }
+    });
+    let ticking = Arc::clone(&shared);
+    runtime.spawn(async move {
+        let mut interval = tokio::time::interval(TICK);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            blocking(&ticking, |shared| shared.tick()).await;
+        }
+    });
+    if config.announce {
+        eprintln!(
+            "seal serve: approvals on http://localhost:{port}/ ; hook socket {}",
+            config.socket.display()
+        );
+        eprintln!("seal serve: open this address once to pair a browser (single use):");
+        eprintln!("{pairing_url}");
+    }
+    Ok(RunningServer {
+        runtime: Some(runtime),
+        shared,
+        port,
+        socket: config.socket,
+        pairing_url,
+    })
+}
+
+/// Runs the server until SIGINT or SIGTERM (blocking; it builds its own runtime).
+///
+/// # Errors
+/// As [`start`], or the signal handlers could not be installed.
+pub fn run(config: ServeConfig) -> Result<(), ServeError> {
+    start(config)?.wait_for_signal()
+}
+
+/// Creates the socket's directory (0700) when missing, refuses one writable by others, removes
+/// a stale socket file nothing answers on, and refuses when a server answers.
+fn prepare_socket_path(socket: &Path) -> Result<(), ServeError> {
+    if let Some(parent) = socket.parent().filter(|p| !p.as_os_str().is_empty()) {
+        private_directory(parent)?;
+    }
+    match std::fs::symlink_metadata(socket) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(io(format!("reading {}", socket.display()))(error)),
+        Ok(meta) if !meta.file_type().is_socket() => Err(ServeError::UnsafePath {
+            path: socket.to_owned(),
+            reason: "exists and is not a socket",
+        }),
+        Ok(_) => {
+            if std::os::unix::net::UnixStream::connect(socket).is_ok() {
+                return Err(ServeError::AlreadyRunning {
+                    socket: socket.to_owned(),
+                });
+            }
+            std::fs::remove_file(socket).map_err(io(format!(
+                "removing the stale socket {}",
+                socket.display()
+            )))
+        }
+    }
+}
+
+/// Creates `dir` with mode 0700 when missing; refuses an existing one that others may write.
+fn private_directory(dir: &Path) -> Result<(), ServeError> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(ServeError::UnsafePath {
+            path: dir.to_owned(),
+            reason: "is not a directory",
+        }),
+        Ok(meta) if meta.permissions().mode() & 0o022 != 0 => Err(ServeError::UnsafePath {
+            path: dir.to_owned(),
+            reason: "is writable by other users (use a directory only you can write)",
+        }),
+        Ok(_) => Ok(()),
+        Err(_) => std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(io(format!("creating {}", dir.display()))),
+    }
+}

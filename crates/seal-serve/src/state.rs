@@ -1,0 +1,607 @@
+//! The server's state behind one mutex: the book, the side data of its entries, the hooks
+//! waiting on them, the tokens and pairing secrets, and the store every change is written to
+//! before its caller is answered. Panel frames are broadcast while the lock is held, so a panel
+//! that subscribes and takes the replay under the lock misses nothing and sees nothing twice.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use ring::rand::{SecureRandom, SystemRandom};
+use seal_parse::json::{parse, Fields, JsonLimits, Value, MAX_EXACT_INTEGER};
+use seal_policy::approval::trust::card_command;
+use seal_policy::approval::{
+    ApprovalBook, CancelCause, ConsumeRefusal, EntryError, EntryRegistration, EntryStatus, Receipt,
+    RegisterError, Registered, RegistryLimits, Resolution, RpcId, WireResponse,
+};
+use seal_record::{ApprovalAsked, Outcome, Sha256Digest};
+use sha2::{Digest, Sha256};
+use tokio::sync::{broadcast, oneshot};
+
+use crate::challenge::challenge_of;
+use crate::check::AllowCheck;
+use crate::frames;
+use crate::hookwire::{Ask, ServerLine, WireAssertion};
+use crate::names::cause_name;
+use crate::store::{Side, Store, TokenRow};
+
+/// Most pairing secrets outstanding at once; issuing one more forgets the oldest.
+pub(crate) const MAX_PAIRING_SECRETS: usize = 16;
+
+/// Most bearer tokens kept; pairing one more forgets the least recently used.
+pub(crate) const MAX_TOKENS: usize = 64;
+
+/// Frames a panel may fall behind by before its stream is closed (it reconnects and replays).
+pub(crate) const PANEL_BACKLOG: usize = 4096;
+
+/// Unix milliseconds now.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+/// 32 bytes from the system's generator.
+pub(crate) fn random32() -> Option<[u8; 32]> {
+    let mut bytes = [0u8; 32];
+    SystemRandom::new().fill(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// What a hook's ask got.
+pub(crate) enum AskAnswer {
+    /// Refused: the line to write, then close.
+    Refused(ServerLine),
+    /// In the book: the `registered` line, and the `settled` line when it has settled already.
+    Registered {
+        line: ServerLine,
+        rpc_id: RpcId,
+        settled: Option<ServerLine>,
+    },
+}
+
+/// Everything shared by the server's tasks.
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    /// Frames toward every connected panel.
+    pub(crate) panels: broadcast::Sender<Arc<str>>,
+    /// The assertion check of allows.
+    pub(crate) check: Arc<dyn AllowCheck>,
+    /// The panel's port (for pairing addresses).
+    pub(crate) port: u16,
+    /// Idle expiry of a bearer token.
+    pub(crate) token_ttl_ms: u64,
+    next_connection: AtomicU64,
+}
+
+/// What a server starts from: the book rebuilt from its store, and the store.
+pub(crate) struct Restored {
+    pub(crate) book: ApprovalBook,
+    pub(crate) side: BTreeMap<RpcId, Side>,
+    pub(crate) next_rpc_id: RpcId,
+    pub(crate) tokens: Vec<TokenRow>,
+    pub(crate) store: Store,
+}
+
+/// The state behind the lock.
+pub(crate) struct State {
+    book: ApprovalBook,
+    side: BTreeMap<RpcId, Side>,
+    waiters: HashMap<RpcId, Vec<(u64, oneshot::Sender<ServerLine>)>>,
+    next_rpc_id: RpcId,
+    tokens: Vec<TokenRow>,
+    pairings: VecDeque<[u8; 32]>,
+    store: Store,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        restored: Restored,
+        check: Arc<dyn AllowCheck>,
+        port: u16,
+        token_ttl_ms: u64,
+    ) -> Shared {
+        let (panels, _) = broadcast::channel(PANEL_BACKLOG);
+        Shared {
+            state: Mutex::new(State {
+                book: restored.book,
+                side: restored.side,
+                waiters: HashMap::new(),
+                next_rpc_id: restored.next_rpc_id,
+                tokens: restored.tokens,
+                pairings: VecDeque::new(),
+                store: restored.store,
+            }),
+            panels,
+            check,
+            port,
+            token_ttl_ms,
+            next_connection: AtomicU64::new(1),
+        }
+    }
+
+    /// The state, locked (a panic elsewhere while holding it does not stop the server: every
+    /// change is a single call on the book, which leaves it consistent).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A fresh id for a hook connection.
+    pub(crate) fn connection_id(&self) -> u64 {
+        self.next_connection.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Registers a hook's ask; the waiter hears the settlement.
+    pub(crate) fn ask(
+        &self,
+        ask: &Ask,
+        connection: u64,
+        waiter: oneshot::Sender<ServerLine>,
+    ) -> AskAnswer {
+        let now = now_ms();
+        let mut state = self.lock();
+        state.ask(self, ask, connection, waiter, now)
+    }
+
+    /// The hook of `connection` went away while `rpc_id` was pending: when no other connection
+    /// waits on it, it settles `cancelled` (`hook-gone`).
+    pub(crate) fn hook_gone(&self, rpc_id: RpcId, connection: u64) {
+        let mut state = self.lock();
+        let left = match state.waiters.get_mut(&rpc_id) {
+            Some(waiting) => {
+                waiting.retain(|(id, _)| *id != connection);
+                waiting.len()
+            }
+            None => 0,
+        };
+        if left > 0 {
+            return;
+        }
+        state.waiters.remove(&rpc_id);
+        if let Some(resolution) = state.book.cancel(rpc_id, CancelCause::HookGone) {
+            state.persist_and_deliver(self, vec![resolution]);
+        }
+    }
+
+    /// Spends an allow.
+    pub(crate) fn consume(&self, rpc_id: u64, digest: &Sha256Digest) -> ServerLine {
+        let mut state = self.lock();
+        match state.book.consume(RpcId(rpc_id), digest) {
+            Ok(_) => match state.persist(&[RpcId(rpc_id)]) {
+                Ok(()) => ServerLine::Consumed,
+                Err(error) => {
+                    eprintln!("seal serve: store: {error}");
+                    refused("store", "the store could not record the consumption")
+                }
+            },
+            Err(refusal) => refused(consume_refusal_name(refusal), &refusal.to_string()),
+        }
+    }
+
+    /// Cancels the oldest pending entry of `session_id` with `tool` and `digest`.
+    pub(crate) fn elsewhere(
+        &self,
+        session_id: &str,
+        tool: &str,
+        digest: &Sha256Digest,
+    ) -> ServerLine {
+        let mut state = self.lock();
+        let found = state
+            .book
+            .pending()
+            .find(|entry| {
+                entry.registration.session_id == session_id
+                    && entry.registration.asked.tool() == tool
+                    && entry.registration.arguments_digest == *digest
+            })
+            .map(|entry| entry.rpc_id);
+        let mut cancelled = Vec::new();
+        if let Some(rpc_id) = found {
+            if let Some(resolution) = state.book.cancel(rpc_id, CancelCause::AnsweredElsewhere) {
+                cancelled.push(rpc_id.0);
+                state.persist_and_deliver(self, vec![resolution]);
+            }
+        }
+        ServerLine::Cancelled(cancelled)
+    }
+
+    /// Times out the entries past their deadline and forgets idle tokens.
+    pub(crate) fn tick(&self) {
+        let now = now_ms();
+        let mut state = self.lock();
+        let resolutions = state.book.tick(now);
+        if !resolutions.is_empty() {
+            state.persist_and_deliver(self, resolutions);
+        }
+        let before = state.tokens.len();
+        let ttl = self.token_ttl_ms;
+        state
+            .tokens
+            .retain(|token| token.last_used_ms.saturating_add(ttl) > now);
+        if state.tokens.len() != before {
+            state.save_tokens();
+        }
+    }
+
+    /// Settles every pending entry `cancelled` (`shutdown`).
+    pub(crate) fn shutdown(&self) {
+        let mut state = self.lock();
+        let resolutions = state.book.shutdown();
+        if !resolutions.is_empty() {
+            state.persist_and_deliver(self, resolutions);
+        }
+    }
+
+    /// A panel's response (`POST /api/respond` body): the receipt's JSON.
+    pub(crate) fn respond(&self, body: &[u8]) -> String {
+        let now = now_ms();
+        let Ok((response, assertion)) = read_respond_body(body) else {
+            return frames::receipt(Some("malformed"));
+        };
+        let mut state = self.lock();
+        let rpc_id = response.rpc_id;
+        let allow = response.reply.outcome() == Outcome::AllowedOnce;
+        if allow && self.check.approvers() > 0 {
+            let own = state.book.entry(rpc_id).is_some_and(|entry| {
+                entry.registration.session_id == response.session_id
+                    && entry.registration.asked.id() == response.approval_id
+                    && entry.status == EntryStatus::Pending
+            });
+            if let (true, Some(side)) = (own, state.side.get(&rpc_id)) {
+                if let Err(why) = self.check.check(&side.challenge, assertion.as_ref()) {
+                    eprintln!("seal serve: allow of rpc id {rpc_id} refused: {why}");
+                    return frames::receipt(Some("unauthenticated"));
+                }
+            }
+        }
+        match state.book.respond_parsed(response, now) {
+            Receipt::Accepted(resolution) => {
+                if allow {
+                    if let Some(side) = state.side.get_mut(&rpc_id) {
+                        side.assertion = assertion;
+                    }
+                }
+                state.persist_and_deliver(self, vec![resolution]);
+                frames::receipt(None)
+            }
+            Receipt::Refused(refusal) => frames::receipt(Some(refusal.name())),
+        }
+    }
+
+    /// Subscribes a panel: the live frames, and the hello and replay to send first.
+    pub(crate) fn subscribe(&self) -> (Vec<String>, broadcast::Receiver<Arc<str>>) {
+        let state = self.lock();
+        let receiver = self.panels.subscribe();
+        let mut first = vec![frames::hello(now_ms(), self.check.approvers())];
+        for entry in state.book.pending() {
+            first.push(frames::requested(entry, state.side.get(&entry.rpc_id)));
+        }
+        (first, receiver)
+    }
+
+    /// A fresh single-use pairing secret, as the address to open.
+    pub(crate) fn pairing_url(&self) -> Option<String> {
+        let secret = random32()?;
+        let mut state = self.lock();
+        if state.pairings.len() >= MAX_PAIRING_SECRETS {
+            state.pairings.pop_front();
+        }
+        let text = URL_SAFE_NO_PAD.encode(secret);
+        state
+            .pairings
+            .push_back(Sha256::digest(text.as_bytes()).into());
+        Some(format!("http://localhost:{}/#pair={text}", self.port))
+    }
+
+    /// Exchanges a pairing secret for a bearer token: `(token, token id, expires_ms)`.
+    pub(crate) fn pair(&self, secret: &str) -> Option<(String, String, u64)> {
+        let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
+        let token = random32()?;
+        let id = random32()?;
+        let now = now_ms();
+        let mut state = self.lock();
+        let at = state.pairings.iter().position(|kept| *kept == hash)?;
+        state.pairings.remove(at);
+        let token_text = URL_SAFE_NO_PAD.encode(token);
+        let id = hex::encode(id.get(..8)?);
+        if state.tokens.len() >= MAX_TOKENS {
+            if let Some(oldest) = state
+                .tokens
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, token)| token.last_used_ms)
+                .map(|(at, _)| at)
+            {
+                state.tokens.remove(oldest);
+            }
+        }
+        state.tokens.push(TokenRow {
+            id: id.clone(),
+            hash: Sha256::digest(token_text.as_bytes()).into(),
+            created_ms: now,
+            last_used_ms: now,
+        });
+        if !state.save_tokens() {
+            return None;
+        }
+        Some((token_text, id, now.saturating_add(self.token_ttl_ms)))
+    }
+
+    /// The id of the token `bearer`, when it is valid now (its idle time restarts).
+    pub(crate) fn authenticate(&self, bearer: &str) -> Option<String> {
+        let hash: [u8; 32] = Sha256::digest(bearer.as_bytes()).into();
+        let now = now_ms();
+        let ttl = self.token_ttl_ms;
+        let mut state = self.lock();
+        let at = state.tokens.iter().position(|token| token.hash == hash)?;
+        let token = state.tokens.get_mut(at)?;
+        if token.last_used_ms.saturating_add(ttl) <= now {
+            state.tokens.remove(at);
+            state.save_tokens();
+            return None;
+        }
+        token.last_used_ms = now;
+        let id = token.id.clone();
+        state.save_tokens();
+        Some(id)
+    }
+
+    /// `{"tokens":[...]}`.
+    pub(crate) fn tokens_json(&self) -> String {
+        let state = self.lock();
+        let tokens: Vec<serde_json::Value> = state
+            .tokens
+            .iter()
+            .map(|token| {
+                serde_json::json!({
+                    "id": token.id,
+                    "created_ms": token.created_ms,
+                    "expires_ms": token.last_used_ms.saturating_add(self.token_ttl_ms),
+                    "last_used_ms": token.last_used_ms,
+                })
+            })
+            .collect();
+        frames::text(&serde_json::json!({ "tokens": tokens }))
+    }
+
+    /// Revokes token `id`; false when there is none.
+    pub(crate) fn revoke(&self, id: &str) -> bool {
+        let mut state = self.lock();
+        let before = state.tokens.len();
+        state.tokens.retain(|token| token.id != id);
+        if state.tokens.len() == before {
+            return false;
+        }
+        state.save_tokens();
+        true
+    }
+
+    /// How many entries are pending.
+    pub(crate) fn pending_count(&self) -> usize {
+        self.lock().book.pending_count()
+    }
+}
+
+impl State {
+    fn ask(
+        &mut self,
+        shared: &Shared,
+        ask: &Ask,
+        connection: u64,
+        waiter: oneshot::Sender<ServerLine>,
+        now: u64,
+    ) -> AskAnswer {
+        let registration = match registration_of(ask) {
+            Ok(registration) => registration,
+            Err(message) => return AskAnswer::Refused(refused("malformed", &message)),
+        };
+        let approvers = shared.check.approvers();
+        match self.book.register(registration, now) {
+            Err(error) => AskAnswer::Refused(refused(entry_error_name(&error), &error.to_string())),
+            Ok(Registered::Again(entry)) => {
+                let rpc_id = entry.rpc_id;
+                let settled = match entry.status {
+                    EntryStatus::Pending => {
+                        self.waiters
+                            .entry(rpc_id)
+                            .or_default()
+                            .push((connection, waiter));
+                        None
+                    }
+                    EntryStatus::Settled { outcome, cause, .. } => Some(ServerLine::Settled {
+                        outcome,
+                        cause: cause_name(cause).to_owned(),
+                        assertion: self
+                            .side
+                            .get(&rpc_id)
+                            .and_then(|side| side.assertion.clone()),
+                    }),
+                };
+                AskAnswer::Registered {
+                    line: ServerLine::Registered {
+                        rpc_id: rpc_id.0,
+                        again: true,
+                        approvers,
+                    },
+                    rpc_id,
+                    settled,
+                }
+            }
+            Ok(Registered::New(entry)) => {
+                let rpc_id = entry.rpc_id;
+                let side = Side {
+                    command: card_command(&ask.tool, ask.arguments.as_bytes()),
+                    nonce: ask.nonce,
+                    challenge: challenge_of(
+                        rpc_id.0,
+                        &ask.session_id,
+                        &ask.approval_id,
+                        ask.arguments_digest.as_bytes(),
+                        &ask.nonce,
+                    ),
+                    assertion: None,
+                };
+                self.side.insert(rpc_id, side);
+                self.next_rpc_id = RpcId(rpc_id.0.saturating_add(1)).max(self.next_rpc_id);
+                if let Err(error) = self.persist(&[rpc_id]) {
+                    eprintln!("seal serve: store: {error}");
+                    if let Some(resolution) = self.book.mark_unavailable(rpc_id) {
+                        self.persist_and_deliver(shared, vec![resolution]);
+                    }
+                    return AskAnswer::Refused(refused(
+                        "store",
+                        "the approval server could not record the approval",
+                    ));
+                }
+                let frame = frames::requested(&entry, self.side.get(&rpc_id));
+                let _ = shared.panels.send(Arc::from(frame));
+                self.waiters
+                    .entry(rpc_id)
+                    .or_default()
+                    .push((connection, waiter));
+                AskAnswer::Registered {
+                    line: ServerLine::Registered {
+                        rpc_id: rpc_id.0,
+                        again: false,
+                        approvers,
+                    },
+                    rpc_id,
+                    settled: None,
+                }
+            }
+        }
+    }
+
+    fn persist(&mut self, touched: &[RpcId]) -> Result<(), crate::store::StoreError> {
+        let book = &self.book;
+        self.side.retain(|rpc_id, _| book.entry(*rpc_id).is_some());
+        self.store
+            .save_entries(&self.book, &self.side, touched, self.next_rpc_id)
+    }
+
+    /// Writes the settled entries, then tells panels and the waiting hooks.
+    fn persist_and_deliver(&mut self, shared: &Shared, resolutions: Vec<Resolution>) {
+        let touched: Vec<RpcId> = resolutions
+            .iter()
+            .map(|resolution| resolution.rpc_id)
+            .collect();
+        if let Err(error) = self.persist(&touched) {
+            eprintln!("seal serve: store: {error}");
+        }
+        for resolution in resolutions {
+            let _ = shared.panels.send(Arc::from(frames::resolved(&resolution)));
+            let assertion = self
+                .side
+                .get(&resolution.rpc_id)
+                .and_then(|side| side.assertion.clone());
+            for (_, waiter) in self.waiters.remove(&resolution.rpc_id).unwrap_or_default() {
+                let _ = waiter.send(ServerLine::Settled {
+                    outcome: resolution.outcome,
+                    cause: cause_name(resolution.cause).to_owned(),
+                    assertion: assertion.clone(),
+                });
+            }
+        }
+    }
+
+    /// Writes the token table; false (and a line on stderr) when the store failed.
+    fn save_tokens(&mut self) -> bool {
+        match self.store.save_tokens(&self.tokens) {
+            Ok(()) => true,
+            Err(error) => {
+                eprintln!("seal serve: store: {error}");
+                false
+            }
+        }
+    }
+}
+
+fn refused(reason: &str, message: &str) -> ServerLine {
+    ServerLine::Refused {
+        reason: reason.to_owned(),
+        message: message.to_owned(),
+    }
+}
+
+fn registration_of(ask: &Ask) -> Result<EntryRegistration, String> {
+    if ask.deadline_ms > MAX_EXACT_INTEGER {
+        return Err(format!("deadline_ms above {MAX_EXACT_INTEGER}"));
+    }
+    let reason = (!ask.reason.is_empty()).then_some(ask.reason.as_str());
+    let asked = ApprovalAsked::new(&ask.approval_id, &ask.tool, ask.call_id.as_deref(), reason)
+        .map_err(|error| error.to_string())?;
+    Ok(EntryRegistration {
+        session_id: ask.session_id.clone(),
+        agent: ask.agent.clone(),
+        asked,
+        arguments_digest: ask.arguments_digest,
+        card: ask.card.clone(),
+        deadline_ms: ask.deadline_ms,
+    })
+}
+
+fn entry_error_name(error: &EntryError) -> &'static str {
+    match error {
+        EntryError::Conflicting { .. } => "conflicting",
+        EntryError::InvalidAgent { .. } => "invalid-agent",
+        EntryError::PastDeadline { .. } => "past-deadline",
+        EntryError::Wire(RegisterError::TooManyPending { .. } | RegisterError::RpcIdsExhausted) => {
+            "too-many-pending"
+        }
+        _ => "malformed",
+    }
+}
+
+fn consume_refusal_name(refusal: ConsumeRefusal) -> &'static str {
+    match refusal {
+        ConsumeRefusal::NotSettled { .. } => "not-settled",
+        ConsumeRefusal::NotAllowed { .. } => "not-allowed",
+        ConsumeRefusal::AlreadyConsumed { .. } => "already-consumed",
+        ConsumeRefusal::OtherDigest { .. } => "other-digest",
+        _ => "unknown",
+    }
+}
+
+/// Reads `{"response":{...},"assertion":null|{...}}` strictly; the response is re-encoded and
+/// read by the wire registry's own strict reader.
+fn read_respond_body(body: &[u8]) -> Result<(WireResponse, Option<WireAssertion>), ()> {
+    let mut limits = JsonLimits::DEFAULT;
+    limits.max_bytes = 64 * 1024;
+    limits.max_depth = 3;
+    let value = parse(body, &limits).map_err(|_| ())?;
+    let mut fields = Fields::of(&value, "").map_err(|_| ())?;
+    fields.only(&["response", "assertion"]).map_err(|_| ())?;
+    let response = fields.value("response").map_err(|_| ())?;
+    if !matches!(response, Value::Object(_)) {
+        return Err(());
+    }
+    let mut bytes = Vec::new();
+    response.write_canonical(&mut bytes);
+    let response =
+        WireResponse::from_json(&bytes, &RegistryLimits::DEFAULT.json).map_err(|_| ())?;
+    let assertion = match fields.value("assertion").map_err(|_| ())? {
+        Value::Null => None,
+        _ => Some(
+            WireAssertion::from_fields(fields.nested("assertion").map_err(|_| ())?)
+                .map_err(|_| ())?,
+        ),
+    };
+    fields.finish().map_err(|_| ())?;
+    Ok((response, assertion))
+}
+
+/// Runs `work` on the state off the async workers (it may write the store).
+pub(crate) async fn blocking<R: Send + 'static>(
+    shared: &Arc<Shared>,
+    work: impl FnOnce(&Shared) -> R + Send + 'static,
+) -> Option<R> {
+    let shared = Arc::clone(shared);
+    tokio::task::spawn_blocking(move || work(&shared))
+        .await
+        .ok()
+}

@@ -1,0 +1,14 @@
+//! Integration tests of the approval server over real sockets: the HTTP fence, the hook and
+//! panel flows, restarts on the same store, and concurrent load.
+#![allow(
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used
+)]
+
+mod fence;
+mod flows;
+mod load;
+mod restart;
+mod support;
