@@ -70,6 +70,8 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// Print a shell completion script for `seal` on stdout.
     Completions(CompletionsArgs),
+    /// The approval server: a browser panel answers the hooks that wait for a person.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// `seal install`.

@@ -41,6 +41,7 @@ mod relay;
 mod render;
 mod scan;
 mod seen;
+mod serve;
 mod sign;
 mod state;
 mod store;
@@ -106,6 +107,7 @@ fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Demo => demo::run(),
         Command::Install(args) => install::run_install(&args),
         Command::Uninstall(args) => install::run_uninstall(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Completions(args) => {
             let mut text = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "seal", &mut text);

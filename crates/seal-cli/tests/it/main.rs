@@ -34,5 +34,6 @@ mod policy_explain;
 mod replay_concurrency;
 mod replay_faults;
 mod round_trip;
+mod serve;
 mod store_rotate;
 mod support;
