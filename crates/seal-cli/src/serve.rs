@@ -3,11 +3,16 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand};
+use seal::log::{LogEvent, LogSigningKey};
+use seal_log_sqlite::SqliteLog;
 use seal_serve::hookwire::{HookLine, ServerLine};
-use seal_serve::{ServeConfig, DEFAULT_LISTEN};
+use seal_serve::{DecisionLog, ServeConfig, DEFAULT_LISTEN};
+
+use crate::audit::sink::Signer;
 
 use crate::failure::{Exit, Failure};
 
@@ -36,12 +41,13 @@ pub struct ServeArgs {
     /// A panel token expires this many seconds after its last use.
     #[arg(long, value_name = "SECONDS", default_value_t = 43_200)]
     pub token_ttl: u64,
-    /// The decision log to append approval/asked and approval/decided to (not yet written).
-    #[arg(long, value_name = "PATH", requires = "log_key")]
-    pub log: Option<PathBuf>,
-    /// The decision log's key file.
-    #[arg(long, value_name = "PATH", requires = "log")]
-    pub log_key: Option<PathBuf>,
+    /// The decision log to append approval/asked and approval/decided to (created with
+    /// `seal audit init`).
+    #[arg(long, value_name = "PATH", env = "SEAL_LOG")]
+    pub log: Option<String>,
+    /// The decision log's key file (default as for `seal audit`).
+    #[arg(long, value_name = "PATH", env = "SEAL_LOG_KEY")]
+    pub log_key: Option<String>,
 }
 
 /// `seal serve` subcommands.
@@ -62,11 +68,6 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     if let Some(ServeCommand::Pair) = args.command {
         return pair(&socket);
     }
-    if args.log.is_some() {
-        return Err(Failure::usage(
-            "--log is not supported by `seal serve` yet: run it without a decision log",
-        ));
-    }
     let store = match &args.store {
         Some(store) => store.clone(),
         None => ServeConfig::default_store().ok_or_else(|| {
@@ -76,8 +77,44 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     let mut config = ServeConfig::new(socket, store);
     config.listen = args.listen;
     config.token_ttl = Duration::from_secs(args.token_ttl);
+    if let Some(log) = &args.log {
+        config.decision_log = Some(Arc::new(ServeLog::open(log, args.log_key.as_deref())?));
+    }
     seal_serve::run(config).map_err(|error| Failure::new(Exit::Keys, error.to_string()))?;
     Ok(Exit::Ok.code())
+}
+
+/// The decision log as the server's sink: each entry claims the time of its append.
+struct ServeLog {
+    log: Mutex<SqliteLog>,
+    key: LogSigningKey,
+}
+
+impl ServeLog {
+    fn open(log: &str, log_key: Option<&str>) -> Result<ServeLog, Failure> {
+        let key = crate::audit::key::load(&crate::audit::key::key_path(log_key)?)?;
+        let log = crate::audit::open(log)?;
+        Ok(ServeLog {
+            log: Mutex::new(log),
+            key,
+        })
+    }
+}
+
+impl DecisionLog for ServeLog {
+    fn record(&self, event: LogEvent) -> Result<(), String> {
+        let time = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_err(|error| error.to_string())?
+            .as_secs();
+        let mut log = self
+            .log
+            .lock()
+            .map_err(|_| "the log's lock was poisoned".to_owned())?;
+        log.append(event, time, &Signer(&self.key))
+            .map(|_| ())
+            .map_err(|error| error.to_string())
+    }
 }
 
 fn pair(socket: &std::path::Path) -> Result<u8, Failure> {

@@ -15,6 +15,7 @@ mod frames;
 mod hooks;
 pub mod hookwire;
 mod http;
+mod log;
 mod names;
 pub mod paths;
 mod server;
@@ -25,8 +26,9 @@ pub use check::{AllowCheck, NoApprovers};
 pub use frames::NO_APPROVER_WARNING;
 pub use hooks::{FIRST_LINE_TIMEOUT, SETTLED_IDLE_TIMEOUT};
 pub use http::KEEP_ALIVE;
+pub use log::DecisionLog;
 pub use server::{
     run, start, RunningServer, ServeConfig, ServeError, DEFAULT_LISTEN, DEFAULT_TOKEN_TTL,
     MAX_PENDING, PAIR_PATH, TICK,
 };
-pub use store::StoreError;
+pub use store::{StoreError, STORE_BUSY_TIMEOUT};

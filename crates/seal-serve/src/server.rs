@@ -11,6 +11,7 @@ use seal_policy::approval::trust::{PanelScheme, RequestTrust, RequestTrustError}
 use seal_policy::approval::{ApprovalBook, BookLimits, EntryError};
 
 use crate::check::{AllowCheck, NoApprovers};
+use crate::log::DecisionLog;
 use crate::state::{blocking, Restored, Shared};
 use crate::store::{Store, StoreError};
 
@@ -43,6 +44,8 @@ pub struct ServeConfig {
     pub allow_check: Arc<dyn AllowCheck>,
     /// Print the pairing address to stderr at start.
     pub announce: bool,
+    /// Where `approval/asked` and `approval/decided` are recorded, if anywhere.
+    pub decision_log: Option<Arc<dyn DecisionLog>>,
 }
 
 impl ServeConfig {
@@ -57,6 +60,7 @@ impl ServeConfig {
             token_ttl: DEFAULT_TOKEN_TTL,
             allow_check: Arc::new(NoApprovers),
             announce: true,
+            decision_log: None,
         }
     }
 
@@ -317,6 +321,7 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
     let shared = Arc::new(Shared::new(
         restored,
         config.allow_check,
+        config.decision_log,
         port,
         token_ttl_ms,
     ));

@@ -25,6 +25,7 @@ use crate::challenge::challenge_of;
 use crate::check::AllowCheck;
 use crate::frames;
 use crate::hookwire::{Ask, ServerLine, WireAssertion};
+use crate::log::{self, DecisionLog};
 use crate::names::cause_name;
 use crate::store::{Side, Store, TokenRow};
 
@@ -72,6 +73,8 @@ pub(crate) struct Shared {
     pub(crate) panels: broadcast::Sender<Arc<str>>,
     /// The assertion check of allows.
     pub(crate) check: Arc<dyn AllowCheck>,
+    /// The decision log, when one is configured.
+    pub(crate) log: Option<Arc<dyn DecisionLog>>,
     /// The panel's port (for pairing addresses).
     pub(crate) port: u16,
     /// Idle expiry of a bearer token.
@@ -103,6 +106,7 @@ impl Shared {
     pub(crate) fn new(
         restored: Restored,
         check: Arc<dyn AllowCheck>,
+        log: Option<Arc<dyn DecisionLog>>,
         port: u16,
         token_ttl_ms: u64,
     ) -> Shared {
@@ -119,6 +123,7 @@ impl Shared {
             }),
             panels,
             check,
+            log,
             port,
             token_ttl_ms,
             next_connection: AtomicU64::new(1),
@@ -381,6 +386,14 @@ impl Shared {
         true
     }
 
+    /// Appends to the decision log, if any; a failure goes to stderr.
+    fn record(&self, event: Result<seal_record::LogEvent, String>) {
+        let Some(log) = &self.log else { return };
+        if let Err(error) = event.and_then(|event| log.record(event)) {
+            eprintln!("seal serve: decision log: {error}");
+        }
+    }
+
     /// How many entries are pending.
     pub(crate) fn pending_count(&self) -> usize {
         self.lock().book.pending_count()
@@ -450,14 +463,16 @@ impl State {
                 self.next_rpc_id = RpcId(rpc_id.0.saturating_add(1)).max(self.next_rpc_id);
                 if let Err(error) = self.persist(&[rpc_id]) {
                     eprintln!("seal serve: store: {error}");
+                    // Never persisted, so not persisted as settled either: the store is failing.
                     if let Some(resolution) = self.book.mark_unavailable(rpc_id) {
-                        self.persist_and_deliver(shared, vec![resolution]);
+                        self.deliver(shared, vec![resolution]);
                     }
                     return AskAnswer::Refused(refused(
                         "store",
                         "the approval server could not record the approval",
                     ));
                 }
+                shared.record(log::asked(&entry));
                 let frame = frames::requested(&entry, self.side.get(&rpc_id));
                 let _ = shared.panels.send(Arc::from(frame));
                 self.waiters
@@ -493,7 +508,13 @@ impl State {
         if let Err(error) = self.persist(&touched) {
             eprintln!("seal serve: store: {error}");
         }
+        self.deliver(shared, resolutions);
+    }
+
+    /// Tells panels, the decision log and the waiting hooks how entries settled.
+    fn deliver(&mut self, shared: &Shared, resolutions: Vec<Resolution>) {
         for resolution in resolutions {
+            shared.record(log::decided(&resolution));
             let _ = shared.panels.send(Arc::from(frames::resolved(&resolution)));
             let assertion = self
                 .side

@@ -22,6 +22,11 @@ use seal_record::{ApprovalAsked, Outcome, Sha256Digest};
 use crate::hookwire::WireAssertion;
 use crate::names::{cause_name, cause_of};
 
+/// How long a write waits for a lock another process holds on the store before it fails (and
+/// the change is refused): below the hook client's request timeout, so a hook hears `store`
+/// rather than its own timeout.
+pub const STORE_BUSY_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// What the server keeps about an entry besides the book's own record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Side {
@@ -120,7 +125,7 @@ impl Store {
     /// Opens (or creates) the store at `path`.
     pub(crate) fn open(path: &Path) -> Result<Store, StoreError> {
         let connection = Connection::open(path)?;
-        connection.busy_timeout(Duration::from_secs(5))?;
+        connection.busy_timeout(STORE_BUSY_TIMEOUT)?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.execute_batch(SCHEMA)?;

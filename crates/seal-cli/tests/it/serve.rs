@@ -31,11 +31,16 @@ impl Drop for Served {
 }
 
 fn serve(socket: &Path, store: &Path) -> Served {
+    serve_with(socket, store, &[])
+}
+
+fn serve_with(socket: &Path, store: &Path, extra: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_seal"))
         .args(["serve", "--listen", "127.0.0.1:0", "--socket"])
         .arg(socket)
         .arg("--store")
         .arg(store)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -303,4 +308,55 @@ fn serve_pair_prints_a_fresh_single_use_address() {
         Some(&format!("{{\"secret\":\"{secret}\"}}")),
     );
     assert_eq!(again, 401);
+}
+
+#[test]
+fn serve_records_asked_and_decided_in_the_decision_log() {
+    let log = crate::support::audit::AuditLog::new("serve-log");
+    let (_dir, socket, store) = place();
+    let served = serve_with(&socket, &store, &["--log", &log.log, "--log-key", &log.key]);
+    let token = pair(served.port, &served.pairing_url);
+    let the_ask = ask("session-l", 1);
+    let (sender, receiver) = mpsc::channel();
+    let hook_socket = socket.clone();
+    let handle = std::thread::spawn(move || {
+        wait_for_answer(&hook_socket, &the_ask, Instant::now() + WAIT, |rpc_id| {
+            let _ = sender.send(rpc_id);
+        })
+    });
+    let rpc_id = receiver.recv_timeout(WAIT).expect("registered");
+    let body = format!(
+        "{{\"response\":{{\"approval_id\":\"approval-1\",\"outcome\":\"rejected\",\"rpc_id\":{rpc_id},\"session_id\":\"session-l\"}},\"assertion\":null}}"
+    );
+    let (status, receipt) = http(
+        served.port,
+        "POST",
+        "/api/respond",
+        Some(&token),
+        Some(&body),
+    );
+    assert_eq!((status, receipt.as_str()), (200, "{\"accepted\":true}"));
+    let settled = handle.join().expect("the hook thread").expect("settled");
+    assert_eq!(settled.outcome, seal::Outcome::Rejected);
+    drop(served);
+    let show = crate::support::seal(&["audit", "show", "--log", &log.log, "--json"], b"", &[]);
+    assert_eq!(show.code, 0, "{}", show.snapshot());
+    let asked = show
+        .stdout
+        .lines()
+        .find(|line| line.contains("approval/asked"))
+        .expect("approval/asked recorded");
+    assert!(
+        asked.contains("approval-1") && asked.contains("session-l"),
+        "{asked}"
+    );
+    let decided = show
+        .stdout
+        .lines()
+        .find(|line| line.contains("approval/decided"))
+        .expect("approval/decided recorded");
+    assert!(
+        decided.contains("rejected") && decided.contains("answered"),
+        "{decided}"
+    );
 }

@@ -7,6 +7,7 @@
     clippy::unwrap_used
 )]
 
+mod approvers;
 mod fence;
 mod flows;
 mod load;
