@@ -214,9 +214,10 @@ fn pairing_secret(body: &[u8]) -> Option<String> {
 }
 
 async fn events(State(shared): State<Arc<Shared>>, Extension(grant): Extension<Grant>) -> Response {
-    if let Err(response) = authenticated(&shared, &grant).await {
-        return response;
-    }
+    let token_id = match authenticated(&shared, &grant).await {
+        Ok(id) => id,
+        Err(response) => return response,
+    };
     let Some((first, receiver)) = blocking(&shared, |shared| shared.subscribe()).await else {
         return bare(StatusCode::SERVICE_UNAVAILABLE);
     };
@@ -226,14 +227,21 @@ async fn events(State(shared): State<Arc<Shared>>, Extension(grant): Extension<G
             .map(|frame| Ok::<Event, Infallible>(Event::default().data(frame))),
     );
     // A panel that falls too far behind (or a server going away) ends its stream; it
-    // reconnects and gets the replay.
-    let live = stream::unfold(receiver, |mut receiver| async move {
-        let frame = receiver.recv().await.ok()?;
-        Some((
-            Ok::<Event, Infallible>(Event::default().data(&*frame)),
-            receiver,
-        ))
-    });
+    // reconnects and gets the replay. A stream whose token was revoked or expired ends before
+    // its next frame.
+    let live = stream::unfold(
+        (receiver, shared, token_id),
+        |(mut receiver, shared, token_id)| async move {
+            let frame = receiver.recv().await.ok()?;
+            if !shared.token_is_live(&token_id) {
+                return None;
+            }
+            Some((
+                Ok::<Event, Infallible>(Event::default().data(&*frame)),
+                (receiver, shared, token_id),
+            ))
+        },
+    );
     Sse::new(first.chain(live))
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text(" keep-alive"))
         .into_response()

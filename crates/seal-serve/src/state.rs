@@ -3,9 +3,9 @@
 //! before its caller is answered. Panel frames are broadcast while the lock is held, so a panel
 //! that subscribes and takes the replay under the lock misses nothing and sees nothing twice.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -34,6 +34,9 @@ pub(crate) const MAX_PAIRING_SECRETS: usize = 16;
 
 /// Most bearer tokens kept; pairing one more forgets the least recently used.
 pub(crate) const MAX_TOKENS: usize = 64;
+
+/// The step of a token's idle clock: its last use is recorded at most once a minute.
+pub(crate) const TOKEN_TOUCH_MS: u64 = 60_000;
 
 /// Frames a panel may fall behind by before its stream is closed (it reconnects and replays).
 pub(crate) const PANEL_BACKLOG: usize = 4096;
@@ -80,6 +83,9 @@ pub(crate) struct Shared {
     /// Idle expiry of a bearer token.
     pub(crate) token_ttl_ms: u64,
     next_connection: AtomicU64,
+    /// The ids of the valid tokens, kept beside the state so that an event stream can check its
+    /// token on every frame without waiting for the state's lock.
+    live_tokens: RwLock<BTreeSet<String>>,
 }
 
 /// What a server starts from: the book rebuilt from its store, and the store.
@@ -111,6 +117,11 @@ impl Shared {
         token_ttl_ms: u64,
     ) -> Shared {
         let (panels, _) = broadcast::channel(PANEL_BACKLOG);
+        let live_tokens = restored
+            .tokens
+            .iter()
+            .map(|token| token.id.clone())
+            .collect();
         Shared {
             state: Mutex::new(State {
                 book: restored.book,
@@ -127,6 +138,7 @@ impl Shared {
             port,
             token_ttl_ms,
             next_connection: AtomicU64::new(1),
+            live_tokens: RwLock::new(live_tokens),
         }
     }
 
@@ -229,7 +241,7 @@ impl Shared {
             .tokens
             .retain(|token| token.last_used_ms.saturating_add(ttl) > now);
         if state.tokens.len() != before {
-            state.save_tokens();
+            state.save_tokens(self);
         }
     }
 
@@ -331,7 +343,7 @@ impl Shared {
             created_ms: now,
             last_used_ms: now,
         });
-        if !state.save_tokens() {
+        if !state.save_tokens(self) {
             return None;
         }
         Some((token_text, id, now.saturating_add(self.token_ttl_ms)))
@@ -347,12 +359,16 @@ impl Shared {
         let token = state.tokens.get_mut(at)?;
         if token.last_used_ms.saturating_add(ttl) <= now {
             state.tokens.remove(at);
-            state.save_tokens();
+            state.save_tokens(self);
             return None;
         }
-        token.last_used_ms = now;
         let id = token.id.clone();
-        state.save_tokens();
+        // The idle clock moves in steps of a minute, so a busy panel does not write the store
+        // on every request.
+        if now.saturating_sub(token.last_used_ms) >= TOKEN_TOUCH_MS {
+            token.last_used_ms = now;
+            state.save_tokens(self);
+        }
         Some(id)
     }
 
@@ -382,7 +398,7 @@ impl Shared {
         if state.tokens.len() == before {
             return false;
         }
-        state.save_tokens();
+        state.save_tokens(self);
         true
     }
 
@@ -392,6 +408,14 @@ impl Shared {
         if let Err(error) = event.and_then(|event| log.record(event)) {
             eprintln!("seal serve: decision log: {error}");
         }
+    }
+
+    /// Whether token `id` is still valid (not revoked, expired or forgotten).
+    pub(crate) fn token_is_live(&self, id: &str) -> bool {
+        self.live_tokens
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(id)
     }
 
     /// How many entries are pending.
@@ -530,8 +554,14 @@ impl State {
         }
     }
 
-    /// Writes the token table; false (and a line on stderr) when the store failed.
-    fn save_tokens(&mut self) -> bool {
+    /// Writes the token table (and the set of live token ids); false (and a line on stderr)
+    /// when the store failed.
+    fn save_tokens(&mut self, shared: &Shared) -> bool {
+        let live: BTreeSet<String> = self.tokens.iter().map(|token| token.id.clone()).collect();
+        *shared
+            .live_tokens
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = live;
         match self.store.save_tokens(&self.tokens) {
             Ok(()) => true,
             Err(error) => {

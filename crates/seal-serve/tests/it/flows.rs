@@ -283,3 +283,36 @@ fn shutdown_settles_pending_entries_cancelled() {
     assert_eq!(settled.outcome, Outcome::Cancelled);
     assert_eq!(settled.cause, "shutdown");
 }
+
+#[test]
+fn a_revoked_token_ends_its_event_stream() {
+    let place = Place::new();
+    let server = place.start();
+    let port = server.port();
+    let first = pair(&server);
+    let second = match request(server.socket(), &HookLine::Pair) {
+        Ok(ServerLine::Pairing { url }) => crate::support::pair_with(port, &url),
+        other => panic!("{other:?}"),
+    };
+    let mut panel = Panel::connect(port, &first);
+    assert_eq!(panel.next(WAIT).unwrap()["type"], "hello");
+    let listed = crate::support::api(port, "GET", "/api/tokens", Some(&second), None).json();
+    let tokens = listed["tokens"].as_array().unwrap();
+    assert_eq!(tokens.len(), 2);
+    // The first token paired first.
+    let id = tokens[0]["id"].as_str().unwrap();
+    let revoked = crate::support::api(
+        port,
+        "DELETE",
+        &format!("/api/tokens/{id}"),
+        Some(&second),
+        None,
+    );
+    assert_eq!(revoked.status, 200);
+    let (_waiting, registered) = hook(server.socket(), ask("session-1", 11, WAIT), WAIT);
+    registered.recv_timeout(WAIT).unwrap();
+    assert!(
+        panel.next(Duration::from_secs(5)).is_none(),
+        "no frame after revocation"
+    );
+}
