@@ -10,6 +10,7 @@
 mod approvers;
 mod fence;
 mod flows;
+mod latency;
 mod load;
 mod restart;
 mod support;
