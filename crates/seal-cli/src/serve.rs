@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use seal::log::{LogEvent, LogSigningKey};
 use seal_log_sqlite::SqliteLog;
 use seal_serve::hookwire::{HookLine, ServerLine};
-use seal_serve::{DecisionLog, ServeConfig, DEFAULT_LISTEN};
+use seal_serve::{DecisionLog, ServeConfig, DEFAULT_LISTEN, STORE_NAME};
 
 use crate::audit::sink::Signer;
 
@@ -31,11 +31,12 @@ pub struct ServeArgs {
     /// The panel's address (loopback only).
     #[arg(long, value_name = "ADDR", default_value = DEFAULT_LISTEN, global = true)]
     pub listen: SocketAddr,
-    /// The hook socket (default $XDG_RUNTIME_DIR/seal/approvals.sock).
-    #[arg(long, value_name = "PATH", env = "SEAL_SERVE_SOCKET", global = true)]
+    /// The hook socket (default $XDG_RUNTIME_DIR/seal/approvals.sock, else
+    /// ~/.config/seal/serve/approvals.sock; the hooks read the same variable).
+    #[arg(long, value_name = "PATH", env = "SEAL_APPROVAL_SOCKET", global = true)]
     pub socket: Option<PathBuf>,
-    /// The SQLite store of pending approvals and tokens (default
-    /// $XDG_STATE_HOME/seal/approvals.db).
+    /// The SQLite store of pending approvals and tokens (default approvals.db beside the
+    /// socket, in the folder the self-protection guard covers).
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
     /// A panel token expires this many seconds after its last use.
@@ -70,9 +71,10 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     }
     let store = match &args.store {
         Some(store) => store.clone(),
-        None => ServeConfig::default_store().ok_or_else(|| {
-            Failure::usage("no --store given and neither XDG_STATE_HOME nor HOME is set")
-        })?,
+        None => socket
+            .parent()
+            .map(|folder| folder.join(STORE_NAME))
+            .ok_or_else(|| Failure::usage("the socket path has no folder for the store"))?,
     };
     let mut config = ServeConfig::new(socket, store);
     config.listen = args.listen;

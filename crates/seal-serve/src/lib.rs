@@ -29,6 +29,6 @@ pub use http::KEEP_ALIVE;
 pub use log::DecisionLog;
 pub use server::{
     run, start, RunningServer, ServeConfig, ServeError, DEFAULT_LISTEN, DEFAULT_TOKEN_TTL,
-    MAX_PENDING, PAIR_PATH, TICK,
+    MAX_PENDING, PAIR_PATH, STORE_NAME, TICK,
 };
 pub use store::{StoreError, STORE_BUSY_TIMEOUT};

@@ -27,6 +27,9 @@ pub const TICK: Duration = Duration::from_millis(200);
 /// Most approvals pending at once.
 pub const MAX_PENDING: usize = 1024;
 
+/// The store's file name in the default folder.
+pub const STORE_NAME: &str = "approvals.db";
+
 /// The open API path (no bearer token): the pairing exchange.
 pub const PAIR_PATH: &str = "/api/pair";
 
@@ -64,29 +67,19 @@ impl ServeConfig {
         }
     }
 
-    /// `$XDG_RUNTIME_DIR/seal/approvals.sock`, or `$HOME/.config/seal/serve/approvals.sock`.
+    /// The hooks' default socket ([`crate::paths::default_socket`]).
     #[must_use]
     pub fn default_socket() -> Option<PathBuf> {
-        match std::env::var_os("XDG_RUNTIME_DIR").filter(|dir| !dir.is_empty()) {
-            Some(dir) => Some(PathBuf::from(dir).join("seal").join("approvals.sock")),
-            None => home().map(|home| home.join(".config/seal/serve/approvals.sock")),
-        }
+        crate::paths::default_socket()
     }
 
-    /// `$XDG_STATE_HOME/seal/approvals.db`, or `$HOME/.local/state/seal/approvals.db`.
+    /// `approvals.db` beside the default socket: the folder the self-protection guard keeps
+    /// agents from writing (a store an agent could rewrite could hold its own token).
     #[must_use]
     pub fn default_store() -> Option<PathBuf> {
-        match std::env::var_os("XDG_STATE_HOME").filter(|dir| !dir.is_empty()) {
-            Some(dir) => Some(PathBuf::from(dir).join("seal").join("approvals.db")),
-            None => home().map(|home| home.join(".local/state/seal/approvals.db")),
-        }
+        let socket = crate::paths::default_socket()?;
+        Some(socket.parent()?.join(STORE_NAME))
     }
-}
-
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|home| !home.is_empty())
-        .map(PathBuf::from)
 }
 
 /// Why the server could not start.
