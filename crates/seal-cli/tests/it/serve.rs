@@ -360,3 +360,100 @@ fn serve_records_asked_and_decided_in_the_decision_log() {
         "{decided}"
     );
 }
+
+/// The real waiting hook against the real server: the Claude Code relay puts a call the
+/// client asks about on the panel, the panel allows it, and the hook answers `allow` after
+/// spending the allow once.
+#[test]
+fn serve_and_the_relay_hook_carry_an_allow_end_to_end() {
+    let (dir, socket, store) = place();
+    let served = serve(&socket, &store);
+    let token = pair(served.port, &served.pairing_url);
+    let approvers = dir.path().join("approvers.json").display().to_string();
+    let socket_text = socket.display().to_string();
+    let input = serde_json::to_vec(&serde_json::json!({
+        "session_id": "session-e2e",
+        "transcript_path": "/home/user/.claude/projects/demo/session-e2e.jsonl",
+        "cwd": "/home/user/project",
+        "permission_mode": "default",
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git push origin main"},
+    }))
+    .expect("json");
+    let relay = std::thread::spawn(move || {
+        let rules = crate::support::fixture("rules.json");
+        crate::support::seal(
+            &[
+                "hook",
+                "claude-code",
+                "permission-request",
+                "--rules",
+                &rules,
+                "--approval-socket",
+                &socket_text,
+                "--approvers",
+                &approvers,
+                "--approval-wait",
+                "30",
+            ],
+            &input,
+            &[],
+        )
+    });
+    // The panel sees the request, with the command the card shows.
+    let mut stream = TcpStream::connect(("127.0.0.1", served.port)).expect("connects");
+    stream
+        .write_all(
+            format!(
+                "GET /api/events HTTP/1.1\r\nHost: localhost:{}\r\nAuthorization: Bearer {token}\r\n\r\n",
+                served.port
+            )
+            .as_bytes(),
+        )
+        .expect("writes");
+    stream.set_read_timeout(Some(WAIT)).expect("a read timeout");
+    let mut raw = Vec::new();
+    let mut buffer = [0u8; 65_536];
+    let frame = loop {
+        let read = stream.read(&mut buffer).expect("the stream stays open");
+        assert!(read > 0, "the stream ended");
+        raw.extend_from_slice(&buffer[..read]);
+        let text = String::from_utf8_lossy(&raw).into_owned();
+        let found = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .filter_map(|data| serde_json::from_str::<serde_json::Value>(data).ok())
+            .find(|frame| frame["type"] == "approval/requested");
+        if let Some(frame) = found {
+            break frame;
+        }
+    };
+    assert_eq!(frame["command"], "git push origin main");
+    assert_eq!(frame["session_id"], "session-e2e");
+    let body = serde_json::json!({
+        "response": {
+            "approval_id": frame["approval_id"],
+            "outcome": "allowed-once",
+            "rpc_id": frame["rpc_id"],
+            "session_id": "session-e2e",
+        },
+        "assertion": null,
+    })
+    .to_string();
+    let (status, receipt) = http(
+        served.port,
+        "POST",
+        "/api/respond",
+        Some(&token),
+        Some(&body),
+    );
+    assert_eq!((status, receipt.as_str()), (200, "{\"accepted\":true}"));
+    let run = relay.join().expect("the hook thread");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer = run.json();
+    assert_eq!(
+        answer["hookSpecificOutput"]["decision"]["behavior"], "allow",
+        "{answer}"
+    );
+}
