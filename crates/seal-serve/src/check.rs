@@ -12,6 +12,13 @@
 use crate::hookwire::WireAssertion;
 
 /// Checks the assertion that comes with a panel's `allowed-once`.
+///
+/// An implementation holds what the check needs besides the entry: the enrolled approvers'
+/// public keys, the panel's origin (`http://localhost:PORT`) and RP ID (`localhost`), and the
+/// sign counters it keeps. The server gives it the entry's challenge
+/// ([`challenge_of`](crate::challenge::challenge_of) over the rpc id, session id, approval id,
+/// arguments digest and the hook's nonce), so an assertion made for one entry fails for any
+/// other.
 pub trait AllowCheck: Send + Sync {
     /// How many approvers are enrolled. 0 means no assertion is asked for.
     fn approvers(&self) -> u64;
