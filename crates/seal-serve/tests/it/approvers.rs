@@ -128,3 +128,68 @@ fn a_store_that_cannot_write_refuses_the_ask() {
     let (_waiting, registered) = hook(server.socket(), ask("session-s", 2, WAIT), WAIT);
     registered.recv_timeout(WAIT).unwrap();
 }
+
+#[test]
+fn a_settled_allow_its_assertion_and_its_consumption_survive_a_restart() {
+    let place = Place::new();
+    let start = || {
+        let mut config = place.config();
+        config.allow_check = Arc::new(OneApprover);
+        seal_serve::start(config).unwrap()
+    };
+    let server = start();
+    let token = pair(&server);
+    let the_ask = ask("session-a", 3, WAIT);
+    let digest = the_ask.arguments_digest;
+    let line = HookLine::Ask(Box::new(the_ask.clone()));
+    let (waiting, registered) = hook(server.socket(), the_ask.clone(), WAIT);
+    let rpc_id = registered.recv_timeout(WAIT).unwrap();
+    let mut panel = Panel::connect(server.port(), &token);
+    let requested = panel.until("approval/requested", |f| f["rpc_id"] == rpc_id);
+    let signature = hex::encode(base64_decode(requested["challenge"].as_str().unwrap()));
+    let receipt = respond(
+        server.port(),
+        &token,
+        &body(rpc_id, "approval-3", "allowed-once", &assertion(&signature)),
+    );
+    assert_eq!(receipt["accepted"], true);
+    waiting.join().unwrap().unwrap();
+    server.abort();
+
+    // The hook asks again after the restart: the same rpc id, settled, with the assertion.
+    let server = start();
+    let mut hook_again = seal_serve::client::wait_for_answer(
+        server.socket(),
+        &the_ask,
+        std::time::Instant::now() + WAIT,
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(hook_again.rpc_id, rpc_id);
+    assert_eq!(hook_again.outcome, Outcome::AllowedOnce);
+    assert_eq!(hook_again.assertion.as_ref().unwrap().signature, signature);
+    hook_again
+        .consume(digest, std::time::Instant::now() + WAIT)
+        .unwrap();
+    server.abort();
+
+    // Spent stays spent.
+    let server = start();
+    match request(
+        server.socket(),
+        &HookLine::Consume {
+            rpc_id,
+            arguments_digest: digest,
+        },
+    ) {
+        Ok(ServerLine::Refused { reason, .. }) => assert_eq!(reason, "already-consumed"),
+        other => panic!("{other:?}"),
+    }
+    match request(server.socket(), &line) {
+        Err(error) => panic!("{error}"),
+        Ok(answer) => assert!(
+            matches!(answer, ServerLine::Registered { again: true, .. }),
+            "{answer:?}"
+        ),
+    }
+}
