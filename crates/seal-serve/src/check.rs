@@ -16,7 +16,7 @@ use crate::hookwire::WireAssertion;
 /// An implementation holds what the check needs besides the entry: the enrolled approvers'
 /// public keys, the panel's origin (`http://localhost:PORT`) and RP ID (`localhost`), and the
 /// sign counters it keeps. The server gives it the entry's challenge
-/// ([`challenge_of`](crate::challenge::challenge_of) over the rpc id, session id, approval id,
+/// (`seal_verify::webauthn::approval_challenge` over the rpc id, session id, approval id,
 /// arguments digest and the hook's nonce), so an assertion made for one entry fails for any
 /// other.
 pub trait AllowCheck: Send + Sync {

@@ -8,7 +8,6 @@
 //! blocks until a signal. [`AllowCheck`] is the seam where an approver's WebAuthn assertion is
 //! checked; [`NoApprovers`] accepts an allow on the panel token alone.
 
-pub mod challenge;
 mod check;
 pub mod client;
 mod frames;

@@ -18,10 +18,10 @@ use seal_policy::approval::{
     RegisterError, Registered, RegistryLimits, Resolution, RpcId, WireResponse,
 };
 use seal_record::{ApprovalAsked, Outcome, Sha256Digest};
+use seal_verify::webauthn::approval_challenge;
 use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, oneshot};
 
-use crate::challenge::challenge_of;
 use crate::check::AllowCheck;
 use crate::frames;
 use crate::hookwire::{Ask, ServerLine, WireAssertion};
@@ -474,7 +474,7 @@ impl State {
                 let side = Side {
                     command: card_command(&ask.tool, ask.arguments.as_bytes()),
                     nonce: ask.nonce,
-                    challenge: challenge_of(
+                    challenge: approval_challenge(
                         rpc_id.0,
                         &ask.session_id,
                         &ask.approval_id,

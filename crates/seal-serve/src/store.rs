@@ -370,7 +370,7 @@ impl Row {
             None => None,
             Some(text) => Some(assertion_of(&text)?),
         };
-        let challenge = crate::challenge::challenge_of(
+        let challenge = seal_verify::webauthn::approval_challenge(
             rpc_id.0,
             &self.session_id,
             asked.id(),

@@ -40,7 +40,19 @@ fn an_allow_reaches_the_hook_and_is_spent_once_for_its_call() {
     assert_eq!(requested["card"], "Bash: echo 1");
     assert_eq!(requested["call_id"], "call-1");
     assert_eq!(requested["agent"], "claude-code");
-    assert_eq!(requested["challenge"].as_str().unwrap().len(), 43);
+    // The challenge is the one the hook computes for this entry (seal-verify's).
+    let challenge = seal_verify::webauthn::approval_challenge(
+        rpc_id,
+        "session-1",
+        "approval-1",
+        digest.as_bytes(),
+        &[1; 32],
+    );
+    use base64::Engine as _;
+    assert_eq!(
+        requested["challenge"],
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(challenge)
+    );
 
     let foreign = respond(
         port,
