@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -125,6 +126,10 @@ impl Store {
     /// Opens (or creates) the store at `path`.
     pub(crate) fn open(path: &Path) -> Result<Store, StoreError> {
         let connection = Connection::open(path)?;
+        // Owner only (SQLite gives its WAL and shared-memory files the database's mode): the
+        // store holds the cards and the token hashes.
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|error| StoreError(format!("restricting the store: {error}")))?;
         connection.busy_timeout(STORE_BUSY_TIMEOUT)?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;

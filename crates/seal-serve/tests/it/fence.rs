@@ -216,3 +216,26 @@ fn a_second_server_and_a_public_address_are_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_socket_store_and_their_folders_are_the_owners_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let place = Place::new();
+    let _server = place.start();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&place.socket()), 0o600);
+    assert_eq!(mode(&place.store()), 0o600);
+    assert_eq!(mode(place.socket().parent().unwrap()), 0o700);
+    assert_eq!(mode(place.store().parent().unwrap()), 0o700);
+
+    // A folder others may write is refused.
+    let open = Place::new();
+    let folder = open.socket().parent().unwrap().to_owned();
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    match seal_serve::start(open.config()) {
+        Err(seal_serve::ServeError::UnsafePath { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
