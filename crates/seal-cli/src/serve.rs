@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// socket, in the folder the self-protection guard covers).
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
+    /// The enrolled approvers (public keys; default ~/.config/seal/approvers.json, the file
+    /// the waiting hooks read): once one is enrolled, every allow needs their security key.
+    #[arg(long, value_name = "PATH", env = "SEAL_APPROVERS")]
+    pub approvers: Option<PathBuf>,
     /// A panel token expires this many seconds after its last use.
     #[arg(long, value_name = "SECONDS", default_value_t = 43_200)]
     pub token_ttl: u64,
@@ -76,7 +80,15 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
             .map(|folder| folder.join(STORE_NAME))
             .ok_or_else(|| Failure::usage("the socket path has no folder for the store"))?,
     };
+    let approvers = match &args.approvers {
+        Some(path) => path.clone(),
+        None => crate::approvers::default_approvers_path()
+            .ok_or_else(|| Failure::usage("no --approvers given and HOME is not set"))?,
+    };
+    let approvers = seal_serve::approvers::Approvers::new(approvers)
+        .ok_or_else(|| Failure::new(Exit::Internal, "no randomness for the enrolment secret"))?;
     let mut config = ServeConfig::new(socket, store);
+    config.allow_check = Arc::new(approvers);
     config.listen = args.listen;
     config.token_ttl = Duration::from_secs(args.token_ttl);
     if let Some(log) = &args.log {

@@ -34,6 +34,11 @@ pub trait AllowCheck: Send + Sync {
         entry_challenge: &[u8; 32],
         assertion: Option<&WireAssertion>,
     ) -> Result<(), String>;
+
+    /// The enrolment of new approvers this check offers the panel, if any.
+    fn enrolment(&self) -> Option<&crate::approvers::Approvers> {
+        None
+    }
 }
 
 /// No approver enrolled: an allow is accepted on the bearer token alone, and every panel is

@@ -70,6 +70,9 @@ pub(crate) fn router(shared: Arc<Shared>, trust: RequestTrust) -> Router {
         .route("/api/respond", post(respond))
         .route("/api/tokens", get(tokens))
         .route("/api/tokens/{id}", delete(revoke))
+        .route("/api/approvers", get(approvers))
+        .route("/api/approvers/enrol", post(enrol_start))
+        .route("/api/approvers/enrol/finish", post(enrol_finish))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(fence, fenced))
         .with_state(shared)
@@ -287,4 +290,89 @@ async fn revoke(
         Some(true) => json("{\"revoked\":true}".to_owned()),
         _ => bare(StatusCode::NOT_FOUND),
     }
+}
+
+async fn approvers(
+    State(shared): State<Arc<Shared>>,
+    Extension(grant): Extension<Grant>,
+) -> Response {
+    if let Err(response) = authenticated(&shared, &grant).await {
+        return response;
+    }
+    let listed = blocking(&shared, |shared| match shared.check.enrolment() {
+        Some(approvers) => approvers.list_json().map_err(|error| {
+            eprintln!("seal serve: approvers: {error}");
+        }),
+        None => Ok("{\"approvers\":[]}".to_owned()),
+    })
+    .await;
+    match listed {
+        Some(Ok(list)) => json(list),
+        _ => bare(StatusCode::SERVICE_UNAVAILABLE),
+    }
+}
+
+async fn enrol_start(
+    State(shared): State<Arc<Shared>>,
+    Extension(grant): Extension<Grant>,
+    body: Body,
+) -> Response {
+    if let Err(response) = authenticated(&shared, &grant).await {
+        return response;
+    }
+    if let Err(response) = body_of(&grant, body).await {
+        return response;
+    }
+    let started = blocking(&shared, |shared| {
+        shared
+            .check
+            .enrolment()
+            .map(crate::approvers::Approvers::enrol_start)
+    })
+    .await
+    .flatten();
+    match started {
+        Some(Ok(options)) => json(options),
+        Some(Err(refused)) => enrol_refused(&refused),
+        None => bare(StatusCode::NOT_FOUND),
+    }
+}
+
+async fn enrol_finish(
+    State(shared): State<Arc<Shared>>,
+    Extension(grant): Extension<Grant>,
+    body: Body,
+) -> Response {
+    if let Err(response) = authenticated(&shared, &grant).await {
+        return response;
+    }
+    let body = match body_of(&grant, body).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let finished = blocking(&shared, move |shared| {
+        shared
+            .check
+            .enrolment()
+            .map(|approvers| approvers.enrol_finish(&body))
+    })
+    .await
+    .flatten();
+    match finished {
+        Some(Ok(id)) => {
+            eprintln!("seal serve: approver {id} enrolled");
+            json(serde_json::json!({ "approver": id }).to_string())
+        }
+        Some(Err(refused)) => enrol_refused(&refused),
+        None => bare(StatusCode::NOT_FOUND),
+    }
+}
+
+fn enrol_refused(refused: &crate::approvers::EnrolRefusal) -> Response {
+    eprintln!(
+        "seal serve: enrolment refused ({}): {}",
+        refused.reason,
+        refused.detail.escape_debug()
+    );
+    json(serde_json::json!({ "refused": refused.reason }).to_string())
 }

@@ -8,6 +8,7 @@
 //! blocks until a signal. [`AllowCheck`] is the seam where an approver's WebAuthn assertion is
 //! checked; [`NoApprovers`] accepts an allow on the panel token alone.
 
+pub mod approvers;
 mod check;
 pub mod client;
 mod frames;

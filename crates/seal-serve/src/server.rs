@@ -318,7 +318,12 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
         port,
         token_ttl_ms,
     ));
-    let pairing_url = shared.pairing_url().ok_or(ServeError::Random)?;
+    let mut pairing_url = shared.pairing_url().ok_or(ServeError::Random)?;
+    if let Some(approvers) = shared.check.enrolment() {
+        approvers.bind_port(port);
+        pairing_url.push_str("&enrol=");
+        pairing_url.push_str(approvers.enrol_secret());
+    }
 
     runtime.spawn(crate::hooks::serve_hooks(unix, Arc::clone(&shared)));
     let router = crate::http::router(Arc::clone(&shared), trust);
@@ -341,7 +346,10 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
             "seal serve: approvals on http://localhost:{port}/ ; hook socket {}",
             config.socket.display()
         );
-        eprintln!("seal serve: open this address once to pair a browser (single use):");
+        eprintln!(
+            "seal serve: open this address once to pair a browser (single use; it also enrols \
+             the first security key):"
+        );
         eprintln!("{pairing_url}");
     }
     Ok(RunningServer {

@@ -14,3 +14,4 @@ mod latency;
 mod load;
 mod restart;
 mod support;
+mod webauthn_panel;

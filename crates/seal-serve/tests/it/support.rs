@@ -174,7 +174,7 @@ pub fn pair(server: &RunningServer) -> String {
 pub fn pair_with(port: u16, url: &str) -> String {
     let secret = url
         .split_once("#pair=")
-        .map(|(_, secret)| secret)
+        .map(|(_, rest)| rest.split('&').next().unwrap_or(rest))
         .unwrap_or_else(|| fail(url));
     let answer = api(
         port,
