@@ -251,7 +251,9 @@
     let note;
     if (frame.cause === 'answered') {
       const outcome = OUTCOMES[frame.outcome] || frame.outcome;
-      note = entry.accepted === frame.outcome ? outcome : 'answered elsewhere: ' + outcome;
+      // The resolved frame may overtake this page's own receipt.
+      const mine = entry.accepted === frame.outcome || entry.sending === frame.outcome;
+      note = mine ? outcome : 'answered elsewhere: ' + outcome;
     } else {
       note = CAUSES[frame.cause] || String(frame.cause);
     }
@@ -340,7 +342,7 @@
 
     const entry = {
       frame, node, countdown, receipt, buttons: [refuse, allow],
-      busy: false, accepted: null, expired: false,
+      busy: false, sending: null, accepted: null, expired: false,
     };
     refuse.addEventListener('click', () => answer(entry, 'rejected'));
     allow.addEventListener('click', () => answer(entry, 'allowed-once'));
@@ -363,6 +365,7 @@
         assertion = await assert(entry.frame.challenge);
       }
       const frame = entry.frame;
+      entry.sending = outcome;
       const sent = await api('/api/respond', {
         response: {
           approval_id: frame.approval_id,
@@ -388,6 +391,7 @@
 
   function rearm(entry, message) {
     entry.busy = false;
+    entry.sending = null;
     setButtons(entry);
     entry.receipt.textContent = message;
     entry.receipt.className = 'receipt refused';
