@@ -292,6 +292,10 @@
     reason.append(visible(String(frame.reason)));
     node.append(reason);
 
+    // Kept on screen while any of the card is: the command's end, the countdown, the
+    // receipt and the buttons, all outside the scroll regions.
+    const footer = make('div', 'card-footer');
+
     const scroll = make('div', 'card-scroll');
     scroll.tabIndex = 0;
     scroll.setAttribute('role', 'region');
@@ -321,7 +325,8 @@
       const code = make('code', 'command-end');
       code.append(visible(chars.slice(-TAIL_CHARS).join(''), true));
       tail.append(code);
-      node.append(label, box, tail);
+      node.append(label, box);
+      footer.append(tail);
     }
 
     const countdown = make('p', 'countdown');
@@ -338,7 +343,8 @@
     allow.textContent = 'Allow once';
     allow.setAttribute('aria-label', 'Allow request #' + rpcId + ' once');
     actions.append(refuse, allow);
-    node.append(countdown, receipt, actions);
+    footer.append(countdown, receipt, actions);
+    node.append(footer);
 
     const entry = {
       frame, node, countdown, receipt, buttons: [refuse, allow],
