@@ -45,6 +45,7 @@
     credentials: [], // enrolled credential ids (base64url), when the server lists them
     clockOffsetMs: 0, // the server's clock minus this page's
     connected: false,
+    connections: 0, // hello frames received: how many times the stream was (re)established
     cards: new Map(), // rpc id -> entry
     unconfirmed: new Set(), // rpc ids not yet replayed since the last hello
     graceTimer: null,
@@ -193,6 +194,8 @@
 
   function hello(frame) {
     state.connected = true;
+    state.connections += 1;
+    document.body.dataset.connections = String(state.connections);
     state.clockOffsetMs = Number(frame.now_ms) - Date.now();
     state.approvers = Number(frame.approvers) || 0;
     state.credentials = Array.isArray(frame.credentials) ? frame.credentials.map(String) : [];

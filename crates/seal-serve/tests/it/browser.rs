@@ -319,6 +319,48 @@ fn a_reload_replays_the_same_rpc_id() {
 }
 
 #[test]
+fn a_server_restart_replays_the_same_rpc_id_on_the_same_card() {
+    let mut server = Server::start();
+    run(async {
+        let hook = server.ask(&Call::bash("docker system prune --all --force"));
+        let browser = Browser::start(1000, 1000).await;
+        let client = &browser.client;
+        client
+            .goto(&server.pairing_url())
+            .await
+            .expect("the panel loads");
+        wait_for_card(client, hook.rpc_id).await;
+        until(
+            client,
+            "the first stream",
+            "return document.body.dataset.connections === '1';",
+        )
+        .await;
+        // Killed and restarted on the same store: the stream drops, the page reconnects with
+        // its token, and the replay brings the same rpc id back to the same card.
+        server.restart();
+        until(
+            client,
+            "the second stream",
+            "return document.body.dataset.connections === '2';",
+        )
+        .await;
+        let cards = eval(
+            client,
+            "return Array.from(document.querySelectorAll('article.card'))
+                .map((node) => Number(node.dataset.rpcId));",
+            vec![],
+        )
+        .await;
+        assert_eq!(cards, Value::from(vec![hook.rpc_id]));
+        click(client, hook.rpc_id, "allow").await;
+        assert_eq!(hook.settlement().outcome, Outcome::AllowedOnce);
+        wait_until_gone(client, hook.rpc_id).await;
+        browser.close().await;
+    });
+}
+
+#[test]
 fn a_page_on_another_port_can_neither_frame_the_panel_nor_answer() {
     let server = Server::start();
     run(async {

@@ -2,21 +2,18 @@
 //! directory, waiting hooks played by `seal_serve::client::wait_for_answer` in threads, and the
 //! page-side helpers the browser tests share.
 
-use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
-use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use fantoccini::{Client, Locator};
-use seal_record::Outcome;
 use seal_record::Sha256Digest;
 use seal_render::{render_card, ApprovalCard, CardLimits, CardSubject, DigestedText};
-use seal_serve::client::request;
-use seal_serve::hookwire::{Ask, HookLine, ServerLine, WireAssertion};
+use seal_serve::client::{request, wait_for_answer, ClientError, Settled};
+use seal_serve::hookwire::{Ask, HookLine, ServerLine};
 use seal_serve::{AllowCheck, NoApprovers, RunningServer, ServeConfig};
 use serde_json::Value;
 use tempfile::TempDir;
@@ -35,8 +32,9 @@ pub struct Server {
     pub port: u16,
     /// The hook socket.
     pub socket: PathBuf,
-    _running: RunningServer,
-    _dir: TempDir,
+    running: Option<RunningServer>,
+    allow_check: Arc<dyn AllowCheck>,
+    dir: TempDir,
 }
 
 impl Server {
@@ -48,19 +46,14 @@ impl Server {
     /// Starts a server whose allows are checked by `allow_check`.
     pub fn start_with(allow_check: Arc<dyn AllowCheck>) -> Server {
         let dir = tempfile::tempdir().expect("a scratch directory for the server");
-        let mut config = ServeConfig::new(
-            dir.path().join("run").join("approvals.sock"),
-            dir.path().join("state").join("approvals.db"),
-        );
-        config.listen = SocketAddr::from(([127, 0, 0, 1], 0));
-        config.announce = false;
-        config.allow_check = allow_check;
-        let running = seal_serve::start(config).expect("the server starts");
+        let running = seal_serve::start(config(dir.path(), 0, Arc::clone(&allow_check)))
+            .expect("the server starts");
         Server {
             port: running.port(),
             socket: running.socket().to_path_buf(),
-            _running: running,
-            _dir: dir,
+            running: Some(running),
+            allow_check,
+            dir,
         }
     }
 
@@ -77,37 +70,62 @@ impl Server {
         }
     }
 
-    /// Registers a call as a waiting hook does and keeps its connection (the hook's lease)
-    /// open in a thread until the entry settles; returns once the server gave it an rpc id.
+    /// Registers a call as a waiting hook does (`seal_serve::client::wait_for_answer` in a
+    /// thread, reconnecting with the same ask if the server goes away); returns once the server
+    /// gave it an rpc id.
     pub fn ask(&self, call: &Call) -> Hook {
         let ask = call.ask();
-        let stream = UnixStream::connect(&self.socket).expect("the hook socket accepts");
-        stream
-            .set_read_timeout(Some(HOOK_WAIT))
-            .expect("a read timeout");
-        let mut writer = stream
-            .try_clone()
-            .expect("a second handle on the hook connection");
-        let mut reader = BufReader::new(stream);
-        let line = HookLine::Ask(Box::new(ask.clone())).to_line();
-        writer
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("the ask is written");
-        let rpc_id = match read_line(&mut reader) {
-            Some(ServerLine::Registered { rpc_id, .. }) => rpc_id,
-            other => panic!("expected the registration, got {other:?}"),
-        };
+        let socket = self.socket.clone();
+        let (registered_tx, registered_rx) = mpsc::channel();
         let (settled_tx, settled_rx) = mpsc::channel();
+        let waiting = ask.clone();
         std::thread::spawn(move || {
-            let _lease = writer;
-            let _ = settled_tx.send(read_line(&mut reader));
+            let deadline = Instant::now() + HOOK_WAIT;
+            let settled = wait_for_answer(&socket, &waiting, deadline, |rpc_id| {
+                let _ = registered_tx.send(rpc_id);
+            });
+            let _ = settled_tx.send(settled);
         });
+        let Ok(rpc_id) = registered_rx.recv_timeout(PATIENCE) else {
+            panic!(
+                "the server did not register the ask: {:?}",
+                settled_rx.try_recv()
+            );
+        };
         Hook {
             rpc_id,
             ask,
             settled: settled_rx,
         }
     }
+
+    /// Stops the server as if killed and starts it again on the same store, socket and port;
+    /// runs on a thread of its own, outside the test's runtime.
+    pub fn restart(&mut self) {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    if let Some(running) = self.running.take() {
+                        running.abort();
+                    }
+                    let config = config(self.dir.path(), self.port, Arc::clone(&self.allow_check));
+                    self.running = Some(seal_serve::start(config).expect("the server restarts"));
+                })
+                .join()
+                .expect("the restart");
+        });
+    }
+}
+
+fn config(dir: &Path, port: u16, allow_check: Arc<dyn AllowCheck>) -> ServeConfig {
+    let mut config = ServeConfig::new(
+        dir.join("run").join("approvals.sock"),
+        dir.join("state").join("approvals.db"),
+    );
+    config.listen = SocketAddr::from(([127, 0, 0, 1], port));
+    config.announce = false;
+    config.allow_check = allow_check;
+    config
 }
 
 /// A hook waiting in its own thread.
@@ -116,34 +134,21 @@ pub struct Hook {
     pub rpc_id: u64,
     /// What the hook registered.
     pub ask: Ask,
-    settled: mpsc::Receiver<Option<ServerLine>>,
-}
-
-/// How an entry settled, as the hook read it.
-#[derive(Debug)]
-pub struct Settlement {
-    /// The outcome.
-    pub outcome: Outcome,
-    /// The settle cause's wire name.
-    pub cause: String,
-    /// The assertion that came with an allow.
-    pub assertion: Option<WireAssertion>,
+    settled: mpsc::Receiver<Result<Settled, ClientError>>,
 }
 
 impl Hook {
     /// Waits for the entry to settle.
-    pub fn settlement(&self) -> Settlement {
+    pub fn settlement(&self) -> Settled {
         match self.settled.recv_timeout(PATIENCE) {
-            Ok(Some(ServerLine::Settled {
-                outcome,
-                cause,
-                assertion,
-            })) => Settlement {
-                outcome,
-                cause,
-                assertion,
-            },
-            Ok(other) => panic!("expected the settlement of {}, got {other:?}", self.rpc_id),
+            Ok(Ok(settled)) => {
+                assert_eq!(
+                    settled.rpc_id, self.rpc_id,
+                    "the settlement of another entry"
+                );
+                settled
+            }
+            Ok(Err(error)) => panic!("the hook of {} got no settlement: {error}", self.rpc_id),
             Err(_) => panic!("the entry {} did not settle", self.rpc_id),
         }
     }
@@ -151,22 +156,10 @@ impl Hook {
     /// Whether the entry settled already (the server wrote to the hook).
     pub fn settled_yet(&self) -> bool {
         match self.settled.try_recv() {
-            Ok(line) => panic!("the entry {} settled: {line:?}", self.rpc_id),
+            Ok(answer) => panic!("the entry {} settled: {answer:?}", self.rpc_id),
             Err(mpsc::TryRecvError::Empty) => false,
             Err(mpsc::TryRecvError::Disconnected) => true,
         }
-    }
-}
-
-/// The next line the server writes, `None` when the connection ends first.
-fn read_line(reader: &mut BufReader<UnixStream>) -> Option<ServerLine> {
-    let mut line = String::new();
-    match reader.read_line(&mut line) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(
-            ServerLine::parse(line.trim_end_matches('\n').as_bytes())
-                .unwrap_or_else(|error| panic!("the server wrote a bad line: {error}: {line}")),
-        ),
     }
 }
 
