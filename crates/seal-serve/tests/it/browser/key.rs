@@ -1,28 +1,24 @@
-//! A security key for the browser: a P-256 credential the test makes, loaded into the
+//! A security key for the browser: a P-256 credential the test makes and loads into the
 //! browser's virtual authenticator, and an [`AllowCheck`] that verifies the panel's assertions
-//! against it as a relying party does (challenge, origin, RP ID hash, user presence and
-//! verification, signature). It stands in for the server's WebAuthn side, so the page's side
-//! is checked end to end through the server's seam.
+//! with seal's WebAuthn verifier (challenge, origin, RP ID hash, user presence and
+//! verification, signature). It stands in for the server's enrolment, so the page's side is
+//! checked end to end through the server's assertion seam.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use ring::rand::SystemRandom;
-use ring::signature::{
-    EcdsaKeyPair, KeyPair, UnparsedPublicKey, ECDSA_P256_SHA256_ASN1,
-    ECDSA_P256_SHA256_ASN1_SIGNING,
-};
+use ring::signature::{EcdsaKeyPair, KeyPair, ECDSA_P256_SHA256_ASN1_SIGNING};
 use seal_serve::hookwire::WireAssertion;
 use seal_serve::AllowCheck;
+use seal_verify::webauthn::{
+    verify_assertion, Approver, ApproverAlgorithm, ApproverPublicKey, ApproverRegistry, Assertion,
+    Expected, RegisteredApprover,
+};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::sync::{Arc, OnceLock};
 
 /// The relying party the panel asks for.
 pub const RP_ID: &str = "localhost";
-
-/// The authenticator data flags: user present, user verified.
-const USER_PRESENT: u8 = 0x01;
-const USER_VERIFIED: u8 = 0x04;
 
 /// A credential: its id, its private key (PKCS#8) for the authenticator, its public key for
 /// the check.
@@ -66,49 +62,49 @@ impl TestKey {
         })
     }
 
-    /// Verifies `assertion` over `challenge`; the error names the first part that fails.
+    /// Verifies `assertion` over `challenge` with seal's own WebAuthn verifier
+    /// (`seal_verify::webauthn::verify_assertion`), the key enrolled in a registry of one.
     pub fn verify(&self, challenge: &[u8; 32], assertion: &WireAssertion) -> Result<(), String> {
         let decode = |name: &str, text: &str| {
             URL_SAFE_NO_PAD
                 .decode(text)
                 .map_err(|error| format!("{name} is not base64url without padding: {error}"))
         };
-        if decode("credential_id", &assertion.credential_id)? != self.credential_id {
-            return Err("another credential".to_owned());
-        }
-        let client_data = decode("client_data_json", &assertion.client_data_json)?;
-        let data: Value = serde_json::from_slice(&client_data)
-            .map_err(|error| format!("client data is not JSON: {error}"))?;
-        if data["type"] != "webauthn.get" {
-            return Err(format!("client data type {}", data["type"]));
-        }
-        if data["challenge"] != URL_SAFE_NO_PAD.encode(challenge).as_str() {
-            return Err("the challenge is another entry's".to_owned());
-        }
-        if Some(&data["origin"])
-            != self
-                .origin
-                .get()
-                .map(|origin| Value::from(origin.as_str()))
-                .as_ref()
-        {
-            return Err(format!("origin {}", data["origin"]));
-        }
+        let credential_id = decode("credential_id", &assertion.credential_id)?;
+        let client_data_json = decode("client_data_json", &assertion.client_data_json)?;
         let authenticator_data = decode("authenticator_data", &assertion.authenticator_data)?;
-        let rp_id_hash = Sha256::digest(RP_ID.as_bytes());
-        if authenticator_data.get(..32) != Some(rp_id_hash.as_slice()) {
-            return Err("another relying party".to_owned());
-        }
-        let flags = authenticator_data.get(32).copied().unwrap_or_default();
-        if flags & (USER_PRESENT | USER_VERIFIED) != USER_PRESENT | USER_VERIFIED {
-            return Err(format!("flags {flags:#04x}: the user was not verified"));
-        }
-        let mut signed = authenticator_data.clone();
-        signed.extend_from_slice(&Sha256::digest(&client_data));
         let signature = decode("signature", &assertion.signature)?;
-        UnparsedPublicKey::new(&ECDSA_P256_SHA256_ASN1, &self.public_key)
-            .verify(&signed, &signature)
-            .map_err(|_| "the signature does not verify".to_owned())
+        let public_key = ApproverPublicKey::from_bytes(ApproverAlgorithm::Es256, &self.public_key)
+            .ok_or("the test key is not a P-256 point")?;
+        let approver = Approver {
+            credential_id: self.credential_id.clone(),
+            public_key,
+            sign_count: 0,
+        };
+        let mut registry = ApproverRegistry::new();
+        registry
+            .insert(
+                RegisteredApprover::new(approver, "browser test key", 1_800_000_000_000)
+                    .map_err(|error| format!("the test key: {error}"))?,
+            )
+            .map_err(|error| format!("the test key: {error}"))?;
+        let origin = self.origin.get().ok_or("the origin is not known yet")?;
+        verify_assertion(
+            &registry,
+            &Assertion {
+                credential_id: &credential_id,
+                client_data_json: &client_data_json,
+                authenticator_data: &authenticator_data,
+                signature: &signature,
+            },
+            &Expected {
+                challenge: *challenge,
+                origin,
+                rp_id: RP_ID,
+            },
+        )
+        .map(|_| ())
+        .map_err(|refusal| format!("refused: {}", refusal.name()))
     }
 }
 
