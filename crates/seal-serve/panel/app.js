@@ -340,11 +340,12 @@
     const refuse = make('button', 'refuse');
     refuse.type = 'button';
     refuse.textContent = 'Refuse';
-    refuse.setAttribute('aria-label', 'Refuse request #' + rpcId);
+    // The visible label is the accessible name; the card's title says which request.
+    refuse.setAttribute('aria-describedby', title.id);
     const allow = make('button', 'allow');
     allow.type = 'button';
     allow.textContent = 'Allow once';
-    allow.setAttribute('aria-label', 'Allow request #' + rpcId + ' once');
+    allow.setAttribute('aria-describedby', title.id);
     actions.append(refuse, allow);
     footer.append(countdown, receipt, actions);
     node.append(footer);

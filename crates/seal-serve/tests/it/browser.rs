@@ -89,6 +89,23 @@ fn the_card_shows_the_rendering_and_the_command_only_for_a_shell_call() {
         let mut ids = vec![bash.rpc_id, write.rpc_id, malformed.rpc_id];
         ids.sort_unstable();
         assert_eq!(order, Value::from(ids));
+        // Real buttons named by their visible labels, in a live region.
+        let accessible = eval(
+            client,
+            "const card = document.querySelector(arguments[0]);
+             const names = Array.from(card.querySelectorAll('button'))
+                 .map((button) => button.tagName + ' ' + button.type + ' ' + button.textContent);
+             return { names, live: document.getElementById('cards').getAttribute('aria-live') };",
+            vec![Value::from(card(bash.rpc_id))],
+        )
+        .await;
+        assert_eq!(
+            accessible,
+            serde_json::json!({
+                "names": ["BUTTON button Refuse", "BUTTON button Allow once"],
+                "live": "polite",
+            })
+        );
         // The address bar lost the pairing secret.
         let address = client.current_url().await.expect("the address");
         assert_eq!(address.fragment(), None, "{address}");
