@@ -17,6 +17,11 @@ use serde_json::{json, Value};
 use tempfile::TempDir;
 use tokio::sync::{Mutex, MutexGuard};
 
+/// What to install when chromedriver or Chromium is missing.
+const MISSING: &str = "The panel's browser tests need Chromium and chromedriver: install them \
+     (Debian/Ubuntu: apt-get install chromium chromium-driver; scripts/test does this when it \
+     can), or set SEAL_TEST_CHROMEDRIVER to a chromedriver";
+
 /// How long chromedriver may take to say which port it listens on.
 const DRIVER_START: Duration = Duration::from_secs(60);
 
@@ -59,9 +64,9 @@ impl Browser {
             .stderr(Stdio::null())
             // Its own process group, so the browser it starts is killed with it.
             .process_group(0);
-        let mut driver = command
-            .spawn()
-            .unwrap_or_else(|error| panic!("starting {}: {error}", chromedriver.display()));
+        let mut driver = command.spawn().unwrap_or_else(|error| {
+            panic!("starting {}: {error}. {MISSING}", chromedriver.display())
+        });
         let port = match driver_port(&mut driver) {
             Ok(port) => port,
             Err(message) => {
@@ -88,7 +93,7 @@ impl Browser {
             Ok(client) => client,
             Err(error) => {
                 kill_group(&mut driver);
-                panic!("chromedriver could not start Chromium: {error}");
+                panic!("chromedriver could not start Chromium: {error}. {MISSING}");
             }
         };
         Browser {
@@ -197,13 +202,7 @@ fn chromedriver() -> PathBuf {
             .map(|dir| dir.join("chromedriver"))
             .find(|candidate| is_executable(candidate))
     });
-    found.unwrap_or_else(|| {
-        panic!(
-            "the panel's browser tests need chromedriver and Chromium, and chromedriver is not on \
-             the PATH: install them (Debian/Ubuntu: apt-get install chromium chromium-driver; \
-             scripts/test does this when it can), or set SEAL_TEST_CHROMEDRIVER to a chromedriver"
-        )
-    })
+    found.unwrap_or_else(|| panic!("chromedriver is not on the PATH. {MISSING}"))
 }
 
 /// Debian's Chromium under the name chromedriver does not look for first.
