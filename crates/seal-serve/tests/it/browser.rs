@@ -540,6 +540,46 @@ fn without_a_pairing_the_page_says_how_to_pair() {
 }
 
 #[test]
+fn a_revoked_token_unpairs_the_page() {
+    let server = Server::start();
+    run(async {
+        let hook = server.ask(&Call::bash("git push origin main"));
+        let browser = Browser::start(1000, 700).await;
+        let client = &browser.client;
+        client
+            .goto(&server.pairing_url())
+            .await
+            .expect("the panel loads");
+        wait_for_card(client, hook.rpc_id).await;
+        // The page's own token, revoked through the API (as another panel would).
+        let revoked = eval(
+            client,
+            "const bearer = { Authorization: 'Bearer ' + sessionStorage.getItem('seal.panel.token') };
+             return fetch('/api/tokens', { headers: bearer })
+               .then((answer) => answer.json())
+               .then((list) => fetch('/api/tokens/' + list.tokens[0].id,
+                                     { method: 'DELETE', headers: bearer }))
+               .then((answer) => answer.json());",
+            vec![],
+        )
+        .await;
+        assert_eq!(revoked, serde_json::json!({"revoked": true}));
+        // The stream ends at its next frame; the page's reconnection is refused.
+        let _second = server.ask(&Call::bash("git push origin release"));
+        until(
+            client,
+            "the page to unpair",
+            "return !document.getElementById('unpaired').hidden &&
+                    sessionStorage.getItem('seal.panel.token') === null &&
+                    document.querySelectorAll('article.card').length === 0;",
+        )
+        .await;
+        assert!(!hook.settled_yet(), "unpairing answers nothing");
+        browser.close().await;
+    });
+}
+
+#[test]
 fn the_warning_shows_while_no_approver_is_enrolled() {
     let server = Server::start();
     run(async {
