@@ -8,6 +8,7 @@
 )]
 
 mod approvers;
+mod browser;
 mod fence;
 mod flows;
 mod latency;
