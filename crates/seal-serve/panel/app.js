@@ -43,6 +43,7 @@
     token: null,
     approvers: 0,
     credentials: [], // enrolled credential ids (base64url), when the server lists them
+    enrolSecret: null, // the start-up enrolment secret from `#pair=P&enrol=E`, memory only
     clockOffsetMs: 0, // the server's clock minus this page's
     connected: false,
     connections: 0, // hello frames received: how many times the stream was (re)established
@@ -76,7 +77,10 @@
   // ---- Pairing ---------------------------------------------------------------------------
 
   async function pair() {
-    const match = /^#pair=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    // `#pair=P`, or from `seal serve`'s own terminal `#pair=P&enrol=E` (E enrols the first
+    // security key; it is kept in this page's memory only).
+    const match = /^#pair=([A-Za-z0-9_-]+)(?:&enrol=([A-Za-z0-9_-]+))?$/.exec(location.hash);
+    if (match && match[2]) state.enrolSecret = match[2];
     if (match) {
       // Out of the address bar (and so out of history and bookmarks) before anything else.
       history.replaceState(null, '', location.pathname + location.search);
@@ -510,12 +514,15 @@
         name: el('key-name').value,
         client_data_json: toBase64url(credential.response.clientDataJSON),
         attestation_object: toBase64url(credential.response.attestationObject),
+        secret: state.enrolSecret,
         assertion,
       });
       const answer = await finished.json().catch(() => ({}));
       if (!finished.ok || answer.approver === undefined) {
-        throw new Error(answer.reason ? 'refused: ' + answer.reason : 'the server answered ' + finished.status);
+        const why = answer.refused || answer.reason;
+        throw new Error(why ? 'refused: ' + why : 'the server answered ' + finished.status);
       }
+      state.enrolSecret = null;
       state.approvers += 1;
       state.credentials.push(toBase64url(credential.rawId));
       renderKeys();

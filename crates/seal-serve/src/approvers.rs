@@ -295,6 +295,18 @@ impl AllowCheck for Approvers {
         check_wire(&registry, wire, &self.expected(*entry_challenge))
     }
 
+    fn credentials(&self) -> Vec<String> {
+        self.registry().map_or_else(
+            |_| Vec::new(),
+            |registry| {
+                registry
+                    .iter()
+                    .map(|entry| URL_SAFE_NO_PAD.encode(&entry.approver().credential_id))
+                    .collect()
+            },
+        )
+    }
+
     fn enrolment(&self) -> Option<&Approvers> {
         Some(self)
     }

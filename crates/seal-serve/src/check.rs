@@ -35,6 +35,12 @@ pub trait AllowCheck: Send + Sync {
         assertion: Option<&WireAssertion>,
     ) -> Result<(), String>;
 
+    /// The enrolled credential ids (base64url), which the panel passes as `allowCredentials`
+    /// (a security key finds a credential that is not discoverable only by its id).
+    fn credentials(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The enrolment of new approvers this check offers the panel, if any.
     fn enrolment(&self) -> Option<&crate::approvers::Approvers> {
         None

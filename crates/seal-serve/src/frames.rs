@@ -14,11 +14,12 @@ pub const NO_APPROVER_WARNING: &str = "No approver is enrolled: any process runn
      your user that holds a panel token (or pairs one) could answer these approvals. Enrol an \
      approver to require your authenticator for every allow.";
 
-/// `{"type":"hello","now_ms","approvers","warning"}`.
-pub(crate) fn hello(now_ms: u64, approvers: u64) -> String {
+/// `{"type":"hello","now_ms","approvers","credentials","warning"}`.
+pub(crate) fn hello(now_ms: u64, approvers: u64, credentials: &[String]) -> String {
     let warning = (approvers == 0).then_some(NO_APPROVER_WARNING);
-    json!({"type": "hello", "now_ms": now_ms, "approvers": approvers, "warning": warning})
-        .to_string()
+    json!({"type": "hello", "now_ms": now_ms, "approvers": approvers,
+           "credentials": credentials, "warning": warning})
+    .to_string()
 }
 
 /// `approval/requested` for a pending entry.

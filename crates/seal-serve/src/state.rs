@@ -294,7 +294,11 @@ impl Shared {
     pub(crate) fn subscribe(&self) -> (Vec<String>, broadcast::Receiver<Arc<str>>) {
         let state = self.lock();
         let receiver = self.panels.subscribe();
-        let mut first = vec![frames::hello(now_ms(), self.check.approvers())];
+        let mut first = vec![frames::hello(
+            now_ms(),
+            self.check.approvers(),
+            &self.check.credentials(),
+        )];
         for entry in state.book.pending() {
             first.push(frames::requested(entry, state.side.get(&entry.rpc_id)));
         }

@@ -723,14 +723,17 @@ fn a_key_that_cannot_verify_its_user_leaves_the_entry_pending() {
 }
 
 #[test]
-#[ignore = "needs the WebAuthn server side (POST /api/approvers/enrol and enrol/finish)"]
 fn a_key_enrolled_from_the_panel_signs_allow_once() {
-    let server = Server::start();
+    let place = tempfile::tempdir().expect("a folder for the approvers file");
+    let approvers = seal_serve::approvers::Approvers::new(place.path().join("approvers.json"))
+        .expect("approvers");
+    let server = Server::start_with(std::sync::Arc::new(approvers));
     run(async {
         let browser = Browser::start(1000, 1000).await;
         let client = &browser.client;
+        // The address `seal serve` prints at start carries the enrolment secret.
         client
-            .goto(&server.pairing_url())
+            .goto(&server.start_address())
             .await
             .expect("the panel loads");
         until(

@@ -57,6 +57,14 @@ impl Server {
         }
     }
 
+    /// The address the server gave at start (`#pair=P`, and `&enrol=E` with approvers).
+    pub fn start_address(&self) -> String {
+        self.running
+            .as_ref()
+            .map(|running| running.pairing_url().to_owned())
+            .expect("the server runs")
+    }
+
     /// The panel's origin as the person opens it.
     pub fn origin(&self) -> String {
         format!("http://localhost:{}", self.port)
