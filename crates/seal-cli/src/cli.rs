@@ -118,11 +118,13 @@ pub struct InstallArgs {
           default_value_t = crate::install::DEFAULT_TIMEOUT_SECONDS)]
     pub timeout: u64,
     /// Put the calls the client or the rules ask about on the approval panel of `seal serve`:
-    /// `relay` adds the `PermissionRequest` hook (the terminal stays usable, the first answer
-    /// wins), `hold` makes the `PreToolUse` hook wait (for `claude -p`, background runs, Codex).
+    /// `relay` adds the `PermissionRequest` hook (Claude Code's own prompt stays usable beside
+    /// it, the first answer wins; Codex asks itself only after the relay), `hold` makes the
+    /// `PreToolUse` hook wait (for `claude -p` and background runs).
     #[arg(long, value_enum, default_value = "off")]
     pub approvals: crate::install::settings::Approvals,
-    /// Seconds a waiting hook waits for the person (default 300 for `relay`, 120 for `hold`).
+    /// Seconds a waiting hook waits for the person (default 300 for `relay`, 60 for Codex's
+    /// relay, 120 for `hold`).
     #[arg(long = "approval-wait", value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..=crate::hook::MAX_DEADLINE_SECONDS - 5))]
     pub approval_wait: Option<u64>,

@@ -37,6 +37,10 @@ use crate::policy::{call_card, decide, CallInput, ExplainDepth, Mode, PolicyAnsw
 /// Seconds a `permission-request` hook waits for the person by default.
 pub const DEFAULT_RELAY_WAIT: u64 = 300;
 
+/// Seconds `seal install codex --approvals relay` writes as the relay's wait: Codex runs its
+/// own approval only after the hook ends, so the person at Codex waits this long at most.
+pub const DEFAULT_CODEX_RELAY_WAIT: u64 = 60;
+
 /// Seconds a `pre-tool-use --wait-approval` hook waits for the person by default.
 pub const DEFAULT_HOLD_WAIT: u64 = 120;
 

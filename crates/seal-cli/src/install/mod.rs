@@ -109,7 +109,11 @@ pub fn wanted_events(wanted: &settings::Wanted) -> Vec<HookEntry> {
     let mut list = events(wanted.client).to_vec();
     if wanted.approvals == settings::Approvals::Relay {
         list.push(PERMISSION_REQUEST);
-        list.push(POST_TOOL_USE);
+        // Claude Code runs its own prompt beside the relay, so a call may be answered there;
+        // Codex asks only after the relay ends, so nothing is answered elsewhere meanwhile.
+        if wanted.client == Client::ClaudeCode {
+            list.push(POST_TOOL_USE);
+        }
     }
     list
 }

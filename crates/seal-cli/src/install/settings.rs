@@ -86,8 +86,9 @@ pub enum Approvals {
     /// Not at all: the client's own prompt alone.
     #[default]
     Off,
-    /// The `PermissionRequest` hook relays the client's prompt to the panel; the terminal
-    /// stays usable and the first answer wins.
+    /// The `PermissionRequest` hook relays the client's prompt to the panel (Claude Code: its
+    /// own prompt stays usable beside it and the first answer wins; Codex: its own approval
+    /// follows only when the relay gives no answer).
     Relay,
     /// The `PreToolUse` hook holds an ask until the panel answers (for `claude -p`, background
     /// runs and Codex).
@@ -98,10 +99,13 @@ impl Wanted {
     /// The seconds a waiting hook of `event` waits, when it is one.
     pub fn wait_of(&self, event: &crate::install::HookEntry) -> Option<u64> {
         match (self.approvals, event.hook) {
-            (Approvals::Relay, "permission-request") => Some(
-                self.approval_wait
-                    .unwrap_or(crate::relay::DEFAULT_RELAY_WAIT),
-            ),
+            (Approvals::Relay, "permission-request") => {
+                Some(self.approval_wait.unwrap_or(match self.client {
+                    // Codex asks the person only after the hook ends: a short wait.
+                    Client::Codex => crate::relay::DEFAULT_CODEX_RELAY_WAIT,
+                    Client::ClaudeCode => crate::relay::DEFAULT_RELAY_WAIT,
+                }))
+            }
             (Approvals::Hold, "pre-tool-use") => Some(
                 self.approval_wait
                     .unwrap_or(crate::relay::DEFAULT_HOLD_WAIT),

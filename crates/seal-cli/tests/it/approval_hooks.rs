@@ -15,7 +15,7 @@ use crate::support::{self, fixture, seal, TempDir};
 
 /// What the scripted server does with each connection's ask.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Script {
+pub(crate) enum Script {
     /// Registers, settles with this outcome and cause, answers `consume` with `consumed`.
     Settle(&'static str, &'static str),
     /// As `Settle`, but refuses the consumption as already spent.
@@ -33,7 +33,7 @@ enum Script {
 
 /// How the scripted panel signs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Signer {
+pub(crate) enum Signer {
     /// Over this call's challenge, user verified.
     Honest,
     /// Over another approval's challenge.
@@ -45,14 +45,14 @@ enum Signer {
 }
 
 /// A scripted server: one script per connection, in order; records every line it reads.
-struct Server {
+pub(crate) struct Server {
     socket: PathBuf,
     lines: Arc<Mutex<Vec<Value>>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Server {
-    fn start(dir: &TempDir, scripts: Vec<Script>) -> Server {
+    pub(crate) fn start(dir: &TempDir, scripts: Vec<Script>) -> Server {
         let socket = dir.path.join("approvals.sock");
         let listener = UnixListener::bind(&socket).expect("bind");
         let lines = Arc::new(Mutex::new(Vec::new()));
@@ -130,12 +130,12 @@ impl Server {
         }
     }
 
-    fn socket(&self) -> String {
+    pub(crate) fn socket(&self) -> String {
         self.socket.display().to_string()
     }
 
     /// Every line the server read (after the hook ended).
-    fn lines(&mut self) -> Vec<Value> {
+    pub(crate) fn lines(&mut self) -> Vec<Value> {
         self.lines.lock().expect("lock").clone()
     }
 }

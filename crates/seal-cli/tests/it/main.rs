@@ -13,6 +13,7 @@ mod audit_tamper;
 mod audit_tiles;
 mod commands;
 mod demo;
+mod e2e_approval_claude;
 mod e2e_approval_codex;
 mod e2e_audit;
 mod e2e_install;
