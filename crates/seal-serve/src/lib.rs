@@ -31,4 +31,4 @@ pub use server::{
     run, start, RunningServer, ServeConfig, ServeError, DEFAULT_LISTEN, DEFAULT_TOKEN_TTL,
     MAX_PENDING, PAIR_PATH, STORE_NAME, TICK,
 };
-pub use store::{StoreError, STORE_BUSY_TIMEOUT};
+pub use store::{ApprovalStoreError, STORE_BUSY_TIMEOUT};

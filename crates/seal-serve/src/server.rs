@@ -13,7 +13,7 @@ use seal_policy::approval::{ApprovalBook, BookLimits, EntryError};
 use crate::check::{AllowCheck, NoApprovers};
 use crate::log::DecisionLog;
 use crate::state::{blocking, Restored, Shared};
-use crate::store::{Store, StoreError};
+use crate::store::{ApprovalStoreError, Store};
 
 /// The default panel address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7979";
@@ -112,7 +112,7 @@ pub enum ServeError {
         error: std::io::Error,
     },
     /// The store could not be opened or read.
-    Store(StoreError),
+    Store(ApprovalStoreError),
     /// The store holds a book that does not rebuild.
     Rebuild(EntryError),
     /// The trust configuration could not be built.

@@ -520,7 +520,7 @@ impl State {
         }
     }
 
-    fn persist(&mut self, touched: &[RpcId]) -> Result<(), crate::store::StoreError> {
+    fn persist(&mut self, touched: &[RpcId]) -> Result<(), crate::store::ApprovalStoreError> {
         let book = &self.book;
         self.side.retain(|rpc_id, _| book.entry(*rpc_id).is_some());
         self.store

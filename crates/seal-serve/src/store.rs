@@ -64,24 +64,24 @@ pub(crate) struct Loaded {
 
 /// A store that failed.
 #[derive(Debug)]
-pub struct StoreError(String);
+pub struct ApprovalStoreError(String);
 
-impl fmt::Display for StoreError {
+impl fmt::Display for ApprovalStoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for StoreError {}
+impl std::error::Error for ApprovalStoreError {}
 
-impl From<rusqlite::Error> for StoreError {
-    fn from(error: rusqlite::Error) -> StoreError {
-        StoreError(format!("sqlite: {error}"))
+impl From<rusqlite::Error> for ApprovalStoreError {
+    fn from(error: rusqlite::Error) -> ApprovalStoreError {
+        ApprovalStoreError(format!("sqlite: {error}"))
     }
 }
 
-fn corrupt(what: impl fmt::Display) -> StoreError {
-    StoreError(format!("the store holds an invalid row: {what}"))
+fn corrupt(what: impl fmt::Display) -> ApprovalStoreError {
+    ApprovalStoreError(format!("the store holds an invalid row: {what}"))
 }
 
 /// The SQLite store.
@@ -124,12 +124,12 @@ CREATE TABLE IF NOT EXISTS token (
 
 impl Store {
     /// Opens (or creates) the store at `path`.
-    pub(crate) fn open(path: &Path) -> Result<Store, StoreError> {
+    pub(crate) fn open(path: &Path) -> Result<Store, ApprovalStoreError> {
         let connection = Connection::open(path)?;
         // Owner only (SQLite gives its WAL and shared-memory files the database's mode): the
         // store holds the cards and the token hashes.
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            .map_err(|error| StoreError(format!("restricting the store: {error}")))?;
+            .map_err(|error| ApprovalStoreError(format!("restricting the store: {error}")))?;
         connection.busy_timeout(STORE_BUSY_TIMEOUT)?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
@@ -141,7 +141,7 @@ impl Store {
     }
 
     /// Everything the store holds.
-    pub(crate) fn load(&mut self) -> Result<Loaded, StoreError> {
+    pub(crate) fn load(&mut self) -> Result<Loaded, ApprovalStoreError> {
         let next: Option<i64> = self
             .connection
             .query_row(
@@ -226,7 +226,7 @@ impl Store {
         side: &BTreeMap<RpcId, Side>,
         touched: &[RpcId],
         next_rpc_id: RpcId,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ApprovalStoreError> {
         let forgotten: Vec<RpcId> = self
             .persisted
             .iter()
@@ -265,7 +265,7 @@ impl Store {
     }
 
     /// Replaces the token table, in one transaction.
-    pub(crate) fn save_tokens(&mut self, tokens: &[TokenRow]) -> Result<(), StoreError> {
+    pub(crate) fn save_tokens(&mut self, tokens: &[TokenRow]) -> Result<(), ApprovalStoreError> {
         let transaction = self.connection.transaction()?;
         transaction.execute("DELETE FROM token", [])?;
         for token in tokens {
@@ -284,15 +284,16 @@ impl Store {
     }
 }
 
-fn sql(value: u64) -> Result<i64, StoreError> {
-    i64::try_from(value).map_err(|_| StoreError(format!("`{value}` does not fit the store")))
+fn sql(value: u64) -> Result<i64, ApprovalStoreError> {
+    i64::try_from(value)
+        .map_err(|_| ApprovalStoreError(format!("`{value}` does not fit the store")))
 }
 
 fn write_entry(
     transaction: &rusqlite::Transaction<'_>,
     entry: &BookEntry,
     extra: &Side,
-) -> Result<(), StoreError> {
+) -> Result<(), ApprovalStoreError> {
     let registration = &entry.registration;
     let asked = &registration.asked;
     let (outcome, cause, consumed) = match entry.status {
@@ -350,7 +351,7 @@ struct Row {
 }
 
 impl Row {
-    fn into_entry(self) -> Result<(BookEntry, Side), StoreError> {
+    fn into_entry(self) -> Result<(BookEntry, Side), ApprovalStoreError> {
         let rpc_id = RpcId(u64::try_from(self.rpc_id).map_err(corrupt)?);
         let asked = ApprovalAsked::new(
             &self.approval_id,
@@ -404,7 +405,7 @@ impl Row {
     }
 }
 
-fn assertion_of(text: &str) -> Result<WireAssertion, StoreError> {
+fn assertion_of(text: &str) -> Result<WireAssertion, ApprovalStoreError> {
     let value = parse(text.as_bytes(), &JsonLimits::DEFAULT).map_err(corrupt)?;
     let fields = Fields::of(&value, "").map_err(corrupt)?;
     WireAssertion::from_fields(fields).map_err(corrupt)

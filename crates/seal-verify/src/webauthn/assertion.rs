@@ -28,12 +28,12 @@ pub struct Assertion<'a> {
 
 /// An assertion that passed every rule: only [`verify_assertion`] makes one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verified {
+pub struct VerifiedAssertion {
     credential_id: Vec<u8>,
     sign_count: u32,
 }
 
-impl Verified {
+impl VerifiedAssertion {
     /// The enrolled credential that signed.
     pub fn credential_id(&self) -> &[u8] {
         &self.credential_id
@@ -61,7 +61,7 @@ pub fn verify_assertion(
     approvers: &ApproverRegistry,
     assertion: &Assertion<'_>,
     expected: &Expected<'_>,
-) -> Result<Verified, WebAuthnRefusal> {
+) -> Result<VerifiedAssertion, WebAuthnRefusal> {
     if assertion.credential_id.is_empty() || assertion.credential_id.len() > MAX_CREDENTIAL_ID_BYTES
     {
         return Err(WebAuthnRefusal::CredentialIdLength);
@@ -90,7 +90,7 @@ pub fn verify_assertion(
     if (approver.sign_count != 0 || sign_count != 0) && sign_count <= approver.sign_count {
         return Err(WebAuthnRefusal::SignCountRegressed);
     }
-    Ok(Verified {
+    Ok(VerifiedAssertion {
         credential_id: approver.credential_id.clone(),
         sign_count,
     })

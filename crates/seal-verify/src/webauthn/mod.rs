@@ -10,7 +10,7 @@
 //! - [`parse_registration`]: an enrolment (`navigator.credentials.create()`) read into an
 //!   [`Approver`].
 //! - [`verify_assertion`]: an allow (`navigator.credentials.get()`) checked against the
-//!   [`ApproverRegistry`]; success is a [`Verified`] witness.
+//!   [`ApproverRegistry`]; success is a [`VerifiedAssertion`] witness.
 //! - [`ApproverRegistry::parse`] and [`ApproverRegistry::to_json`]: the registry file.
 //!
 //! Every refusal names its rule ([`WebAuthnRefusal::name`]) for the operator; toward the
@@ -32,7 +32,7 @@ mod refusal;
 mod registration;
 mod registry;
 
-pub use assertion::{verify_assertion, Assertion, Verified};
+pub use assertion::{verify_assertion, Assertion, VerifiedAssertion};
 pub use auth_data::{
     AUTHENTICATOR_DATA_MIN_BYTES, FLAG_ATTESTED_CREDENTIAL, FLAG_EXTENSIONS, FLAG_USER_PRESENT,
     FLAG_USER_VERIFIED,

@@ -7,7 +7,7 @@ use std::fmt;
 
 use seal_parse::json::{self, FieldError, Fields, JsonError, JsonLimits, Number, Object, Value};
 
-use super::assertion::Verified;
+use super::assertion::VerifiedAssertion;
 use super::key::{ApproverAlgorithm, ApproverPublicKey};
 use super::registration::Approver;
 use super::MAX_CREDENTIAL_ID_BYTES;
@@ -264,7 +264,7 @@ impl ApproverRegistry {
     /// Records a verified assertion's signature count on its approver, so that the same or a
     /// lower count is refused next time. The count never goes down. Returns whether the
     /// approver is still enrolled.
-    pub fn record(&mut self, verified: &Verified) -> bool {
+    pub fn record(&mut self, verified: &VerifiedAssertion) -> bool {
         match self.approvers.get_mut(verified.credential_id()) {
             Some(entry) => {
                 let count = &mut entry.approver.sign_count;
