@@ -1,7 +1,12 @@
 //! How long a panel's answer takes to reach the waiting hook, on loopback: from the panel's
 //! `POST /api/respond` to the hook reading `settled` on its socket (the store's write
 //! included). Each iteration registers a fresh ask from a hook thread first, outside the timing.
-#![allow(missing_docs, clippy::expect_used, clippy::indexing_slicing, clippy::unwrap_used)]
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::unwrap_used
+)]
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
