@@ -132,7 +132,9 @@ fn http(
 }
 
 fn pair(port: u16, url: &str) -> String {
-    let secret = url.split_once("#pair=").expect("a secret").1;
+    let rest = url.split_once("#pair=").expect("a secret").1;
+    // The start-up address also carries the enrolment secret (`&enrol=`).
+    let secret = rest.split('&').next().unwrap_or(rest);
     let (status, body) = http(
         port,
         "POST",
@@ -296,6 +298,14 @@ fn serve_pair_prints_a_fresh_single_use_address() {
         "{url}"
     );
     assert_ne!(url, served.pairing_url);
+    // Only the address printed at start carries the enrolment secret; the socket never gives
+    // it out.
+    assert!(
+        served.pairing_url.contains("&enrol="),
+        "{}",
+        served.pairing_url
+    );
+    assert!(!url.contains("enrol"), "{url}");
     let token = pair(served.port, url);
     let (status, _) = http(served.port, "GET", "/api/tokens", Some(&token), None);
     assert_eq!(status, 200);
