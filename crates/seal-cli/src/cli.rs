@@ -831,7 +831,8 @@ pub struct ApprovalWaitFlags {
     /// names any, an allow counts only with an assertion of one of them over this exact call.
     #[arg(long = "approvers", value_name = "PATH", env = "SEAL_APPROVERS")]
     pub approvers: Option<String>,
-    /// The panel's origin, which an approver's assertion must name.
+    /// The panel's origin, which an approver's assertion must name (for a panel over TLS,
+    /// `https://HOST[:PORT]` as `seal serve` prints it; its host is the relying party id).
     #[arg(
         long = "approval-origin",
         value_name = "ORIGIN",

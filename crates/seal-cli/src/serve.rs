@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use seal::log::{LogEvent, LogSigningKey};
 use seal_log_sqlite::SqliteLog;
 use seal_serve::hookwire::{HookLine, ServerLine};
-use seal_serve::{DecisionLog, ServeConfig, DEFAULT_LISTEN, STORE_NAME};
+use seal_serve::{DecisionLog, ServeConfig, TlsFiles, DEFAULT_LISTEN, STORE_NAME};
 
 use crate::audit::sink::Signer;
 
@@ -22,15 +22,30 @@ use crate::failure::{Exit, Failure};
     long_about = "Runs the approval server: hooks that wait for a person register on its Unix \
                   socket, and a browser panel on http://localhost:PORT/ answers them. The \
                   pairing address is printed once to stderr; `seal serve pair` prints a new \
-                  one. Listens on loopback only (TLS is not built yet)."
+                  one. Beyond loopback it needs --tls-cert and --tls-key (the panel then serves \
+                  HTTPS only), at least one --trusted-host, and an approver already enrolled; \
+                  the waiting hooks then take --approval-origin https://HOST[:PORT], the origin \
+                  printed at start (its host is the first --trusted-host)."
 )]
 pub struct ServeArgs {
     /// Ask the running server for a new pairing address.
     #[command(subcommand)]
     pub command: Option<ServeCommand>,
-    /// The panel's address (loopback only).
+    /// The panel's address. Beyond loopback it needs --tls-cert, --tls-key, a --trusted-host and
+    /// an enrolled approver.
     #[arg(long, value_name = "ADDR", default_value = DEFAULT_LISTEN, global = true)]
     pub listen: SocketAddr,
+    /// The panel's certificate chain (PEM, leaf first): the panel serves HTTPS only.
+    #[arg(long, value_name = "PATH", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM).
+    #[arg(long, value_name = "PATH", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// A DNS name the panel is reached by over TLS, lowercase, as the browser's address bar
+    /// holds it (repeatable). The first is the security keys' relying party id and the host of
+    /// the origin the hooks' --approval-origin must name.
+    #[arg(long, value_name = "NAME", requires = "tls_cert")]
+    pub trusted_host: Vec<String>,
     /// The hook socket (default $XDG_RUNTIME_DIR/seal/approvals.sock, else
     /// ~/.config/seal/serve/approvals.sock; the hooks read the same variable).
     #[arg(long, value_name = "PATH", env = "SEAL_APPROVAL_SOCKET", global = true)]
@@ -90,6 +105,13 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     let mut config = ServeConfig::new(socket, store);
     config.allow_check = Arc::new(approvers);
     config.listen = args.listen;
+    if let (Some(cert_chain), Some(private_key)) = (&args.tls_cert, &args.tls_key) {
+        config.tls = Some(TlsFiles {
+            cert_chain: cert_chain.clone(),
+            private_key: private_key.clone(),
+        });
+    }
+    config.trusted_hosts.clone_from(&args.trusted_host);
     config.token_ttl = Duration::from_secs(args.token_ttl);
     if let Some(log) = &args.log {
         config.decision_log = Some(Arc::new(ServeLog::open(log, args.log_key.as_deref())?));

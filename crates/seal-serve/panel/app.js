@@ -459,7 +459,10 @@
     if (!window.PublicKeyCredential) throw new Error('this browser has no WebAuthn');
     const publicKey = {
       challenge: fromBase64url(challenge),
-      rpId: 'localhost',
+      // The page's own host: `localhost` on the loopback panel, the first --trusted-host over
+      // TLS (the host of the address `seal serve` prints), the relying party id the server
+      // and the hooks check.
+      rpId: location.hostname,
       userVerification: 'required',
       timeout: 60000,
     };

@@ -39,11 +39,18 @@ pub const MAX_OPEN_ENROLMENTS: usize = 8;
 /// The approvers file, checked at every allow, and the enrolments in progress.
 pub struct Approvers {
     path: PathBuf,
-    /// The panel's origin, set when the listener is bound (its port may be chosen then).
-    origin: OnceLock<String>,
-    rp_id: String,
+    /// The panel's origin and relying party id, set when the listener is bound (its port may
+    /// be chosen then).
+    binding: OnceLock<Binding>,
     secret_text: String,
     inner: Mutex<Inner>,
+}
+
+/// What an assertion must name: the panel's origin (`clientDataJSON.origin`) and relying party
+/// id (hashed in the authenticator data).
+struct Binding {
+    origin: String,
+    rp_id: String,
 }
 
 struct Inner {
@@ -70,9 +77,9 @@ fn refusal(reason: &'static str, detail: impl Into<String>) -> EnrolRefusal {
 }
 
 impl Approvers {
-    /// The approvers of the file at `path` (which need not exist yet), for a panel on
-    /// `http://localhost:PORT` (the relying party id `localhost`), with a fresh start-up
-    /// enrolment secret; `None` when no randomness is available.
+    /// The approvers of the file at `path` (which need not exist yet), with a fresh start-up
+    /// enrolment secret; `None` when no randomness is available. No assertion verifies until
+    /// the server binds the panel's origin ([`Approvers::bind_origin`]).
     #[must_use]
     pub fn new(path: PathBuf) -> Option<Approvers> {
         let secret = random32()?;
@@ -80,8 +87,7 @@ impl Approvers {
         let hash: [u8; 32] = Sha256::digest(text.as_bytes()).into();
         Some(Approvers {
             path,
-            origin: OnceLock::new(),
-            rp_id: "localhost".to_owned(),
+            binding: OnceLock::new(),
             secret_text: text,
             inner: Mutex::new(Inner {
                 open: VecDeque::new(),
@@ -90,9 +96,26 @@ impl Approvers {
         })
     }
 
-    /// Binds the panel's origin to `http://localhost:PORT` (the first call wins).
-    pub fn bind_port(&self, port: u16) {
-        let _ = self.origin.set(format!("http://localhost:{port}"));
+    /// Binds the panel's origin (`http://localhost:PORT` on plain loopback,
+    /// `https://HOST[:PORT]` over TLS) and relying party id (`localhost`, or the first trusted
+    /// host); the server calls it once its listener is bound, and the first call wins.
+    pub fn bind_origin(&self, origin: &str, rp_id: &str) {
+        let _ = self.binding.set(Binding {
+            origin: origin.to_owned(),
+            rp_id: rp_id.to_owned(),
+        });
+    }
+
+    /// The bound origin (`None` before [`Approvers::bind_origin`]).
+    #[must_use]
+    pub fn origin(&self) -> Option<&str> {
+        self.binding.get().map(|binding| binding.origin.as_str())
+    }
+
+    /// The bound relying party id (`None` before [`Approvers::bind_origin`]).
+    #[must_use]
+    pub fn rp_id(&self) -> Option<&str> {
+        self.binding.get().map(|binding| binding.rp_id.as_str())
     }
 
     /// The start-up enrolment secret, for the address `seal serve` prints once to its own
@@ -130,9 +153,9 @@ impl Approvers {
     fn expected(&self, challenge: [u8; 32]) -> Expected<'_> {
         Expected {
             challenge,
-            // Before the listener is bound no origin matches a browser's.
-            origin: self.origin.get().map_or("", String::as_str),
-            rp_id: &self.rp_id,
+            // Before the listener is bound no origin or RP id matches a browser's.
+            origin: self.origin().unwrap_or_default(),
+            rp_id: self.rp_id().unwrap_or_default(),
         }
     }
 
@@ -162,7 +185,7 @@ impl Approvers {
             .collect();
         Ok(serde_json::json!({
             "challenge": URL_SAFE_NO_PAD.encode(enrol_challenge(&nonce)),
-            "rp_id": self.rp_id,
+            "rp_id": self.rp_id().unwrap_or_default(),
             "user_id": URL_SAFE_NO_PAD.encode(user.get(..16).unwrap_or_default()),
             "exclude": exclude,
         })

@@ -14,8 +14,8 @@ use crate::hookwire::WireAssertion;
 /// Checks the assertion that comes with a panel's `allowed-once`.
 ///
 /// An implementation holds what the check needs besides the entry: the enrolled approvers'
-/// public keys, the panel's origin (`http://localhost:PORT`) and RP ID (`localhost`), and the
-/// sign counters it keeps. The server gives it the entry's challenge
+/// public keys, the panel's origin (`http://localhost:PORT`, or `https://HOST[:PORT]` over TLS)
+/// and RP ID (`localhost`, or the first trusted host), and the sign counters it keeps. The server gives it the entry's challenge
 /// (`seal_verify::webauthn::approval_challenge` over the rpc id, session id, approval id,
 /// arguments digest and the hook's nonce), so an assertion made for one entry fails for any
 /// other.

@@ -114,7 +114,7 @@ pub enum ServerLine {
     Cancelled(Vec<u64>),
     /// A fresh pairing address.
     Pairing {
-        /// `http://localhost:PORT/#pair=SECRET`.
+        /// `ORIGIN/#pair=SECRET` (`http://localhost:PORT`, or `https://HOST[:PORT]` over TLS).
         url: String,
     },
 }

@@ -21,6 +21,7 @@ pub mod paths;
 mod server;
 mod state;
 mod store;
+mod tls;
 
 pub use check::{AllowCheck, NoApprovers};
 pub use frames::NO_APPROVER_WARNING;
@@ -29,6 +30,7 @@ pub use http::KEEP_ALIVE;
 pub use log::DecisionLog;
 pub use server::{
     run, start, RunningServer, ServeConfig, ServeError, DEFAULT_LISTEN, DEFAULT_TOKEN_TTL,
-    MAX_PENDING, PAIR_PATH, STORE_NAME, TICK,
+    LOOPBACK_HOSTS, MAX_PENDING, PAIR_PATH, STORE_NAME, TICK,
 };
 pub use store::{ApprovalStoreError, STORE_BUSY_TIMEOUT};
+pub use tls::{TlsError, TlsFiles, HANDSHAKE_TIMEOUT, MAX_HANDSHAKES};

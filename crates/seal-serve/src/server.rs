@@ -1,7 +1,7 @@
 //! Starting and stopping the server: the listeners, the store, the runtime and the ticker.
 
 use std::fmt;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use crate::check::{AllowCheck, NoApprovers};
 use crate::log::DecisionLog;
 use crate::state::{blocking, Restored, Shared};
 use crate::store::{ApprovalStoreError, Store};
+use crate::tls::{TlsError, TlsFiles, TlsListener};
 
 /// The default panel address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7979";
@@ -30,13 +31,23 @@ pub const MAX_PENDING: usize = 1024;
 /// The store's file name in the default folder.
 pub const STORE_NAME: &str = "approvals.db";
 
+/// The names a panel on loopback answers to.
+pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
 /// The open API path (no bearer token): the pairing exchange.
 pub const PAIR_PATH: &str = "/api/pair";
 
 /// How `seal serve` runs.
 pub struct ServeConfig {
-    /// The panel's listener (loopback only until TLS exists). Port 0 picks a free port.
+    /// The panel's listener. Port 0 picks a free port. Beyond loopback it needs `tls`, an
+    /// enrolled approver and a trusted host (spec/approval-server.md, "Beyond loopback").
     pub listen: SocketAddr,
+    /// The panel's certificate and key: with them the panel serves HTTPS only.
+    pub tls: Option<TlsFiles>,
+    /// The DNS names the panel is reached by over TLS, lowercase, as a browser writes them in
+    /// `Host` (port apart). The first is the WebAuthn relying party id and the origin's host.
+    /// On loopback the loopback names are trusted after them.
+    pub trusted_hosts: Vec<String>,
     /// The hook socket's path.
     pub socket: PathBuf,
     /// The SQLite store's path.
@@ -58,6 +69,8 @@ impl ServeConfig {
     pub fn new(socket: PathBuf, store: PathBuf) -> ServeConfig {
         ServeConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 7979)),
+            tls: None,
+            trusted_hosts: Vec::new(),
             socket,
             store,
             token_ttl: DEFAULT_TOKEN_TTL,
@@ -86,11 +99,33 @@ impl ServeConfig {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
-    /// The panel address is outside loopback.
+    /// The panel address is outside loopback and no certificate was given.
     NotLoopback {
         /// The address given.
         listen: SocketAddr,
     },
+    /// The panel address is outside loopback and no approver is enrolled.
+    NoApprover {
+        /// The address given.
+        listen: SocketAddr,
+    },
+    /// The panel address is outside loopback and no trusted host was given.
+    NoTrustedHost {
+        /// The address given.
+        listen: SocketAddr,
+    },
+    /// A trusted host was given without a certificate.
+    TrustedHostWithoutTls {
+        /// The first host given.
+        host: String,
+    },
+    /// A trusted host is an IP address: a WebAuthn relying party id is a domain name.
+    TrustedHostIsAddress {
+        /// The host given.
+        host: String,
+    },
+    /// The certificate or key could not be loaded.
+    Tls(TlsError),
     /// Another server answers on the hook socket.
     AlreadyRunning {
         /// The socket.
@@ -126,9 +161,33 @@ impl fmt::Display for ServeError {
         match self {
             ServeError::NotLoopback { listen } => write!(
                 f,
-                "`{listen}` is not a loopback address: the panel is plain HTTP (TLS is not \
-                 built yet), so it listens on loopback only (127.0.0.1 or [::1])"
+                "`{listen}` is not a loopback address: beyond loopback the panel needs TLS \
+                 (--tls-cert and --tls-key); plain HTTP listens on 127.0.0.1 or [::1] only"
             ),
+            ServeError::NoApprover { listen } => write!(
+                f,
+                "`{listen}` is not a loopback address and no approver is enrolled in the \
+                 approvers file: beyond loopback every allow needs a security key, so enrol one \
+                 first on a loopback panel"
+            ),
+            ServeError::NoTrustedHost { listen } => write!(
+                f,
+                "`{listen}` is not a loopback address and no --trusted-host was given: name the \
+                 DNS name the panel is reached by"
+            ),
+            ServeError::TrustedHostWithoutTls { host } => write!(
+                f,
+                "--trusted-host `{}` needs TLS (--tls-cert and --tls-key): a plain HTTP panel \
+                 answers to the loopback names only",
+                host.escape_debug()
+            ),
+            ServeError::TrustedHostIsAddress { host } => write!(
+                f,
+                "--trusted-host `{}` is an IP address: name the panel by a DNS name (a WebAuthn \
+                 relying party id is a domain)",
+                host.escape_debug()
+            ),
+            ServeError::Tls(error) => write!(f, "TLS: {error}"),
             ServeError::AlreadyRunning { socket } => write!(
                 f,
                 "an approval server is already running on `{}`",
@@ -187,7 +246,8 @@ impl RunningServer {
         &self.socket
     }
 
-    /// The pairing address issued at start (`http://localhost:PORT/#pair=SECRET`).
+    /// The pairing address issued at start (`ORIGIN/#pair=SECRET`, the origin
+    /// `http://localhost:PORT` on plain loopback, `https://HOST[:PORT]` over TLS).
     #[must_use]
     pub fn pairing_url(&self) -> &str {
         &self.pairing_url
@@ -258,14 +318,13 @@ impl Drop for RunningServer {
 /// Starts a server and returns once it listens on both sockets.
 ///
 /// # Errors
-/// A non-loopback address, another server on the socket, an unsafe socket directory, a store
-/// that cannot be opened or rebuilt, or a listener that cannot be bound.
+/// A non-loopback address without TLS, an enrolled approver and a trusted host; a trusted host
+/// that is invalid, an IP address, or given without TLS; a certificate or key that does not
+/// load; another server on the socket, an unsafe socket directory, a store that cannot be
+/// opened or rebuilt, or a listener that cannot be bound. Every rule on the panel's address is
+/// checked before anything is bound.
 pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
-    if !config.listen.ip().is_loopback() {
-        return Err(ServeError::NotLoopback {
-            listen: config.listen,
-        });
-    }
+    let tls = check_panel(&config)?;
     prepare_socket_path(&config.socket)?;
     if let Some(parent) = config.store.parent().filter(|p| !p.as_os_str().is_empty()) {
         private_directory(parent)?;
@@ -296,13 +355,19 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
         .local_addr()
         .map_err(io("reading the panel's address"))?
         .port();
-    let trust = RequestTrust::new(
-        &["127.0.0.1", "localhost", "[::1]"],
-        port,
-        PanelScheme::Http,
-    )
-    .and_then(|trust| trust.with_open_api_path(PAIR_PATH))
-    .map_err(ServeError::Trust)?;
+    let hosts = panel_hosts(&config);
+    let scheme = if tls.is_some() {
+        PanelScheme::Https
+    } else {
+        PanelScheme::Http
+    };
+    let trust = RequestTrust::new(&hosts, port, scheme)
+        .and_then(|trust| trust.with_open_api_path(PAIR_PATH))
+        .map_err(ServeError::Trust)?;
+    // The first trusted name is the relying party id and the origin's host; `localhost` on a
+    // plain loopback panel (WebAuthn treats it as a secure context).
+    let rp_id = hosts.first().copied().unwrap_or("localhost").to_owned();
+    let origin = trust.origin_of(&rp_id);
     let token_ttl_ms = u64::try_from(config.token_ttl.as_millis()).unwrap_or(u64::MAX);
     let restored = Restored {
         book,
@@ -315,23 +380,39 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
         restored,
         config.allow_check,
         config.decision_log,
-        port,
+        origin.clone(),
         token_ttl_ms,
     ));
     let mut pairing_url = shared.pairing_url().ok_or(ServeError::Random)?;
     if let Some(approvers) = shared.check.enrolment() {
-        approvers.bind_port(port);
+        approvers.bind_origin(&origin, &rp_id);
         pairing_url.push_str("&enrol=");
         pairing_url.push_str(approvers.enrol_secret());
     }
 
     runtime.spawn(crate::hooks::serve_hooks(unix, Arc::clone(&shared)));
     let router = crate::http::router(Arc::clone(&shared), trust);
-    runtime.spawn(async move {
-        if let Err(error) = axum::serve(tcp, router).await {
-            eprintln!("seal serve: panel listener: {error}");
+    match tls {
+        Some(tls) => {
+            let local = tcp
+                .local_addr()
+                .map_err(io("reading the panel's address"))?;
+            let _entered = runtime.enter();
+            let listener = TlsListener::new(tcp, local, tls);
+            runtime.spawn(async move {
+                if let Err(error) = axum::serve(listener, router).await {
+                    eprintln!("seal serve: panel listener: {error}");
+                }
+            });
         }
-    });
+        None => {
+            runtime.spawn(async move {
+                if let Err(error) = axum::serve(tcp, router).await {
+                    eprintln!("seal serve: panel listener: {error}");
+                }
+            });
+        }
+    }
     let ticking = Arc::clone(&shared);
     runtime.spawn(async move {
         let mut interval = tokio::time::interval(TICK);
@@ -343,9 +424,15 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
     });
     if config.announce {
         eprintln!(
-            "seal serve: approvals on http://localhost:{port}/ ; hook socket {}",
+            "seal serve: approvals on {origin}/ ; hook socket {}",
             config.socket.display()
         );
+        if scheme == PanelScheme::Https {
+            eprintln!(
+                "seal serve: security keys are bound to {origin} (relying party `{rp_id}`): run \
+                 the waiting hooks with --approval-origin {origin}"
+            );
+        }
         eprintln!(
             "seal serve: open this address once to pair a browser (single use; it also enrols \
              the first security key):"
@@ -367,6 +454,58 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
 /// As [`start`], or the signal handlers could not be installed.
 pub fn run(config: ServeConfig) -> Result<(), ServeError> {
     start(config)?.wait_for_signal()
+}
+
+/// The rules on the panel's address, checked before anything is bound: beyond loopback, TLS, an
+/// enrolled approver and a trusted host; a trusted host only with TLS, and never an IP address.
+/// The loaded TLS configuration, when one was given.
+fn check_panel(config: &ServeConfig) -> Result<Option<Arc<rustls::ServerConfig>>, ServeError> {
+    if config.tls.is_none() {
+        if let Some(host) = config.trusted_hosts.first() {
+            return Err(ServeError::TrustedHostWithoutTls { host: host.clone() });
+        }
+    }
+    if !config.listen.ip().is_loopback() {
+        let listen = config.listen;
+        if config.tls.is_none() {
+            return Err(ServeError::NotLoopback { listen });
+        }
+        if config.allow_check.approvers() == 0 {
+            return Err(ServeError::NoApprover { listen });
+        }
+        if config.trusted_hosts.is_empty() {
+            return Err(ServeError::NoTrustedHost { listen });
+        }
+    }
+    for host in &config.trusted_hosts {
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        if bare.parse::<IpAddr>().is_ok() {
+            return Err(ServeError::TrustedHostIsAddress { host: host.clone() });
+        }
+    }
+    // The names' grammar and count, with the HTTPS default port standing in for the one the
+    // listener will get.
+    let hosts = panel_hosts(config);
+    RequestTrust::new(
+        &hosts,
+        PanelScheme::Https.default_port(),
+        PanelScheme::Https,
+    )
+    .map_err(ServeError::Trust)?;
+    config
+        .tls
+        .as_ref()
+        .map(|files| files.server_config().map_err(ServeError::Tls))
+        .transpose()
+}
+
+/// The names the panel answers to: the trusted hosts, then the loopback names on loopback.
+fn panel_hosts(config: &ServeConfig) -> Vec<&str> {
+    let mut hosts: Vec<&str> = config.trusted_hosts.iter().map(String::as_str).collect();
+    if config.listen.ip().is_loopback() {
+        hosts.extend(LOOPBACK_HOSTS);
+    }
+    hosts
 }
 
 /// Creates the socket's directory (0700) when missing, refuses one writable by others, removes

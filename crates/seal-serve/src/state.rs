@@ -78,8 +78,8 @@ pub(crate) struct Shared {
     pub(crate) check: Arc<dyn AllowCheck>,
     /// The decision log, when one is configured.
     pub(crate) log: Option<Arc<dyn DecisionLog>>,
-    /// The panel's port (for pairing addresses).
-    pub(crate) port: u16,
+    /// The panel's origin (for pairing addresses).
+    pub(crate) origin: String,
     /// Idle expiry of a bearer token.
     pub(crate) token_ttl_ms: u64,
     next_connection: AtomicU64,
@@ -113,7 +113,7 @@ impl Shared {
         restored: Restored,
         check: Arc<dyn AllowCheck>,
         log: Option<Arc<dyn DecisionLog>>,
-        port: u16,
+        origin: String,
         token_ttl_ms: u64,
     ) -> Shared {
         let (panels, _) = broadcast::channel(PANEL_BACKLOG);
@@ -135,7 +135,7 @@ impl Shared {
             panels,
             check,
             log,
-            port,
+            origin,
             token_ttl_ms,
             next_connection: AtomicU64::new(1),
             live_tokens: RwLock::new(live_tokens),
@@ -316,7 +316,7 @@ impl Shared {
         state
             .pairings
             .push_back(Sha256::digest(text.as_bytes()).into());
-        Some(format!("http://localhost:{}/#pair={text}", self.port))
+        Some(format!("{}/#pair={text}", self.origin))
     }
 
     /// Exchanges a pairing secret for a bearer token: `(token, token id, expires_ms)`.

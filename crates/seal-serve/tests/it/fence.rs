@@ -209,7 +209,9 @@ fn a_second_server_and_a_public_address_are_refused() {
     match seal_serve::start(config) {
         Err(error @ seal_serve::ServeError::NotLoopback { .. }) => {
             assert!(
-                error.to_string().contains("TLS is not built yet"),
+                error
+                    .to_string()
+                    .contains("beyond loopback the panel needs TLS"),
                 "{error}"
             );
         }

@@ -15,4 +15,5 @@ mod latency;
 mod load;
 mod restart;
 mod support;
+mod tls;
 mod webauthn_panel;

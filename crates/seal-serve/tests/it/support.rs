@@ -1,7 +1,7 @@
 //! Helpers: a server in a temporary directory, a raw HTTP/1.1 client (exact headers), an SSE
 //! reader, and asks.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -93,7 +93,7 @@ pub fn raw(port: u16, request: &str) -> Answer {
     Answer { status, head, body }
 }
 
-fn read_head(reader: &mut BufReader<TcpStream>) -> (u16, String) {
+pub fn read_head(reader: &mut impl BufRead) -> (u16, String) {
     let mut head = String::new();
     loop {
         let mut line = String::new();
@@ -111,7 +111,7 @@ fn read_head(reader: &mut BufReader<TcpStream>) -> (u16, String) {
     (status, head)
 }
 
-fn read_body(reader: &mut BufReader<TcpStream>, head: &str) -> String {
+pub fn read_body(reader: &mut impl BufRead, head: &str) -> String {
     let lower = head.to_ascii_lowercase();
     let mut body = Vec::new();
     if lower.contains("transfer-encoding: chunked") {
@@ -132,7 +132,7 @@ fn read_body(reader: &mut BufReader<TcpStream>, head: &str) -> String {
 }
 
 /// One chunk of a chunked body; `None` at the last one (or a closed stream).
-fn read_chunk(reader: &mut BufReader<TcpStream>) -> Option<Vec<u8>> {
+pub fn read_chunk(reader: &mut impl BufRead) -> Option<Vec<u8>> {
     let mut size = String::new();
     if reader.read_line(&mut size).ok()? == 0 {
         return None;
