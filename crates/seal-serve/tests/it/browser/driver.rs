@@ -84,6 +84,11 @@ impl Browser {
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".to_owned(), chrome_options);
         capabilities.insert("webauthn:virtualAuthenticators".to_owned(), json!(true));
+        // seal-serve enables rustls's `ring` provider and fantoccini its default `aws-lc-rs`:
+        // with two compiled in, rustls has no process default until one is installed (a second
+        // install, from another test's driver, fails harmlessly).
+        #[allow(deprecated)]
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let connected = ClientBuilder::rustls()
             .expect("a rustls connector")
             .capabilities(capabilities)
