@@ -1,6 +1,6 @@
 //! `seal serve` as a process: killed with SIGKILL and restarted on the same store (nothing
 //! pending is lost, the hooks get their rpc ids back), its memory with 1,000 pending approvals
-//! and 50 connected panels, and `seal serve pair`.
+//! and 50 connected panels, `seal serve pair`, and the start refusals beyond loopback.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -466,4 +466,57 @@ fn serve_and_the_relay_hook_carry_an_allow_end_to_end() {
         answer["hookSpecificOutput"]["decision"]["behavior"], "allow",
         "{answer}"
     );
+}
+
+/// `seal serve` with `extra`, expected to refuse at start: its exit code and stderr.
+fn refused(extra: &[&str]) -> (Option<i32>, String) {
+    let (_dir, socket, store) = place();
+    let output = Command::new(env!("CARGO_BIN_EXE_seal"))
+        .arg("serve")
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--store")
+        .arg(&store)
+        .arg("--approvers")
+        .arg(socket.with_file_name("approvers.json"))
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .expect("seal serve runs");
+    assert!(!socket.exists(), "nothing was bound");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn serve_beyond_loopback_needs_tls_an_approver_and_a_trusted_host() {
+    let (code, stderr) = refused(&["--listen", "0.0.0.0:0"]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("--tls-cert and --tls-key"), "{stderr}");
+    // The rule on approvers comes before the certificate is read (these files do not exist).
+    let tls = [
+        "--tls-cert",
+        "/nonexistent/panel.crt",
+        "--tls-key",
+        "/nonexistent/panel.key",
+    ];
+    let mut public = vec!["--listen", "0.0.0.0:0"];
+    public.extend(tls);
+    let (code, stderr) = refused(&public);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("no approver is enrolled"), "{stderr}");
+    let mut loopback = vec!["--listen", "127.0.0.1:0", "--trusted-host", "approve.test"];
+    loopback.extend(tls);
+    let (code, stderr) = refused(&loopback);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("/nonexistent/panel.crt"), "{stderr}");
+    // Flags that need their partner are usage errors.
+    let (code, stderr) = refused(&["--listen", "127.0.0.1:0", "--trusted-host", "approve.test"]);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("--tls-cert"), "{stderr}");
+    let (code, stderr) = refused(&["--tls-cert", "/nonexistent/panel.crt"]);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("--tls-key"), "{stderr}");
 }
