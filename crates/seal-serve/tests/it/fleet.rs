@@ -25,6 +25,7 @@ const LOAD_DB: u32 = 11;
 const RESTART_DB: u32 = 12;
 const CAS_DB: u32 = 13;
 const UNCHECKED_DB: u32 = 14;
+const DEADLINE_DB: u32 = 15;
 
 /// A server of the fleet on `url`, in `place`.
 fn config(place: &Place, url: &str) -> ServeConfig {
@@ -265,6 +266,33 @@ fn a_killed_server_comes_back_with_the_same_rpc_ids() {
     let (_waiting, registered) = hook(b.socket(), ask("session-k", 4, WAIT), WAIT);
     let fresh = registered.recv_timeout(WAIT).unwrap();
     assert!(fresh > issued.iter().copied().max().unwrap());
+}
+
+#[test]
+fn a_deadline_times_out_once_whichever_server_ticks_first() {
+    let url = redis_server::database(DEADLINE_DB);
+    let (place_a, place_b) = (Place::new(), Place::new());
+    let a = member(&place_a, &url);
+    let b = member(&place_b, &url);
+    let (token_a, token_b) = (pair(&a), pair(&b));
+    let mut panels = [
+        Panel::connect(a.port(), &token_a),
+        Panel::connect(b.port(), &token_b),
+    ];
+    let the_ask = ask("session-t", 1, Duration::from_millis(500));
+    let (waiting, registered) = hook(a.socket(), the_ask, Duration::from_secs(10));
+    let rpc_id = registered.recv_timeout(WAIT).unwrap();
+    let settled = waiting.join().unwrap().unwrap_or_else(|e| fail(e));
+    assert_eq!(settled.outcome, Outcome::Unavailable);
+    assert_eq!(settled.cause, "timeout");
+    for panel in &mut panels {
+        let resolved = panel.until("approval/resolved", |frame| frame["rpc_id"] == rpc_id);
+        assert_eq!(resolved["cause"], "timeout");
+        // One resolution per panel: nothing else about this entry follows.
+        while let Some(frame) = panel.next(Duration::from_millis(400)) {
+            assert_ne!(frame["rpc_id"], rpc_id, "{frame}");
+        }
+    }
 }
 
 #[test]
