@@ -877,8 +877,13 @@ impl State {
         let loaded = self.store.load().map_err(|error| {
             eprintln!("seal serve: store: {error}");
         })?;
-        let next_rpc_id = loaded.snapshot.next_rpc_id;
-        let book = ApprovalBook::rebuild(self.limits, loaded.snapshot).map_err(|error| {
+        let mut snapshot = loaded.snapshot;
+        // rpc ids never go back on this server, even when Redis lost its data (restarted
+        // without persistence): a hook or panel holding an old rpc id never meets a new entry
+        // under it.
+        snapshot.next_rpc_id = snapshot.next_rpc_id.max(self.next_rpc_id);
+        let next_rpc_id = snapshot.next_rpc_id;
+        let book = ApprovalBook::rebuild(self.limits, snapshot).map_err(|error| {
             self.store.forget_version();
             eprintln!("seal serve: store: the shared store holds an invalid book: {error}");
         })?;

@@ -327,6 +327,21 @@ fn a_redis_that_is_down_refuses_asks_and_answers() {
     assert!(!waiting.is_finished());
 }
 
+#[test]
+fn a_redis_that_lost_its_data_never_gets_an_rpc_id_issued_again() {
+    let redis = PrivateServer::start();
+    let place = Place::new();
+    let server = member(&place, &redis.url());
+    let (_first, registered) = hook(server.socket(), ask("session-l", 1, WAIT), WAIT);
+    let first = registered.recv_timeout(WAIT).unwrap();
+    // Redis restarted without persistence: the keys are gone, the version back to 0.
+    let mut connection = redis_server::connect(&redis.url()).unwrap();
+    redis::cmd("FLUSHDB").query::<()>(&mut connection).unwrap();
+    let (_second, registered) = hook(server.socket(), ask("session-l", 2, WAIT), WAIT);
+    let second = registered.recv_timeout(WAIT).unwrap();
+    assert!(second > first, "rpc id {second} issued after {first}");
+}
+
 /// Registers one approval on server A, starts server B (which reads it pending and, polling
 /// never, learns of changes only from its own writes), answers it on A and then on B: how many
 /// answers were accepted.
