@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use seal::log::{LogEvent, LogSigningKey};
 use seal_log_sqlite::SqliteLog;
 use seal_serve::hookwire::{HookLine, ServerLine};
-use seal_serve::{DecisionLog, ServeConfig, TlsFiles, DEFAULT_LISTEN, STORE_NAME};
+use seal_serve::{DecisionLog, FleetStore, ServeConfig, TlsFiles, DEFAULT_LISTEN, STORE_NAME};
 
 use crate::audit::sink::Signer;
 
@@ -50,10 +50,15 @@ pub struct ServeArgs {
     /// ~/.config/seal/serve/approvals.sock; the hooks read the same variable).
     #[arg(long, value_name = "PATH", env = "SEAL_APPROVAL_SOCKET", global = true)]
     pub socket: Option<PathBuf>,
-    /// The SQLite store of pending approvals and tokens (default approvals.db beside the
-    /// socket, in the folder the self-protection guard covers).
-    #[arg(long, value_name = "PATH")]
-    pub store: Option<PathBuf>,
+    /// The store of pending approvals and tokens: an SQLite file (default approvals.db beside
+    /// the socket, in the folder the self-protection guard covers), or redis://HOST:PORT/DB, a
+    /// database shared by a fleet of servers (no password here: set SEAL_SERVE_STORE for that).
+    #[arg(long, value_name = "PATH|URL")]
+    pub store: Option<String>,
+    /// The fleet's name, when several fleets share one Redis database (keys
+    /// seal:approvals:NAME:...; only with a redis:// store).
+    #[arg(long, value_name = "NAME")]
+    pub fleet: Option<String>,
     /// The enrolled approvers (public keys; default ~/.config/seal/approvers.json, the file
     /// the waiting hooks read): once one is enrolled, every allow needs their security key.
     #[arg(long, value_name = "PATH", env = "SEAL_APPROVERS")]
@@ -88,13 +93,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     if let Some(ServeCommand::Pair) = args.command {
         return pair(&socket);
     }
-    let store = match &args.store {
-        Some(store) => store.clone(),
-        None => socket
-            .parent()
-            .map(|folder| folder.join(STORE_NAME))
-            .ok_or_else(|| Failure::usage("the socket path has no folder for the store"))?,
-    };
+    let (store, fleet) = store(args, &socket)?;
     let approvers = match &args.approvers {
         Some(path) => path.clone(),
         None => crate::approvers::default_approvers_path()
@@ -103,6 +102,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     let approvers = seal_serve::approvers::Approvers::new(approvers)
         .ok_or_else(|| Failure::new(Exit::Internal, "no randomness for the enrolment secret"))?;
     let mut config = ServeConfig::new(socket, store);
+    config.fleet = fleet;
     config.allow_check = Arc::new(approvers);
     config.listen = args.listen;
     if let (Some(cert_chain), Some(private_key)) = (&args.tls_cert, &args.tls_key) {
@@ -118,6 +118,58 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     }
     seal_serve::run(config).map_err(|error| Failure::new(Exit::Keys, error.to_string()))?;
     Ok(Exit::Ok.code())
+}
+
+/// The environment variable that may name the store, a password included.
+const STORE_VARIABLE: &str = "SEAL_SERVE_STORE";
+
+/// The SQLite path, and the fleet store when `--store` (or `SEAL_SERVE_STORE`) is a URL.
+fn store(
+    args: &ServeArgs,
+    socket: &std::path::Path,
+) -> Result<(PathBuf, Option<FleetStore>), Failure> {
+    let given = match &args.store {
+        Some(store) => {
+            if crate::state::is_url(store) && crate::state::url_has_password(store) {
+                return Err(Failure::usage(format!(
+                    "--store: the Redis URL carries a password, which other users can read in \
+                     the process list; set {STORE_VARIABLE} instead"
+                )));
+            }
+            Some(store.clone())
+        }
+        None => std::env::var(STORE_VARIABLE)
+            .ok()
+            .filter(|store| !store.is_empty()),
+    };
+    let default_path = || {
+        socket
+            .parent()
+            .map(|folder| folder.join(STORE_NAME))
+            .ok_or_else(|| Failure::usage("the socket path has no folder for the store"))
+    };
+    match given {
+        Some(url) if crate::state::is_url(&url) => {
+            let mut fleet = FleetStore::new(crate::state::redis_address(&url)?);
+            if let Some(name) = &args.fleet {
+                FleetStore::check_fleet_name(name)
+                    .map_err(|reason| Failure::usage(format!("--fleet: {reason}")))?;
+                fleet.fleet = Some(name.clone());
+            }
+            Ok((default_path()?, Some(fleet)))
+        }
+        other => {
+            if args.fleet.is_some() {
+                return Err(Failure::usage(
+                    "--fleet names a fleet in a shared Redis store: give --store redis://...",
+                ));
+            }
+            match other {
+                Some(path) => Ok((PathBuf::from(path), None)),
+                None => Ok((default_path()?, None)),
+            }
+        }
+    }
 }
 
 /// The decision log as the server's sink: each entry claims the time of its append.

@@ -88,6 +88,15 @@ pub fn is_url(state: &str) -> bool {
     })
 }
 
+/// Whether a URL carries a password (`user:password@` or `:password@` before the host).
+pub fn url_has_password(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split('/').next().unwrap_or_default();
+    authority
+        .rsplit_once('@')
+        .is_some_and(|(userinfo, _)| userinfo.contains(':'))
+}
+
 /// Parses a `--state` URL.
 pub fn redis_address(state: &str) -> Result<RedisAddress, Failure> {
     RedisAddress::parse(state).map_err(|error| Failure::usage(error.to_string()))

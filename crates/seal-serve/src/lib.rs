@@ -18,6 +18,7 @@ mod http;
 mod log;
 mod names;
 pub mod paths;
+mod redis_store;
 mod server;
 mod state;
 mod store;
@@ -28,6 +29,11 @@ pub use frames::NO_APPROVER_WARNING;
 pub use hooks::{FIRST_LINE_TIMEOUT, SETTLED_IDLE_TIMEOUT};
 pub use http::KEEP_ALIVE;
 pub use log::DecisionLog;
+pub use redis_store::{
+    FleetStore, DEFAULT_POLL, FLEET_KEY_PREFIX, MAX_CAS_ATTEMPTS, MAX_DOCUMENT_BYTES,
+    MAX_FLEET_NAME_BYTES,
+};
+pub use seal_store_redis::RedisAddress;
 pub use server::{
     run, start, RunningServer, ServeConfig, ServeError, DEFAULT_LISTEN, DEFAULT_TOKEN_TTL,
     LOOPBACK_HOSTS, MAX_PENDING, PAIR_PATH, STORE_NAME, TICK,

@@ -12,8 +12,9 @@ use seal_policy::approval::{ApprovalBook, BookLimits, EntryError};
 
 use crate::check::{AllowCheck, NoApprovers};
 use crate::log::DecisionLog;
+use crate::redis_store::{FleetStore, RedisBookStore};
 use crate::state::{blocking, Restored, Shared};
-use crate::store::{ApprovalStoreError, Store};
+use crate::store::{ApprovalStoreError, BookStore, Store};
 use crate::tls::{TlsError, TlsFiles, TlsListener};
 
 /// The default panel address.
@@ -50,8 +51,10 @@ pub struct ServeConfig {
     pub trusted_hosts: Vec<String>,
     /// The hook socket's path.
     pub socket: PathBuf,
-    /// The SQLite store's path.
+    /// The SQLite store's path (unused when [`ServeConfig::fleet`] is set).
     pub store: PathBuf,
+    /// A Redis database shared by a fleet of servers, instead of the SQLite store.
+    pub fleet: Option<FleetStore>,
     /// A panel token expires this long after its last use.
     pub token_ttl: Duration,
     /// Checks the assertion of an allow ([`NoApprovers`] until WebAuthn enrolment exists).
@@ -73,6 +76,7 @@ impl ServeConfig {
             trusted_hosts: Vec::new(),
             socket,
             store,
+            fleet: None,
             token_ttl: DEFAULT_TOKEN_TTL,
             allow_check: Arc::new(NoApprovers),
             announce: true,
@@ -326,15 +330,21 @@ impl Drop for RunningServer {
 pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
     let tls = check_panel(&config)?;
     prepare_socket_path(&config.socket)?;
-    if let Some(parent) = config.store.parent().filter(|p| !p.as_os_str().is_empty()) {
-        private_directory(parent)?;
-    }
-    let mut store = Store::open(&config.store).map_err(ServeError::Store)?;
+    let mut store: Box<dyn BookStore> = match &config.fleet {
+        Some(fleet) => Box::new(RedisBookStore::open(fleet).map_err(ServeError::Store)?),
+        None => {
+            if let Some(parent) = config.store.parent().filter(|p| !p.as_os_str().is_empty()) {
+                private_directory(parent)?;
+            }
+            Box::new(Store::open(&config.store).map_err(ServeError::Store)?)
+        }
+    };
     let loaded = store.load().map_err(ServeError::Store)?;
     let next_rpc_id = loaded.snapshot.next_rpc_id;
     let mut limits = BookLimits::DEFAULT;
     limits.wire.max_pending = MAX_PENDING;
     let book = ApprovalBook::rebuild(limits, loaded.snapshot).map_err(ServeError::Rebuild)?;
+    let poll = config.fleet.as_ref().map(|fleet| fleet.poll);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -375,6 +385,7 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
         next_rpc_id,
         tokens: loaded.tokens,
         store,
+        limits,
     };
     let shared = Arc::new(Shared::new(
         restored,
@@ -422,6 +433,17 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
             blocking(&ticking, |shared| shared.tick()).await;
         }
     });
+    if let Some(poll) = poll {
+        let polling = Arc::clone(&shared);
+        runtime.spawn(async move {
+            let mut interval = tokio::time::interval(poll);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                interval.tick().await;
+                blocking(&polling, |shared| shared.poll()).await;
+            }
+        });
+    }
     if config.announce {
         eprintln!(
             "seal serve: approvals on {origin}/ ; hook socket {}",

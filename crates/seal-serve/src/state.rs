@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -14,8 +14,9 @@ use ring::rand::{SecureRandom, SystemRandom};
 use seal_parse::json::{parse, Fields, JsonLimits, Value, MAX_EXACT_INTEGER};
 use seal_policy::approval::trust::card_command;
 use seal_policy::approval::{
-    ApprovalBook, CancelCause, ConsumeRefusal, EntryError, EntryRegistration, EntryStatus, Receipt,
-    RegisterError, Registered, RegistryLimits, Resolution, RpcId, WireResponse,
+    ApprovalBook, BookEntry, BookLimits, CancelCause, ConsumeRefusal, EntryError,
+    EntryRegistration, EntryStatus, Receipt, RegisterError, Registered, RegistryLimits, Resolution,
+    RpcId, WireResponse,
 };
 use seal_record::{ApprovalAsked, Outcome, Sha256Digest};
 use seal_verify::webauthn::approval_challenge;
@@ -27,7 +28,8 @@ use crate::frames;
 use crate::hookwire::{Ask, ServerLine, WireAssertion};
 use crate::log::{self, DecisionLog};
 use crate::names::cause_name;
-use crate::store::{Side, Store, TokenRow};
+use crate::redis_store::{BUSY_WAIT, CHANGE_BUDGET, MAX_CAS_ATTEMPTS, TURN_AFTER};
+use crate::store::{BookStore, Saved, Side, TokenRow, Touched, View};
 
 /// Most pairing secrets outstanding at once; issuing one more forgets the oldest.
 pub(crate) const MAX_PAIRING_SECRETS: usize = 16;
@@ -94,7 +96,8 @@ pub(crate) struct Restored {
     pub(crate) side: BTreeMap<RpcId, Side>,
     pub(crate) next_rpc_id: RpcId,
     pub(crate) tokens: Vec<TokenRow>,
-    pub(crate) store: Store,
+    pub(crate) store: Box<dyn BookStore>,
+    pub(crate) limits: BookLimits,
 }
 
 /// The state behind the lock.
@@ -105,7 +108,32 @@ pub(crate) struct State {
     next_rpc_id: RpcId,
     tokens: Vec<TokenRow>,
     pairings: VecDeque<[u8; 32]>,
-    store: Store,
+    store: Box<dyn BookStore>,
+    limits: BookLimits,
+    /// The rpc ids panels were last told are pending (a shared store only): after a reload the
+    /// difference is what other servers changed.
+    announced: BTreeSet<RpcId>,
+    /// Whether the last poll of a shared store failed (its failure is printed once).
+    poll_failing: bool,
+}
+
+/// Why a change was not written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unsaved {
+    /// Another server wrote first: reload and apply the change again.
+    Stale,
+    /// Another server holds the turn: wait a moment and apply the change again.
+    Busy,
+    /// The store failed (printed to stderr).
+    Failed,
+}
+
+/// What a change on a shared store puts back when it is not written.
+struct Backup {
+    book: ApprovalBook,
+    side: BTreeMap<RpcId, Side>,
+    next_rpc_id: RpcId,
+    tokens: Vec<TokenRow>,
 }
 
 impl Shared {
@@ -122,6 +150,11 @@ impl Shared {
             .iter()
             .map(|token| token.id.clone())
             .collect();
+        let announced = if restored.store.shared() {
+            restored.book.pending().map(|entry| entry.rpc_id).collect()
+        } else {
+            BTreeSet::new()
+        };
         Shared {
             state: Mutex::new(State {
                 book: restored.book,
@@ -131,6 +164,9 @@ impl Shared {
                 tokens: restored.tokens,
                 pairings: VecDeque::new(),
                 store: restored.store,
+                limits: restored.limits,
+                announced,
+                poll_failing: false,
             }),
             panels,
             check,
@@ -153,6 +189,57 @@ impl Shared {
         self.next_connection.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Applies `change` and writes it. On a shared store this is the compare-and-set loop:
+    /// when another server wrote first (or the version is unknown, after a failure), the state
+    /// is put back, reloaded (telling panels and hooks what the others changed) and `change`
+    /// applied again, at most
+    /// [`MAX_CAS_ATTEMPTS`] times; when the store fails, or the attempts run out, the state is
+    /// put back and `refused()` answered. A change that refuses without writing is answered as
+    /// it is.
+    fn change<R>(
+        &self,
+        state: &mut State,
+        refused: impl Fn() -> R,
+        mut change: impl FnMut(&Shared, &mut State) -> Result<R, Unsaved>,
+    ) -> R {
+        if !state.store.shared() {
+            return change(self, state).unwrap_or_else(|_| refused());
+        }
+        let deadline = Instant::now() + CHANGE_BUDGET;
+        let mut lost = 0;
+        while lost < MAX_CAS_ATTEMPTS && Instant::now() < deadline {
+            let backup = state.backup();
+            match change(self, state) {
+                Ok(answer) => {
+                    state.store.release_turn();
+                    return answer;
+                }
+                Err(Unsaved::Busy) => {
+                    state.restore(self, backup);
+                    std::thread::sleep(BUSY_WAIT);
+                }
+                Err(unsaved) => {
+                    state.restore(self, backup);
+                    state.store.forget_version();
+                    if unsaved == Unsaved::Failed || state.reload(self).is_err() {
+                        state.store.release_turn();
+                        return refused();
+                    }
+                    lost += 1;
+                    if lost >= TURN_AFTER {
+                        state.store.take_turn();
+                    }
+                }
+            }
+        }
+        state.store.release_turn();
+        eprintln!(
+            "seal serve: store: a change lost the race to other servers {lost} times, or waited \
+             past {CHANGE_BUDGET:?}"
+        );
+        refused()
+    }
+
     /// Registers a hook's ask; the waiter hears the settlement.
     pub(crate) fn ask(
         &self,
@@ -162,7 +249,29 @@ impl Shared {
     ) -> AskAnswer {
         let now = now_ms();
         let mut state = self.lock();
-        state.ask(self, ask, connection, waiter, now)
+        let answer = self.change(
+            &mut state,
+            || {
+                AskAnswer::Refused(refused(
+                    "store",
+                    "the approval server could not record the approval",
+                ))
+            },
+            |shared, state| state.ask(shared, ask, now),
+        );
+        if let AskAnswer::Registered {
+            rpc_id,
+            settled: None,
+            ..
+        } = &answer
+        {
+            state
+                .waiters
+                .entry(*rpc_id)
+                .or_default()
+                .push((connection, waiter));
+        }
+        answer
     }
 
     /// The hook of `connection` went away while `rpc_id` was pending: when no other connection
@@ -180,24 +289,33 @@ impl Shared {
             return;
         }
         state.waiters.remove(&rpc_id);
-        if let Some(resolution) = state.book.cancel(rpc_id, CancelCause::HookGone) {
-            state.persist_and_deliver(self, vec![resolution]);
-        }
+        self.change(
+            &mut state,
+            || (),
+            |shared, state| match state.book.cancel(rpc_id, CancelCause::HookGone) {
+                Some(resolution) => state.persist_and_deliver(shared, vec![resolution]),
+                None => Ok(()),
+            },
+        );
     }
 
     /// Spends an allow.
     pub(crate) fn consume(&self, rpc_id: u64, digest: &Sha256Digest) -> ServerLine {
         let mut state = self.lock();
-        match state.book.consume(RpcId(rpc_id), digest) {
-            Ok(_) => match state.persist(&[RpcId(rpc_id)]) {
-                Ok(()) => ServerLine::Consumed,
-                Err(error) => {
-                    eprintln!("seal serve: store: {error}");
-                    refused("store", "the store could not record the consumption")
+        self.change(
+            &mut state,
+            || refused("store", "the store could not record the consumption"),
+            |_, state| match state.book.consume(RpcId(rpc_id), digest) {
+                Ok(_) => {
+                    state.persist(&[RpcId(rpc_id)])?;
+                    Ok(ServerLine::Consumed)
+                }
+                Err(refusal) => {
+                    state.confirm()?;
+                    Ok(refused(consume_refusal_name(refusal), &refusal.to_string()))
                 }
             },
-            Err(refusal) => refused(consume_refusal_name(refusal), &refusal.to_string()),
-        }
+        )
     }
 
     /// Cancels the oldest pending entry of `session_id` with `tool` and `digest`.
@@ -208,50 +326,93 @@ impl Shared {
         digest: &Sha256Digest,
     ) -> ServerLine {
         let mut state = self.lock();
-        let found = state
-            .book
-            .pending()
-            .find(|entry| {
-                entry.registration.session_id == session_id
-                    && entry.registration.asked.tool() == tool
-                    && entry.registration.arguments_digest == *digest
-            })
-            .map(|entry| entry.rpc_id);
-        let mut cancelled = Vec::new();
-        if let Some(rpc_id) = found {
-            if let Some(resolution) = state.book.cancel(rpc_id, CancelCause::AnsweredElsewhere) {
-                cancelled.push(rpc_id.0);
-                state.persist_and_deliver(self, vec![resolution]);
-            }
-        }
-        ServerLine::Cancelled(cancelled)
+        self.change(
+            &mut state,
+            || ServerLine::Cancelled(Vec::new()),
+            |shared, state| {
+                let found = state
+                    .book
+                    .pending()
+                    .find(|entry| {
+                        entry.registration.session_id == session_id
+                            && entry.registration.asked.tool() == tool
+                            && entry.registration.arguments_digest == *digest
+                    })
+                    .map(|entry| entry.rpc_id);
+                let mut cancelled = Vec::new();
+                if let Some(rpc_id) = found {
+                    if let Some(resolution) =
+                        state.book.cancel(rpc_id, CancelCause::AnsweredElsewhere)
+                    {
+                        cancelled.push(rpc_id.0);
+                        state.persist_and_deliver(shared, vec![resolution])?;
+                    }
+                }
+                Ok(ServerLine::Cancelled(cancelled))
+            },
+        )
     }
 
     /// Times out the entries past their deadline and forgets idle tokens.
     pub(crate) fn tick(&self) {
         let now = now_ms();
-        let mut state = self.lock();
-        let resolutions = state.book.tick(now);
-        if !resolutions.is_empty() {
-            state.persist_and_deliver(self, resolutions);
-        }
-        let before = state.tokens.len();
         let ttl = self.token_ttl_ms;
-        state
-            .tokens
-            .retain(|token| token.last_used_ms.saturating_add(ttl) > now);
-        if state.tokens.len() != before {
-            state.save_tokens(self);
-        }
+        let mut state = self.lock();
+        self.change(
+            &mut state,
+            || (),
+            |shared, state| {
+                let resolutions = state.book.tick(now);
+                if resolutions.is_empty() {
+                    return Ok(());
+                }
+                state.persist_and_deliver(shared, resolutions)
+            },
+        );
+        self.change(
+            &mut state,
+            || (),
+            |shared, state| {
+                let before = state.tokens.len();
+                state
+                    .tokens
+                    .retain(|token| token.last_used_ms.saturating_add(ttl) > now);
+                if state.tokens.len() == before {
+                    return Ok(());
+                }
+                state.save_tokens_kept(shared)
+            },
+        );
     }
 
-    /// Settles every pending entry `cancelled` (`shutdown`).
+    /// Settles every pending entry `cancelled` (`shutdown`). On a shared store only the
+    /// entries this server's hooks wait on are settled, `cancelled` (`hook-gone`): their hooks'
+    /// connections end with the server, while the other entries stay pending for the servers
+    /// still running.
     pub(crate) fn shutdown(&self) {
         let mut state = self.lock();
-        let resolutions = state.book.shutdown();
-        if !resolutions.is_empty() {
-            state.persist_and_deliver(self, resolutions);
+        if !state.store.shared() {
+            let resolutions = state.book.shutdown();
+            if !resolutions.is_empty() {
+                let _ = state.persist_and_deliver(self, resolutions);
+            }
+            return;
         }
+        let waited: Vec<RpcId> = state.waiters.keys().copied().collect();
+        self.change(
+            &mut state,
+            || (),
+            |shared, state| {
+                let resolutions: Vec<Resolution> = waited
+                    .iter()
+                    .filter_map(|rpc_id| state.book.cancel(*rpc_id, CancelCause::HookGone))
+                    .collect();
+                if resolutions.is_empty() {
+                    return Ok(());
+                }
+                state.persist_and_deliver(shared, resolutions)
+            },
+        );
     }
 
     /// A panel's response (`POST /api/respond` body): the receipt's JSON.
@@ -263,30 +424,64 @@ impl Shared {
         let mut state = self.lock();
         let rpc_id = response.rpc_id;
         let allow = response.reply.outcome() == Outcome::AllowedOnce;
-        if allow && self.check.approvers() > 0 {
-            let own = state.book.entry(rpc_id).is_some_and(|entry| {
-                entry.registration.session_id == response.session_id
-                    && entry.registration.asked.id() == response.approval_id
-                    && entry.status == EntryStatus::Pending
-            });
-            if let (true, Some(side)) = (own, state.side.get(&rpc_id)) {
-                if let Err(why) = self.check.check(&side.challenge, assertion.as_ref()) {
-                    eprintln!("seal serve: allow of rpc id {rpc_id} refused: {why}");
-                    return frames::receipt(Some("unauthenticated"));
-                }
-            }
-        }
-        match state.book.respond_parsed(response, now) {
-            Receipt::Accepted(resolution) => {
-                if allow {
-                    if let Some(side) = state.side.get_mut(&rpc_id) {
-                        side.assertion = assertion;
+        // The assertion is checked once, on the first attempt that finds the entry pending.
+        let mut checked = false;
+        self.change(
+            &mut state,
+            || frames::receipt(Some("store")),
+            |shared, state| {
+                if allow && !checked && shared.check.approvers() > 0 {
+                    let own = state.book.entry(rpc_id).is_some_and(|entry| {
+                        entry.registration.session_id == response.session_id
+                            && entry.registration.asked.id() == response.approval_id
+                            && entry.status == EntryStatus::Pending
+                    });
+                    if let (true, Some(side)) = (own, state.side.get(&rpc_id)) {
+                        if let Err(why) = shared.check.check(&side.challenge, assertion.as_ref()) {
+                            eprintln!("seal serve: allow of rpc id {rpc_id} refused: {why}");
+                            return Ok(frames::receipt(Some("unauthenticated")));
+                        }
+                        checked = true;
                     }
                 }
-                state.persist_and_deliver(self, vec![resolution]);
-                frames::receipt(None)
+                match state.book.respond_parsed(response.clone(), now) {
+                    Receipt::Accepted(resolution) => {
+                        if allow {
+                            if let Some(side) = state.side.get_mut(&rpc_id) {
+                                side.assertion.clone_from(&assertion);
+                            }
+                        }
+                        state.persist_and_deliver(shared, vec![resolution])?;
+                        Ok(frames::receipt(None))
+                    }
+                    Receipt::Refused(refusal) => {
+                        state.confirm()?;
+                        Ok(frames::receipt(Some(refusal.name())))
+                    }
+                }
+            },
+        )
+    }
+
+    /// A shared store's poll: when another server changed the store, reload it and tell the
+    /// panels and waiting hooks what changed.
+    pub(crate) fn poll(&self) {
+        let mut state = self.lock();
+        if !state.store.shared() {
+            return;
+        }
+        match state.store.moved() {
+            Ok(false) => state.poll_failing = false,
+            Ok(true) => {
+                let reloaded = state.reload(self).is_ok();
+                state.poll_failing = !reloaded;
             }
-            Receipt::Refused(refusal) => frames::receipt(Some(refusal.name())),
+            Err(error) => {
+                if !state.poll_failing {
+                    eprintln!("seal serve: store: {error}");
+                }
+                state.poll_failing = true;
+            }
         }
     }
 
@@ -330,27 +525,33 @@ impl Shared {
         state.pairings.remove(at);
         let token_text = URL_SAFE_NO_PAD.encode(token);
         let id = hex::encode(id.get(..8)?);
-        if state.tokens.len() >= MAX_TOKENS {
-            if let Some(oldest) = state
-                .tokens
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, token)| token.last_used_ms)
-                .map(|(at, _)| at)
-            {
-                state.tokens.remove(oldest);
-            }
-        }
-        state.tokens.push(TokenRow {
+        let row = TokenRow {
             id: id.clone(),
             hash: Sha256::digest(token_text.as_bytes()).into(),
             created_ms: now,
             last_used_ms: now,
-        });
-        if !state.save_tokens(self) {
-            return None;
-        }
-        Some((token_text, id, now.saturating_add(self.token_ttl_ms)))
+        };
+        let saved = self.change(
+            &mut state,
+            || false,
+            |shared, state| {
+                if state.tokens.len() >= MAX_TOKENS {
+                    if let Some(oldest) = state
+                        .tokens
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(_, token)| token.last_used_ms)
+                        .map(|(at, _)| at)
+                    {
+                        state.tokens.remove(oldest);
+                    }
+                }
+                state.tokens.push(row.clone());
+                state.save_tokens(shared)?;
+                Ok(true)
+            },
+        );
+        saved.then(|| (token_text, id, now.saturating_add(self.token_ttl_ms)))
     }
 
     /// The id of the token `bearer`, when it is valid now (its idle time restarts).
@@ -359,21 +560,31 @@ impl Shared {
         let now = now_ms();
         let ttl = self.token_ttl_ms;
         let mut state = self.lock();
-        let at = state.tokens.iter().position(|token| token.hash == hash)?;
-        let token = state.tokens.get_mut(at)?;
-        if token.last_used_ms.saturating_add(ttl) <= now {
-            state.tokens.remove(at);
-            state.save_tokens(self);
-            return None;
-        }
-        let id = token.id.clone();
-        // The idle clock moves in steps of a minute, so a busy panel does not write the store
-        // on every request.
-        if now.saturating_sub(token.last_used_ms) >= TOKEN_TOUCH_MS {
-            token.last_used_ms = now;
-            state.save_tokens(self);
-        }
-        Some(id)
+        self.change(
+            &mut state,
+            || None,
+            |shared, state| {
+                let Some(at) = state.tokens.iter().position(|token| token.hash == hash) else {
+                    return Ok(None);
+                };
+                let Some(token) = state.tokens.get_mut(at) else {
+                    return Ok(None);
+                };
+                if token.last_used_ms.saturating_add(ttl) <= now {
+                    state.tokens.remove(at);
+                    state.save_tokens_kept(shared)?;
+                    return Ok(None);
+                }
+                let id = token.id.clone();
+                // The idle clock moves in steps of a minute, so a busy panel does not write the
+                // store on every request.
+                if now.saturating_sub(token.last_used_ms) >= TOKEN_TOUCH_MS {
+                    token.last_used_ms = now;
+                    state.save_tokens_kept(shared)?;
+                }
+                Ok(Some(id))
+            },
+        )
     }
 
     /// `{"tokens":[...]}`.
@@ -397,13 +608,19 @@ impl Shared {
     /// Revokes token `id`; false when there is none.
     pub(crate) fn revoke(&self, id: &str) -> bool {
         let mut state = self.lock();
-        let before = state.tokens.len();
-        state.tokens.retain(|token| token.id != id);
-        if state.tokens.len() == before {
-            return false;
-        }
-        state.save_tokens(self);
-        true
+        self.change(
+            &mut state,
+            || false,
+            |shared, state| {
+                let before = state.tokens.len();
+                state.tokens.retain(|token| token.id != id);
+                if state.tokens.len() == before {
+                    return Ok(false);
+                }
+                state.save_tokens_kept(shared)?;
+                Ok(true)
+            },
+        )
     }
 
     /// Appends to the decision log, if any; a failure goes to stderr.
@@ -426,34 +643,32 @@ impl Shared {
     pub(crate) fn pending_count(&self) -> usize {
         self.lock().book.pending_count()
     }
+
+    fn set_live_tokens(&self, tokens: &[TokenRow]) {
+        let live: BTreeSet<String> = tokens.iter().map(|token| token.id.clone()).collect();
+        *self
+            .live_tokens
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = live;
+    }
 }
 
 impl State {
-    fn ask(
-        &mut self,
-        shared: &Shared,
-        ask: &Ask,
-        connection: u64,
-        waiter: oneshot::Sender<ServerLine>,
-        now: u64,
-    ) -> AskAnswer {
+    fn ask(&mut self, shared: &Shared, ask: &Ask, now: u64) -> Result<AskAnswer, Unsaved> {
         let registration = match registration_of(ask) {
             Ok(registration) => registration,
-            Err(message) => return AskAnswer::Refused(refused("malformed", &message)),
+            Err(message) => return Ok(AskAnswer::Refused(refused("malformed", &message))),
         };
         let approvers = shared.check.approvers();
         match self.book.register(registration, now) {
-            Err(error) => AskAnswer::Refused(refused(entry_error_name(&error), &error.to_string())),
+            Err(error) => Ok(AskAnswer::Refused(refused(
+                entry_error_name(&error),
+                &error.to_string(),
+            ))),
             Ok(Registered::Again(entry)) => {
                 let rpc_id = entry.rpc_id;
                 let settled = match entry.status {
-                    EntryStatus::Pending => {
-                        self.waiters
-                            .entry(rpc_id)
-                            .or_default()
-                            .push((connection, waiter));
-                        None
-                    }
+                    EntryStatus::Pending => None,
                     EntryStatus::Settled { outcome, cause, .. } => Some(ServerLine::Settled {
                         outcome,
                         cause: cause_name(cause).to_owned(),
@@ -463,7 +678,7 @@ impl State {
                             .and_then(|side| side.assertion.clone()),
                     }),
                 };
-                AskAnswer::Registered {
+                Ok(AskAnswer::Registered {
                     line: ServerLine::Registered {
                         rpc_id: rpc_id.0,
                         again: true,
@@ -471,7 +686,7 @@ impl State {
                     },
                     rpc_id,
                     settled,
-                }
+                })
             }
             Ok(Registered::New(entry)) => {
                 let rpc_id = entry.rpc_id;
@@ -489,25 +704,25 @@ impl State {
                 };
                 self.side.insert(rpc_id, side);
                 self.next_rpc_id = RpcId(rpc_id.0.saturating_add(1)).max(self.next_rpc_id);
-                if let Err(error) = self.persist(&[rpc_id]) {
-                    eprintln!("seal serve: store: {error}");
-                    // Never persisted, so not persisted as settled either: the store is failing.
-                    if let Some(resolution) = self.book.mark_unavailable(rpc_id) {
-                        self.deliver(shared, vec![resolution]);
+                match self.persist(&[rpc_id]) {
+                    Ok(()) => {}
+                    Err(Unsaved::Failed) if !self.store.shared() => {
+                        // Never persisted, so not persisted as settled either: the store is
+                        // failing.
+                        if let Some(resolution) = self.book.mark_unavailable(rpc_id) {
+                            self.deliver(shared, vec![resolution]);
+                        }
+                        return Ok(AskAnswer::Refused(refused(
+                            "store",
+                            "the approval server could not record the approval",
+                        )));
                     }
-                    return AskAnswer::Refused(refused(
-                        "store",
-                        "the approval server could not record the approval",
-                    ));
+                    Err(unsaved) => return Err(unsaved),
                 }
                 shared.record(log::asked(&entry));
                 let frame = frames::requested(&entry, self.side.get(&rpc_id));
                 let _ = shared.panels.send(Arc::from(frame));
-                self.waiters
-                    .entry(rpc_id)
-                    .or_default()
-                    .push((connection, waiter));
-                AskAnswer::Registered {
+                Ok(AskAnswer::Registered {
                     line: ServerLine::Registered {
                         rpc_id: rpc_id.0,
                         again: false,
@@ -515,64 +730,204 @@ impl State {
                     },
                     rpc_id,
                     settled: None,
-                }
+                })
             }
         }
     }
 
-    fn persist(&mut self, touched: &[RpcId]) -> Result<(), crate::store::ApprovalStoreError> {
+    /// Writes the entries `touched`; a failure is printed.
+    fn persist(&mut self, touched: &[RpcId]) -> Result<(), Unsaved> {
         let book = &self.book;
         self.side.retain(|rpc_id, _| book.entry(*rpc_id).is_some());
-        self.store
-            .save_entries(&self.book, &self.side, touched, self.next_rpc_id)
+        let view = View {
+            book: &self.book,
+            side: &self.side,
+            next_rpc_id: self.next_rpc_id,
+            tokens: &self.tokens,
+        };
+        match self.store.save(&view, Touched::Entries(touched)) {
+            Ok(Saved::Written) => {
+                if self.store.shared() {
+                    self.announced = self.book.pending().map(|entry| entry.rpc_id).collect();
+                }
+                Ok(())
+            }
+            Ok(Saved::Stale) => Err(Unsaved::Stale),
+            Ok(Saved::Busy) => Err(Unsaved::Busy),
+            Err(error) => {
+                eprintln!("seal serve: store: {error}");
+                Err(Unsaved::Failed)
+            }
+        }
     }
 
-    /// Writes the settled entries, then tells panels and the waiting hooks.
-    fn persist_and_deliver(&mut self, shared: &Shared, resolutions: Vec<Resolution>) {
+    /// On a shared store, whether the book this server holds is still the store's: a refusal
+    /// computed from an old book is computed again on the current one.
+    fn confirm(&mut self) -> Result<(), Unsaved> {
+        if !self.store.shared() {
+            return Ok(());
+        }
+        match self.store.moved() {
+            Ok(false) => Ok(()),
+            Ok(true) => Err(Unsaved::Stale),
+            Err(error) => {
+                eprintln!("seal serve: store: {error}");
+                Err(Unsaved::Failed)
+            }
+        }
+    }
+
+    /// Writes the settled entries, then tells panels and the waiting hooks. On the single
+    /// server's store a failed write is printed and the settlement still delivered (the
+    /// entries are settled in memory); on a shared store it is not delivered, and the change
+    /// is refused.
+    fn persist_and_deliver(
+        &mut self,
+        shared: &Shared,
+        resolutions: Vec<Resolution>,
+    ) -> Result<(), Unsaved> {
         let touched: Vec<RpcId> = resolutions
             .iter()
             .map(|resolution| resolution.rpc_id)
             .collect();
-        if let Err(error) = self.persist(&touched) {
-            eprintln!("seal serve: store: {error}");
+        match self.persist(&touched) {
+            Ok(()) => {}
+            Err(Unsaved::Failed) if !self.store.shared() => {}
+            Err(unsaved) => return Err(unsaved),
         }
         self.deliver(shared, resolutions);
+        Ok(())
     }
 
     /// Tells panels, the decision log and the waiting hooks how entries settled.
     fn deliver(&mut self, shared: &Shared, resolutions: Vec<Resolution>) {
         for resolution in resolutions {
             shared.record(log::decided(&resolution));
-            let _ = shared.panels.send(Arc::from(frames::resolved(&resolution)));
-            let assertion = self
-                .side
-                .get(&resolution.rpc_id)
-                .and_then(|side| side.assertion.clone());
-            for (_, waiter) in self.waiters.remove(&resolution.rpc_id).unwrap_or_default() {
-                let _ = waiter.send(ServerLine::Settled {
-                    outcome: resolution.outcome,
-                    cause: cause_name(resolution.cause).to_owned(),
-                    assertion: assertion.clone(),
-                });
+            self.announce(shared, &resolution);
+        }
+    }
+
+    /// Tells panels and the waiting hooks how an entry settled.
+    fn announce(&mut self, shared: &Shared, resolution: &Resolution) {
+        let _ = shared.panels.send(Arc::from(frames::resolved(resolution)));
+        let assertion = self
+            .side
+            .get(&resolution.rpc_id)
+            .and_then(|side| side.assertion.clone());
+        for (_, waiter) in self.waiters.remove(&resolution.rpc_id).unwrap_or_default() {
+            let _ = waiter.send(ServerLine::Settled {
+                outcome: resolution.outcome,
+                cause: cause_name(resolution.cause).to_owned(),
+                assertion: assertion.clone(),
+            });
+        }
+    }
+
+    /// Writes the token table (and the set of live token ids).
+    fn save_tokens(&mut self, shared: &Shared) -> Result<(), Unsaved> {
+        shared.set_live_tokens(&self.tokens);
+        let view = View {
+            book: &self.book,
+            side: &self.side,
+            next_rpc_id: self.next_rpc_id,
+            tokens: &self.tokens,
+        };
+        match self.store.save(&view, Touched::Tokens) {
+            Ok(Saved::Written) => Ok(()),
+            Ok(Saved::Stale) => Err(Unsaved::Stale),
+            Ok(Saved::Busy) => Err(Unsaved::Busy),
+            Err(error) => {
+                eprintln!("seal serve: store: {error}");
+                Err(Unsaved::Failed)
             }
         }
     }
 
-    /// Writes the token table (and the set of live token ids); false (and a line on stderr)
-    /// when the store failed.
-    fn save_tokens(&mut self, shared: &Shared) -> bool {
-        let live: BTreeSet<String> = self.tokens.iter().map(|token| token.id.clone()).collect();
-        *shared
-            .live_tokens
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = live;
-        match self.store.save_tokens(&self.tokens) {
-            Ok(()) => true,
-            Err(error) => {
-                eprintln!("seal serve: store: {error}");
-                false
+    /// As [`State::save_tokens`], but on the single server's store a failed write is printed
+    /// and the change kept in memory (a revocation or expiry holds until restart).
+    fn save_tokens_kept(&mut self, shared: &Shared) -> Result<(), Unsaved> {
+        match self.save_tokens(shared) {
+            Err(Unsaved::Failed) if !self.store.shared() => Ok(()),
+            other => other,
+        }
+    }
+
+    fn backup(&self) -> Backup {
+        Backup {
+            book: self.book.clone(),
+            side: self.side.clone(),
+            next_rpc_id: self.next_rpc_id,
+            tokens: self.tokens.clone(),
+        }
+    }
+
+    fn restore(&mut self, shared: &Shared, backup: Backup) {
+        self.book = backup.book;
+        self.side = backup.side;
+        self.next_rpc_id = backup.next_rpc_id;
+        self.tokens = backup.tokens;
+        shared.set_live_tokens(&self.tokens);
+    }
+
+    /// Reads the shared store again and tells panels and the waiting hooks what other servers
+    /// changed: entries newly pending (`approval/requested`), entries no longer pending
+    /// (`approval/resolved`, and `settled` to the hooks waiting here). Nothing is logged: the
+    /// server that made a change logged it.
+    fn reload(&mut self, shared: &Shared) -> Result<(), ()> {
+        let loaded = self.store.load().map_err(|error| {
+            eprintln!("seal serve: store: {error}");
+        })?;
+        let mut snapshot = loaded.snapshot;
+        // rpc ids never go back on this server, even when Redis lost its data (restarted
+        // without persistence): a hook or panel holding an old rpc id never meets a new entry
+        // under it.
+        snapshot.next_rpc_id = snapshot.next_rpc_id.max(self.next_rpc_id);
+        let next_rpc_id = snapshot.next_rpc_id;
+        let book = ApprovalBook::rebuild(self.limits, snapshot).map_err(|error| {
+            self.store.forget_version();
+            eprintln!("seal serve: store: the shared store holds an invalid book: {error}");
+        })?;
+        self.book = book;
+        self.side = loaded.side;
+        self.next_rpc_id = next_rpc_id;
+        self.tokens = loaded.tokens;
+        shared.set_live_tokens(&self.tokens);
+        let pending: BTreeSet<RpcId> = self.book.pending().map(|entry| entry.rpc_id).collect();
+        for rpc_id in pending.difference(&self.announced) {
+            if let Some(entry) = self.book.entry(*rpc_id) {
+                let frame = frames::requested(entry, self.side.get(rpc_id));
+                let _ = shared.panels.send(Arc::from(frame));
             }
         }
+        let mut ended: BTreeSet<RpcId> = self.announced.difference(&pending).copied().collect();
+        ended.extend(self.waiters.keys().copied());
+        for rpc_id in ended {
+            match self.book.entry(rpc_id).and_then(resolution_of) {
+                Some(resolution) => self.announce(shared, &resolution),
+                // Forgotten by the book (past its settled limit): the hooks' waits end, and
+                // they hear nothing, as when the server stops.
+                None if self.book.entry(rpc_id).is_none() => {
+                    self.waiters.remove(&rpc_id);
+                }
+                None => {}
+            }
+        }
+        self.announced = pending;
+        Ok(())
+    }
+}
+
+/// How a settled entry settled (`None` while it is pending).
+fn resolution_of(entry: &BookEntry) -> Option<Resolution> {
+    match entry.status {
+        EntryStatus::Pending => None,
+        EntryStatus::Settled { outcome, cause, .. } => Some(Resolution {
+            rpc_id: entry.rpc_id,
+            session_id: entry.registration.session_id.clone(),
+            approval_id: entry.registration.asked.id().to_owned(),
+            outcome,
+            cause,
+        }),
     }
 }
 

@@ -2,6 +2,9 @@
 //! command, the hook's nonce, the assertion that came with an allow), the next rpc id, and the
 //! token table.
 //!
+//! [`BookStore`] is the seam between the server's state and where it is kept: [`Store`] here
+//! (SQLite, one server) or [`crate::redis_store::RedisBookStore`] (Redis, a fleet of servers).
+//!
 //! Every change is written in one transaction before the change's caller is answered. Only the
 //! rows a change touched are written (plus the deletion of settled entries the book forgot), so
 //! a change costs the same with 1 or 1,000 entries pending. WAL, `synchronous=FULL`, a busy
@@ -66,6 +69,12 @@ pub(crate) struct Loaded {
 #[derive(Debug)]
 pub struct ApprovalStoreError(String);
 
+impl ApprovalStoreError {
+    pub(crate) fn new(message: impl Into<String>) -> ApprovalStoreError {
+        ApprovalStoreError(message.into())
+    }
+}
+
 impl fmt::Display for ApprovalStoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -80,8 +89,95 @@ impl From<rusqlite::Error> for ApprovalStoreError {
     }
 }
 
-fn corrupt(what: impl fmt::Display) -> ApprovalStoreError {
+pub(crate) fn corrupt(what: impl fmt::Display) -> ApprovalStoreError {
     ApprovalStoreError(format!("the store holds an invalid row: {what}"))
+}
+
+/// What the server keeps, as one view for a store to write.
+pub(crate) struct View<'a> {
+    pub(crate) book: &'a ApprovalBook,
+    pub(crate) side: &'a BTreeMap<RpcId, Side>,
+    pub(crate) next_rpc_id: RpcId,
+    pub(crate) tokens: &'a [TokenRow],
+}
+
+/// What a change touched.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Touched<'a> {
+    /// These entries (and the entries the book forgot, and the next rpc id).
+    Entries(&'a [RpcId]),
+    /// The token table.
+    Tokens,
+}
+
+/// How a write went when it did not fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Saved {
+    /// Written: the store now holds the view.
+    Written,
+    /// Not written: another server changed the store since this one last read it (its version
+    /// moved). The caller reloads and applies its change again.
+    Stale,
+    /// Not written: another server holds the turn (it lost too many races and writes next).
+    /// The caller waits a moment and tries again.
+    Busy,
+}
+
+/// Where the server's book, side data and tokens are kept.
+pub(crate) trait BookStore: Send {
+    /// Everything the store holds (and, for a shared store, the version it was read at).
+    fn load(&mut self) -> Result<Loaded, ApprovalStoreError>;
+
+    /// Writes a change: [`Saved::Stale`] when another server changed the store first.
+    fn save(&mut self, view: &View<'_>, touched: Touched<'_>) -> Result<Saved, ApprovalStoreError>;
+
+    /// Whether other servers may change the store (then a failed write refuses the change, and
+    /// the server polls [`BookStore::moved`]).
+    fn shared(&self) -> bool;
+
+    /// Whether the store changed since this server last read or wrote it (always false for a
+    /// store only this server writes).
+    fn moved(&mut self) -> Result<bool, ApprovalStoreError>;
+
+    /// Forgets the version last read, so the next change reloads first.
+    fn forget_version(&mut self);
+
+    /// After lost races: asks for the turn, so that the next write is this server's (others'
+    /// writes answer [`Saved::Busy`] until it writes, gives the turn up, or the turn expires).
+    fn take_turn(&mut self);
+
+    /// Gives the turn up when this server holds it and its change wrote nothing.
+    fn release_turn(&mut self);
+}
+
+impl BookStore for Store {
+    fn load(&mut self) -> Result<Loaded, ApprovalStoreError> {
+        Store::load(self)
+    }
+
+    fn save(&mut self, view: &View<'_>, touched: Touched<'_>) -> Result<Saved, ApprovalStoreError> {
+        match touched {
+            Touched::Entries(touched) => {
+                self.save_entries(view.book, view.side, touched, view.next_rpc_id)?;
+            }
+            Touched::Tokens => self.save_tokens(view.tokens)?,
+        }
+        Ok(Saved::Written)
+    }
+
+    fn shared(&self) -> bool {
+        false
+    }
+
+    fn moved(&mut self) -> Result<bool, ApprovalStoreError> {
+        Ok(false)
+    }
+
+    fn forget_version(&mut self) {}
+
+    fn take_turn(&mut self) {}
+
+    fn release_turn(&mut self) {}
 }
 
 /// The SQLite store.
@@ -331,7 +427,8 @@ fn write_entry(
     Ok(())
 }
 
-struct Row {
+/// One entry as the stores keep it: the book's record and the side data, as columns.
+pub(crate) struct Row {
     rpc_id: i64,
     session_id: String,
     agent: String,
@@ -351,7 +448,108 @@ struct Row {
 }
 
 impl Row {
-    fn into_entry(self) -> Result<(BookEntry, Side), ApprovalStoreError> {
+    /// The row of `entry` with `extra`.
+    pub(crate) fn of(entry: &BookEntry, extra: &Side) -> Result<Row, ApprovalStoreError> {
+        let registration = &entry.registration;
+        let asked = &registration.asked;
+        let (outcome, cause, consumed) = match entry.status {
+            EntryStatus::Pending => (None, None, false),
+            EntryStatus::Settled {
+                outcome,
+                cause,
+                consumed,
+            } => (
+                Some(outcome.as_str().to_owned()),
+                Some(cause_name(cause).to_owned()),
+                consumed,
+            ),
+        };
+        Ok(Row {
+            rpc_id: sql(entry.rpc_id.0)?,
+            session_id: registration.session_id.clone(),
+            agent: registration.agent.clone(),
+            approval_id: asked.id().to_owned(),
+            tool: asked.tool().to_owned(),
+            call_id: asked.call_id().map(str::to_owned),
+            reason: asked.reason().map(str::to_owned),
+            arguments_digest: registration.arguments_digest.to_hex(),
+            card: registration.card.clone(),
+            deadline_ms: sql(registration.deadline_ms)?,
+            outcome,
+            cause,
+            consumed,
+            command: extra.command.clone(),
+            nonce: extra.nonce.to_vec(),
+            assertion: extra.assertion.as_ref().map(WireAssertion::to_json),
+        })
+    }
+
+    /// The row as a JSON object (the Redis store's encoding: the SQLite columns by name, the
+    /// nonce in hex).
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "rpc_id": self.rpc_id,
+            "session_id": self.session_id,
+            "agent": self.agent,
+            "approval_id": self.approval_id,
+            "tool": self.tool,
+            "call_id": self.call_id,
+            "reason": self.reason,
+            "arguments_digest": self.arguments_digest,
+            "card": self.card,
+            "deadline_ms": self.deadline_ms,
+            "outcome": self.outcome,
+            "cause": self.cause,
+            "consumed": self.consumed,
+            "command": self.command,
+            "nonce": hex::encode(&self.nonce),
+            "assertion": self.assertion,
+        })
+    }
+
+    /// The row of a JSON object [`Row::to_json`] wrote.
+    pub(crate) fn from_json(value: &serde_json::Value) -> Result<Row, ApprovalStoreError> {
+        let text = |name: &str| -> Result<String, ApprovalStoreError> {
+            field(value, name)
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| corrupt(format_args!("the field `{name}`")))
+        };
+        let optional = |name: &str| -> Result<Option<String>, ApprovalStoreError> {
+            match &field(value, name) {
+                serde_json::Value::Null => Ok(None),
+                serde_json::Value::String(text) => Ok(Some(text.clone())),
+                _ => Err(corrupt(format_args!("the field `{name}`"))),
+            }
+        };
+        let integer = |name: &str| -> Result<i64, ApprovalStoreError> {
+            field(value, name)
+                .as_i64()
+                .ok_or_else(|| corrupt(format_args!("the field `{name}`")))
+        };
+        Ok(Row {
+            rpc_id: integer("rpc_id")?,
+            session_id: text("session_id")?,
+            agent: text("agent")?,
+            approval_id: text("approval_id")?,
+            tool: text("tool")?,
+            call_id: optional("call_id")?,
+            reason: optional("reason")?,
+            arguments_digest: text("arguments_digest")?,
+            card: text("card")?,
+            deadline_ms: integer("deadline_ms")?,
+            outcome: optional("outcome")?,
+            cause: optional("cause")?,
+            consumed: field(value, "consumed")
+                .as_bool()
+                .ok_or_else(|| corrupt("the field `consumed`"))?,
+            command: optional("command")?,
+            nonce: hex::decode(text("nonce")?).map_err(|_| corrupt("a nonce"))?,
+            assertion: optional("assertion")?,
+        })
+    }
+
+    pub(crate) fn into_entry(self) -> Result<(BookEntry, Side), ApprovalStoreError> {
         let rpc_id = RpcId(u64::try_from(self.rpc_id).map_err(corrupt)?);
         let asked = ApprovalAsked::new(
             &self.approval_id,
@@ -403,6 +601,11 @@ impl Row {
         };
         Ok((entry, side))
     }
+}
+
+/// The member `name` of a JSON object (null when absent or not an object).
+pub(crate) fn field<'a>(value: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    value.get(name).unwrap_or(&serde_json::Value::Null)
 }
 
 fn assertion_of(text: &str) -> Result<WireAssertion, ApprovalStoreError> {

@@ -99,7 +99,9 @@ impl RedisAddress {
         self.info.redis.username.is_some() || self.info.redis.password.is_some()
     }
 
-    pub(crate) fn connection_info(&self) -> &ConnectionInfo {
+    /// The client's connection settings (host, port, database and any credentials), for
+    /// another edge crate that opens its own connections to the same server.
+    pub fn connection_info(&self) -> &ConnectionInfo {
         &self.info
     }
 }

@@ -183,7 +183,7 @@ fn files(args: &InstallArgs) -> Result<settings::Files, Failure> {
     let state = match args.state.as_deref() {
         None => None,
         Some(url) if crate::state::is_url(url) => {
-            if url_has_password(url) {
+            if crate::state::url_has_password(url) {
                 return Err(Failure::usage(
                     "--state: the Redis URL carries a password, which would be written into the \
                      client's settings file; set SEAL_STATE in the client's environment instead",
@@ -211,14 +211,6 @@ fn files(args: &InstallArgs) -> Result<settings::Files, Failure> {
             .transpose()?,
         state,
     })
-}
-
-fn url_has_password(url: &str) -> bool {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split('/').next().unwrap_or_default();
-    authority
-        .rsplit_once('@')
-        .is_some_and(|(userinfo, _)| userinfo.contains(':'))
 }
 
 /// The binary the commands name: `seal` as the client's `PATH` finds it, or `--binary`.

@@ -35,12 +35,30 @@ fn serve(socket: &Path, store: &Path) -> Served {
 }
 
 fn serve_with(socket: &Path, store: &Path, extra: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_seal"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seal"));
+    command
         .args(["serve", "--listen", "127.0.0.1:0", "--socket"])
         .arg(socket)
         .arg("--store")
         .arg(store)
-        .args(extra)
+        .args(extra);
+    served(command)
+}
+
+/// A server of the fleet `fleet` on the Redis database `url` (given in SEAL_SERVE_STORE, where
+/// a password could be).
+fn serve_fleet(socket: &Path, url: &str, fleet: &str) -> Served {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seal"));
+    command
+        .args(["serve", "--listen", "127.0.0.1:0", "--socket"])
+        .arg(socket)
+        .args(["--fleet", fleet])
+        .env("SEAL_SERVE_STORE", url);
+    served(command)
+}
+
+fn served(mut command: Command) -> Served {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -519,4 +537,63 @@ fn serve_beyond_loopback_needs_tls_an_approver_and_a_trusted_host() {
     let (code, stderr) = refused(&["--tls-cert", "/nonexistent/panel.crt"]);
     assert_ne!(code, Some(0), "{stderr}");
     assert!(stderr.contains("--tls-key"), "{stderr}");
+}
+
+const FLEET_REDIS_DB: u32 = 9;
+
+#[test]
+fn serve_fleet_on_redis_answers_a_hook_from_the_other_server() {
+    let url = crate::support::redis_server::database(FLEET_REDIS_DB);
+    let (_dir_a, socket_a, _) = place();
+    let (_dir_b, socket_b, _) = place();
+    let a = serve_fleet(&socket_a, &url, "cli-test");
+    let b = serve_fleet(&socket_b, &url, "cli-test");
+    let token = pair(b.port, &b.pairing_url);
+    let (sender, receiver) = mpsc::channel();
+    let the_ask = ask("session-f", 1);
+    let digest = the_ask.arguments_digest;
+    let hook = std::thread::spawn(move || {
+        wait_for_answer(&socket_a, &the_ask, Instant::now() + WAIT, |rpc_id| {
+            let _ = sender.send(rpc_id);
+        })
+    });
+    let rpc_id = receiver.recv_timeout(WAIT).expect("registered on A");
+    let (_stream, seen) = panel(b.port, &token, 1);
+    assert_eq!(seen, vec![rpc_id], "B's panel shows A's approval");
+    let body = format!(
+        "{{\"response\":{{\"approval_id\":\"approval-1\",\"outcome\":\"allowed-once\",\"rpc_id\":{rpc_id},\"session_id\":\"session-f\"}},\"assertion\":null}}"
+    );
+    let (status, receipt) = http(b.port, "POST", "/api/respond", Some(&token), Some(&body));
+    assert_eq!((status, receipt.as_str()), (200, "{\"accepted\":true}"));
+    let mut settled = hook.join().expect("the hook thread").expect("settled");
+    assert_eq!(settled.outcome, seal::Outcome::AllowedOnce);
+    settled
+        .consume(digest, Instant::now() + WAIT)
+        .expect("consumed once");
+    drop(a);
+}
+
+#[test]
+fn serve_refuses_a_store_password_on_the_command_line() {
+    let (_dir, socket, _) = place();
+    let output = Command::new(env!("CARGO_BIN_EXE_seal"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--socket"])
+        .arg(&socket)
+        .args(["--store", "redis://:hunter2@127.0.0.1:6379/0"])
+        .env_remove("SEAL_SERVE_STORE")
+        .output()
+        .expect("seal serve runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("SEAL_SERVE_STORE"), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+    // --fleet without a Redis store is a usage error too.
+    let output = Command::new(env!("CARGO_BIN_EXE_seal"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--socket"])
+        .arg(&socket)
+        .args(["--fleet", "one"])
+        .env_remove("SEAL_SERVE_STORE")
+        .output()
+        .expect("seal serve runs");
+    assert_eq!(output.status.code(), Some(2));
 }

@@ -10,6 +10,7 @@
 mod approvers;
 mod browser;
 mod fence;
+mod fleet;
 mod flows;
 mod latency;
 mod load;
