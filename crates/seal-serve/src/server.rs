@@ -263,6 +263,24 @@ impl RunningServer {
         self.shared.pending_count()
     }
 
+    /// Plugs an embedder's machine answerer (an ACP client, a chat bridge) into this server:
+    /// the answerer owns `owned_agent` and answers entry `rpc_id` with its client's `response`.
+    /// The book's claim rule applies: it claims only entries of exactly that agent that have a
+    /// call id (any other is refused as `foreign`); its client is offered `allow-once` and
+    /// `reject-once`; `allow-once` allows once, a cancellation cancels, every other option
+    /// rejects. Stale, duplicate and late answers are refused by name as a panel's are. An
+    /// accepted answer is delivered to the panels and the waiting hook like a panel's; with an
+    /// approver enrolled, the hook takes no allow without an approver's assertion, which a
+    /// machine answer never carries. `None` when the store refused the change.
+    pub fn answer_as_machine(
+        &self,
+        owned_agent: &str,
+        rpc_id: u64,
+        response: seal_policy::approval::MachineResponse<'_>,
+    ) -> Option<seal_policy::approval::Receipt> {
+        self.shared.machine_respond(owned_agent, rpc_id, response)
+    }
+
     /// Blocks until SIGINT or SIGTERM, then shuts down.
     ///
     /// # Errors

@@ -15,8 +15,8 @@ use seal_parse::json::{parse, Fields, JsonLimits, Value, MAX_EXACT_INTEGER};
 use seal_policy::approval::trust::card_command;
 use seal_policy::approval::{
     ApprovalBook, BookEntry, BookLimits, CancelCause, ConsumeRefusal, EntryError,
-    EntryRegistration, EntryStatus, Receipt, RegisterError, Registered, RegistryLimits, Resolution,
-    RpcId, WireResponse,
+    EntryRegistration, EntryStatus, MachineResponse, Receipt, RegisterError, Registered,
+    RegistryLimits, Resolution, RpcId, WireResponse,
 };
 use seal_record::{ApprovalAsked, Outcome, Sha256Digest};
 use seal_verify::webauthn::approval_challenge;
@@ -458,6 +458,40 @@ impl Shared {
                         state.confirm()?;
                         Ok(frames::receipt(Some(refusal.name())))
                     }
+                }
+            },
+        )
+    }
+
+    /// A machine answerer that owns `owned_agent` answers entry `rpc_id` with its client's
+    /// `response` (the book's claim rule: only that agent's entries with a call id; `allow-once`
+    /// allows once, a cancellation cancels, any other option rejects). With an approver
+    /// enrolled, a machine's allow is settled like any other but the waiting hook, finding no
+    /// assertion, does not take it.
+    pub(crate) fn machine_respond(
+        &self,
+        owned_agent: &str,
+        rpc_id: u64,
+        response: MachineResponse<'_>,
+    ) -> Option<Receipt> {
+        let now = now_ms();
+        let mut state = self.lock();
+        self.change(
+            &mut state,
+            || None,
+            |shared, state| match state.book.respond_as_machine(
+                owned_agent,
+                RpcId(rpc_id),
+                response,
+                now,
+            ) {
+                Receipt::Accepted(resolution) => {
+                    state.persist_and_deliver(shared, vec![resolution.clone()])?;
+                    Ok(Some(Receipt::Accepted(resolution)))
+                }
+                Receipt::Refused(refusal) => {
+                    state.confirm()?;
+                    Ok(Some(Receipt::Refused(refusal)))
                 }
             },
         )

@@ -14,6 +14,7 @@ mod fleet;
 mod flows;
 mod latency;
 mod load;
+mod machine;
 mod restart;
 mod support;
 mod tls;
