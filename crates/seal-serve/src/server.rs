@@ -11,6 +11,7 @@ use seal_policy::approval::trust::{PanelScheme, RequestTrust, RequestTrustError}
 use seal_policy::approval::{ApprovalBook, BookLimits, EntryError};
 
 use crate::check::{AllowCheck, NoApprovers};
+use crate::frames::NO_APPROVER_WARNING;
 use crate::log::DecisionLog;
 use crate::redis_store::{FleetStore, RedisBookStore};
 use crate::state::{blocking, Restored, Shared};
@@ -478,6 +479,9 @@ pub fn start(config: ServeConfig) -> Result<RunningServer, ServeError> {
              the first security key):"
         );
         eprintln!("{pairing_url}");
+        if shared.check.approvers() == 0 {
+            eprintln!("seal serve: warning: {NO_APPROVER_WARNING}");
+        }
     }
     Ok(RunningServer {
         runtime: Some(runtime),

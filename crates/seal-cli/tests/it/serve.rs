@@ -21,6 +21,8 @@ struct Served {
     child: Child,
     port: u16,
     pairing_url: String,
+    /// The line after the pairing address: the same-user warning while no approver is enrolled.
+    after_address: String,
 }
 
 impl Drop for Served {
@@ -41,6 +43,9 @@ fn serve_with(socket: &Path, store: &Path, extra: &[&str]) -> Served {
         .arg(socket)
         .arg("--store")
         .arg(store)
+        // The approvers file of the test's own folder, never the user's.
+        .arg("--approvers")
+        .arg(socket.with_file_name("approvers.json"))
         .args(extra);
     served(command)
 }
@@ -53,6 +58,8 @@ fn serve_fleet(socket: &Path, url: &str, fleet: &str) -> Served {
         .args(["serve", "--listen", "127.0.0.1:0", "--socket"])
         .arg(socket)
         .args(["--fleet", fleet])
+        .arg("--approvers")
+        .arg(socket.with_file_name("approvers.json"))
         .env("SEAL_SERVE_STORE", url);
     served(command)
 }
@@ -75,6 +82,7 @@ fn served(mut command: Command) -> Served {
             break line;
         }
     };
+    let after_address = lines.next().and_then(Result::ok).unwrap_or_default();
     // Keep draining stderr so the server never blocks on it.
     std::thread::spawn(move || for _ in lines {});
     let port = pairing_url
@@ -87,6 +95,7 @@ fn served(mut command: Command) -> Served {
         child,
         port,
         pairing_url,
+        after_address,
     }
 }
 
@@ -316,6 +325,14 @@ fn serve_pair_prints_a_fresh_single_use_address() {
         "{url}"
     );
     assert_ne!(url, served.pairing_url);
+    // With no approver enrolled, the server says at once what that means.
+    assert!(
+        served
+            .after_address
+            .contains("any process running as your user"),
+        "{}",
+        served.after_address
+    );
     // Only the address printed at start carries the enrolment secret; the socket never gives
     // it out.
     assert!(
