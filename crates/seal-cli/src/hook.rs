@@ -9,11 +9,10 @@ use std::ffi::OsString;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use clap::Parser;
 use seal::render::{escape, render_alarm, Context};
 use seal::ALARM_ELEMENT;
 
-use crate::cli::{Cli, Command, HookCommand, HookEvent, PromptHookArgs, Toggle, ToolHookArgs};
+use crate::cli::{PromptHookArgs, Toggle, ToolHookArgs};
 use crate::failure::{Exit, Failure};
 use crate::fault;
 use crate::io::{now, read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
@@ -86,11 +85,7 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
     let shadow = std::cell::Cell::new(false);
     let decided = lane::catch(|| {
         fault::point("args");
-        let flags = match (hook_command(args)?, event) {
-            (HookEvent::PreToolUse(flags), ToolEvent::PreToolUse)
-            | (HookEvent::PreSkillShellCommand(flags), ToolEvent::PreSkillShellCommand) => flags,
-            _ => return Err(Failure::usage("expected a tool hook")),
-        };
+        let flags: ToolHookArgs = hook_args(args)?;
         shadow.set(flags.log.shadow);
         let hold = flags.hold && event == ToolEvent::PreToolUse;
         let seconds = if hold {
@@ -154,15 +149,7 @@ pub fn tool_lane(harness: Harness, event: ToolEvent, args: &[OsString]) -> u8 {
 pub fn prompt_lane(harness: Harness, args: &[OsString]) -> u8 {
     let context = lane::catch(|| {
         fault::point("args");
-        let flags = match hook_command(args)? {
-            HookEvent::UserPromptSubmit(flags) => flags,
-            HookEvent::PreToolUse(_)
-            | HookEvent::PreSkillShellCommand(_)
-            | HookEvent::PermissionRequest(_)
-            | HookEvent::PostToolUse(_) => {
-                return Err(Failure::usage("expected the `user-prompt-submit` hook"))
-            }
-        };
+        let flags: PromptHookArgs = hook_args(args)?;
         start_deadline(flags.deadline.seconds, move || {
             (answer_text(&prompt_answer(harness, failure_alarm())), false)
         });
@@ -189,10 +176,36 @@ pub fn prompt_lane(harness: Harness, args: &[OsString]) -> u8 {
     Exit::Ok.code()
 }
 
-/// The hook command of `args`: any refusal of the command line, help included (printed on
-/// stderr, since stdout carries the answer), is a usage failure, which the lane answers.
-pub(crate) fn hook_command(args: &[OsString]) -> Result<HookEvent, Failure> {
-    let cli = Cli::try_parse_from(args).map_err(|error| {
+/// The flags of a hook command line (`seal hook <harness> <event> FLAGS...`): only that
+/// event's flags are built and read, not the whole command tree, which keeps the parse a small
+/// part of a hook's answer time. Any refusal of the command line, help included (printed on
+/// stderr, since stdout carries the answer), and a harness other than `claude-code` or `codex`,
+/// is a usage failure, which the lane answers.
+pub(crate) fn hook_args<T: clap::Args + clap::FromArgMatches>(
+    args: &[OsString],
+) -> Result<T, Failure> {
+    let words: Vec<String> = args
+        .iter()
+        .take(4)
+        .map(|word| word.to_string_lossy().into_owned())
+        .collect();
+    let harness = words.get(2).map_or("", String::as_str);
+    if !matches!(harness, "claude-code" | "codex") {
+        return Err(Failure::usage(format!(
+            "unknown harness `{}` for `seal hook`: expected `claude-code` or `codex`",
+            escape(harness, Context::Inline)
+        )));
+    }
+    let command = T::augment_args(
+        clap::Command::new("seal-hook")
+            .bin_name(format!(
+                "seal {}",
+                words.get(1..).unwrap_or_default().join(" ")
+            ))
+            .no_binary_name(true)
+            .max_term_width(80),
+    );
+    let refused = |error: clap::Error| {
         use clap::error::ErrorKind;
         if matches!(
             error.kind(),
@@ -203,11 +216,11 @@ pub(crate) fn hook_command(args: &[OsString]) -> Result<HookEvent, Failure> {
         } else {
             lane::usage_failure(&error)
         }
-    })?;
-    match cli.command {
-        Command::Hook(HookCommand::ClaudeCode(event) | HookCommand::Codex(event)) => Ok(event),
-        _ => Err(Failure::usage("not a hook command")),
-    }
+    };
+    let matches = command
+        .try_get_matches_from(args.iter().skip(4))
+        .map_err(refused)?;
+    T::from_arg_matches(&matches).map_err(refused)
 }
 
 /// Whether an answer was written: the lane and its deadline write at most one between them.

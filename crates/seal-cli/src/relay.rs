@@ -21,11 +21,11 @@ use seal::{Outcome, Sha256Digest};
 use seal_serve::client::{wait_for_answer, Settled};
 use seal_serve::hookwire::Ask;
 
-use crate::cli::{ApprovalWaitFlags, HookEvent, ToolHookArgs};
+use crate::cli::{ApprovalWaitFlags, NoticeHookArgs, ToolHookArgs};
 use crate::failure::{Exit, Failure};
 use crate::fault;
 use crate::hook::{
-    answer_text, check_event, hook_command, start_deadline, with_mode, write_answer, Harness,
+    answer_text, check_event, hook_args, start_deadline, with_mode, write_answer, Harness,
     ToolEvent,
 };
 use crate::io::{read_stdin, utf8, MAX_HOOK_INPUT_BYTES};
@@ -62,10 +62,7 @@ pub fn hook_deadline(flags: &ToolHookArgs, default_wait: u64) -> u64 {
 pub fn relay_lane(harness: Harness, args: &[OsString]) -> u8 {
     let answer = lane::catch(|| {
         fault::point("args");
-        let flags = match hook_command(args)? {
-            HookEvent::PermissionRequest(flags) => flags,
-            _ => return Err(Failure::usage("expected the `permission-request` hook")),
-        };
+        let flags: ToolHookArgs = hook_args(args)?;
         start_deadline(hook_deadline(&flags, DEFAULT_RELAY_WAIT), || {
             (String::new(), false)
         });
@@ -269,10 +266,7 @@ fn digest_of(call: &CallInput<'_>) -> Sha256Digest {
 /// with nothing on stdout, whatever happens.
 pub fn notice_lane(harness: Harness, args: &[OsString]) -> u8 {
     let told = lane::catch(|| {
-        let flags = match hook_command(args)? {
-            HookEvent::PostToolUse(flags) => flags,
-            _ => return Err(Failure::usage("expected the `post-tool-use` hook")),
-        };
+        let flags: NoticeHookArgs = hook_args(args)?;
         start_deadline(
             seal_serve::client::REQUEST_TIMEOUT.as_secs() + ANSWER_MARGIN,
             || (String::new(), false),
