@@ -672,6 +672,56 @@ fn allow_once_carries_the_keys_assertion_over_that_entry() {
             serde_json::json!({"accepted": false, "reason": "unauthenticated"})
         );
         assert!(!first.settled_yet());
+        // The page's own WebAuthn call and response, over a given challenge, for a given entry.
+        const ALLOW_WITH_THE_KEY: &str = r"const [rpc, session, approval, challenge] = arguments;
+             const bytes = (text) => Uint8Array.from(
+               atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+             const text = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)))
+               .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+             return navigator.credentials.get({ publicKey: {
+               challenge: bytes(challenge), rpId: 'localhost', userVerification: 'required' } })
+             .then((credential) => fetch('/api/respond', {
+               method: 'POST',
+               headers: { 'Authorization': 'Bearer ' + sessionStorage.getItem('seal.panel.token'),
+                          'Content-Type': 'application/json' },
+               body: JSON.stringify({
+                 response: { approval_id: approval, outcome: 'allowed-once', rpc_id: rpc,
+                             session_id: session },
+                 assertion: {
+                   credential_id: text(credential.rawId),
+                   client_data_json: text(credential.response.clientDataJSON),
+                   authenticator_data: text(credential.response.authenticatorData),
+                   signature: text(credential.response.signature) } }),
+             })).then((answer) => answer.json());";
+        let challenge_of = |hook: &crate::browser::fixture::Hook| {
+            URL_SAFE_NO_PAD.encode(seal_verify::webauthn::approval_challenge(
+                hook.rpc_id,
+                &hook.ask.session_id,
+                &hook.ask.approval_id,
+                hook.ask.arguments_digest.as_bytes(),
+                &hook.ask.nonce,
+            ))
+        };
+        // The key's real assertion, made in this browser over the second entry's challenge,
+        // sent as the first entry's allow: refused, the first still pending.
+        let second_challenge = challenge_of(&second);
+        let receipt = eval(
+            client,
+            ALLOW_WITH_THE_KEY,
+            vec![
+                Value::from(first.rpc_id),
+                Value::from(first.ask.session_id.clone()),
+                Value::from(first.ask.approval_id.clone()),
+                Value::from(second_challenge),
+            ],
+        )
+        .await;
+        assert_eq!(
+            receipt,
+            serde_json::json!({"accepted": false, "reason": "unauthenticated"}),
+            "an assertion made for another pending call"
+        );
+        assert!(!first.settled_yet());
         // The panel's Allow once: the key signs this entry's challenge.
         click(client, second.rpc_id, "allow").await;
         let settled = second.settlement();
@@ -684,7 +734,19 @@ fn allow_once_carries_the_keys_assertion_over_that_entry() {
         );
         wait_until_gone(client, second.rpc_id).await;
         assert!(!first.settled_yet(), "one assertion, one entry");
-        click(client, first.rpc_id, "allow").await;
+        // The same page code over the first entry's own challenge: accepted.
+        let receipt = eval(
+            client,
+            ALLOW_WITH_THE_KEY,
+            vec![
+                Value::from(first.rpc_id),
+                Value::from(first.ask.session_id.clone()),
+                Value::from(first.ask.approval_id.clone()),
+                Value::from(challenge_of(&first)),
+            ],
+        )
+        .await;
+        assert_eq!(receipt, serde_json::json!({"accepted": true}));
         assert_eq!(first.settlement().outcome, Outcome::AllowedOnce);
         browser.close().await;
     });
