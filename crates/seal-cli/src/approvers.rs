@@ -107,3 +107,25 @@ pub fn verify_allow(flags: &ApprovalWaitFlags, ask: &Ask, settled: &Settled) -> 
         .map(|_| ())
         .map_err(|refusal| format!("{refusal} ({})", refusal.name()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::rp_id_of;
+
+    #[test]
+    fn the_relying_party_is_the_bare_origins_host() {
+        assert_eq!(rp_id_of("http://localhost:7979"), Ok("localhost"));
+        assert_eq!(rp_id_of("https://approve.test"), Ok("approve.test"));
+        assert_eq!(rp_id_of("https://approve.test:8443"), Ok("approve.test"));
+        for refused in [
+            "localhost:7979",
+            "ftp://localhost",
+            "http://",
+            "http://:7979",
+            "http://localhost:7979/",
+            "http://localhost/panel",
+        ] {
+            assert!(rp_id_of(refused).is_err(), "{refused}");
+        }
+    }
+}

@@ -669,3 +669,53 @@ fn an_allow_from_a_server_with_approvers_this_hook_does_not_know_is_not_taken() 
         run.stderr
     );
 }
+
+#[test]
+fn without_approvers_flag_the_hook_reads_the_users_approvers_file() {
+    for (signer, allowed) in [(Signer::Honest, true), (Signer::Missing, false)] {
+        let dir = TempDir::new("default-approvers");
+        let home = dir.path.join("home");
+        std::fs::create_dir_all(home.join(".config/seal")).expect("home");
+        std::fs::write(
+            home.join(".config/seal/approvers.json"),
+            authenticator::approvers_file(),
+        )
+        .expect("write");
+        let server = Server::start(&dir, vec![Script::AllowAsserted(signer)]);
+        let rules = fixture("rules.json");
+        let socket = server.socket();
+        let input = request_input("PermissionRequest", "Bash", json!({"command": "git push"}));
+        let home = home.display().to_string();
+        let run = seal(
+            &[
+                "hook",
+                "claude-code",
+                "permission-request",
+                "--rules",
+                &rules,
+                "--approval-socket",
+                &socket,
+                "--approval-wait",
+                "20",
+            ],
+            &input,
+            &[("HOME", &home)],
+        );
+        if allowed {
+            assert_eq!(behavior(&run).0, "allow", "{}", run.stderr);
+        } else {
+            no_decision(&run);
+        }
+    }
+}
+
+#[test]
+fn an_approvers_file_that_cannot_be_read_is_no_approval() {
+    let dir = TempDir::new("approvers-unreadable");
+    // A folder where the file should be: it exists, and reading it fails.
+    std::fs::create_dir_all(dir.path.join("approvers.json")).expect("folder");
+    let server = Server::start(&dir, vec![Script::Settle("allowed-once", "answered")]);
+    let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
+    no_decision(&run);
+    assert!(run.stderr.contains("the approvers file"), "{}", run.stderr);
+}
