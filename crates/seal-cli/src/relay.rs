@@ -386,3 +386,40 @@ fn socket_path(flags: &ApprovalWaitFlags) -> Option<PathBuf> {
         None => seal_serve::paths::default_socket(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+
+    use super::{hook_deadline, ANSWER_MARGIN, DEFAULT_HOLD_WAIT, DEFAULT_RELAY_WAIT};
+    use crate::cli::ToolHookArgs;
+    use crate::hook::hook_args;
+
+    fn flags(extra: &[&str]) -> ToolHookArgs {
+        let mut args: Vec<OsString> = ["seal", "hook", "claude-code", "permission-request"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        args.extend(extra.iter().map(OsString::from));
+        hook_args(&args).unwrap_or_else(|failure| panic!("{failure}"))
+    }
+
+    #[test]
+    fn a_waiting_hooks_deadline_is_raised_above_its_wait() {
+        // The wait plus the answer margin, when that is later than --deadline.
+        let raised = flags(&["--approval-wait", "10", "--deadline", "3"]);
+        assert_eq!(
+            hook_deadline(&raised, DEFAULT_RELAY_WAIT),
+            10 + ANSWER_MARGIN
+        );
+        // A later --deadline stands.
+        let later = flags(&["--approval-wait", "1", "--deadline", "30"]);
+        assert_eq!(hook_deadline(&later, DEFAULT_RELAY_WAIT), 30);
+        // Without --approval-wait, the mode's default wait.
+        let default = flags(&["--deadline", "3"]);
+        assert_eq!(
+            hook_deadline(&default, DEFAULT_HOLD_WAIT),
+            DEFAULT_HOLD_WAIT + ANSWER_MARGIN
+        );
+    }
+}
