@@ -47,6 +47,7 @@ pub(crate) enum Signer {
 /// A scripted server: one script per connection, in order; records every line it reads.
 pub(crate) struct Server {
     socket: PathBuf,
+    stop: Arc<std::sync::atomic::AtomicBool>,
     lines: Arc<Mutex<Vec<Value>>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -57,11 +58,16 @@ impl Server {
         let listener = UnixListener::bind(&socket).expect("bind");
         let lines = Arc::new(Mutex::new(Vec::new()));
         let seen = lines.clone();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = stop.clone();
         let thread = std::thread::spawn(move || {
             for script in scripts {
                 let Ok((stream, _)) = listener.accept() else {
                     return;
                 };
+                if stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
                 let mut reader = BufReader::new(stream.try_clone().expect("clone"));
                 let mut writer = stream;
                 let read = |reader: &mut BufReader<_>| -> Option<Value> {
@@ -125,6 +131,7 @@ impl Server {
         });
         Server {
             socket,
+            stop,
             lines,
             thread: Some(thread),
         }
@@ -142,7 +149,8 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // Wake a server still waiting in `accept`, then join it.
+        // Wake a server still waiting in `accept` (it stops at once), then join it.
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
         let _ = std::os::unix::net::UnixStream::connect(&self.socket);
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
