@@ -115,11 +115,11 @@ fn relay(harness: Harness, flags: &ToolHookArgs) -> Result<Option<J>, Failure> {
             ),
         };
         let approval_id = approval_id.unwrap_or_else(|| format!("{prefix}client"));
+        // seal's own card for its ask (it names the approval id this run's prefix gave);
+        // for a call only the client asks about, a card under this run's own id.
         let card = match &decided.card {
-            Some(card) if decided.approval_id.as_deref() == Some(approval_id.as_str()) => {
-                card.clone()
-            }
-            _ => call_card(rules, mode, &call, &approval_id, &reason)?,
+            Some(card) => card.clone(),
+            None => call_card(rules, mode, &call, &approval_id, &reason)?,
         };
         Ok(Ok(Question {
             approval_id,

@@ -255,6 +255,12 @@ fn relay_allowed_on_the_panel_is_spent_once_for_this_call() {
     let card = ask["card"].as_str().expect("card");
     assert!(card.contains(approval_id), "{card}");
     assert!(card.contains("git push origin main"), "{card}");
+    // seal's own card: its reason line is the rule's, not the hook's `seal: ` sentence.
+    assert!(
+        card.lines()
+            .any(|line| line.starts_with("| reason    rule `Bash(git push:*)` asks")),
+        "{card}"
+    );
     assert!(ask["reason"]
         .as_str()
         .expect("reason")
@@ -460,13 +466,42 @@ fn hold_without_an_answer_keeps_the_ask_and_codex_denies() {
 fn hold_does_not_wait_for_calls_the_rules_decide() {
     let dir = TempDir::new("hold-decided");
     let mut server = Server::start(&dir, vec![]);
-    let (decision, _) =
+    let (decision, reason) =
         permission_decision(&hold("claude-code", &server.socket(), &dir, "rm -rf x"));
     assert_eq!(decision, "deny");
-    let (decision, _) =
+    assert!(reason.starts_with("seal: "), "{reason}");
+    let (decision, reason) =
         permission_decision(&hold("claude-code", &server.socket(), &dir, "git log"));
-    assert_eq!(decision, "allow");
+    assert_eq!(
+        (decision.as_str(), reason.as_str()),
+        ("allow", "seal: allowed")
+    );
     assert!(server.lines().is_empty());
+}
+
+#[test]
+fn hold_leaves_a_codex_patch_to_the_patch_rules() {
+    let dir = TempDir::new("hold-patch");
+    let mut server = Server::start(&dir, vec![]);
+    // A patch is decided path by path, exactly as without hold mode, and nothing is put on the
+    // panel.
+    let patch = "*** Begin Patch\n*** Add File: src/new.rs\n+fn main() {}\n*** End Patch\n";
+    let input = request_input("PreToolUse", "apply_patch", json!({"command": patch}));
+    let held = run_hook(
+        "codex",
+        "pre-tool-use",
+        &server.socket(),
+        &dir,
+        &input,
+        &["--wait-approval", "--approval-wait", "20"],
+    );
+    let plain = run_hook("codex", "pre-tool-use", &server.socket(), &dir, &input, &[]);
+    assert_eq!(held.code, 0, "{}", held.stderr);
+    assert_eq!(held.stdout, plain.stdout);
+    assert!(
+        server.lines().is_empty(),
+        "a patch is not held on the panel"
+    );
 }
 
 #[test]
@@ -550,10 +585,12 @@ fn every_hook_run_registers_its_own_approval_id() {
             Script::Settle("rejected", "answered"),
         ],
     );
-    for _ in 0..2 {
-        let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
-        assert_eq!(behavior(&run).0, "deny");
-    }
+    let run = relay(&server, &dir, "Bash", json!({"command": "git push"}));
+    assert_eq!(behavior(&run).0, "deny");
+    // Hold mode registers under its run's own prefix too.
+    let (decision, _) =
+        permission_decision(&hold("claude-code", &server.socket(), &dir, "git push"));
+    assert_eq!(decision, "deny");
     let lines = server.lines();
     assert_eq!(lines.len(), 2);
     assert_ne!(lines[0]["approval_id"], lines[1]["approval_id"]);
