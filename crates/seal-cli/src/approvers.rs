@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use seal_serve::client::Settled;
 use seal_serve::hookwire::Ask;
 
-use seal::webauthn::{approval_challenge, verify_assertion, ApproverRegistry, Assertion, Expected};
+use seal::webauthn::{approval_challenge, ApproverRegistry, Expected};
+use seal_serve::approvers::verify_wire_assertion;
 
 use crate::cli::ApprovalWaitFlags;
 
@@ -76,14 +77,6 @@ pub fn verify_allow(flags: &ApprovalWaitFlags, ask: &Ask, settled: &Settled) -> 
         .assertion
         .as_ref()
         .ok_or("the allow came without an approver's assertion")?;
-    let decode = |part: &str, what: &str| {
-        seal::base64url::decode(part)
-            .map_err(|_| format!("the assertion's {what} is not base64url"))
-    };
-    let credential_id = decode(&wire.credential_id, "credential id")?;
-    let client_data_json = decode(&wire.client_data_json, "client data")?;
-    let authenticator_data = decode(&wire.authenticator_data, "authenticator data")?;
-    let signature = decode(&wire.signature, "signature")?;
     let challenge = approval_challenge(
         settled.rpc_id,
         &ask.session_id,
@@ -97,15 +90,7 @@ pub fn verify_allow(flags: &ApprovalWaitFlags, ask: &Ask, settled: &Settled) -> 
         origin,
         rp_id: rp_id_of(origin)?,
     };
-    let assertion = Assertion {
-        credential_id: &credential_id,
-        client_data_json: &client_data_json,
-        authenticator_data: &authenticator_data,
-        signature: &signature,
-    };
-    verify_assertion(&registry, &assertion, &expected)
-        .map(|_| ())
-        .map_err(|refusal| format!("{refusal} ({})", refusal.name()))
+    verify_wire_assertion(&registry, wire, &expected)
 }
 
 #[cfg(test)]

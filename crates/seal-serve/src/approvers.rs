@@ -260,7 +260,7 @@ impl Approvers {
                     "no approver is enrolled to vouch; use the address `seal serve` printed",
                 ));
             }
-            check_wire(&registry, wire, &self.expected(enrol_challenge(&nonce)))
+            verify_wire_assertion(&registry, wire, &self.expected(enrol_challenge(&nonce)))
                 .map_err(|detail| refusal("unauthenticated", detail))?;
         }
         let id = URL_SAFE_NO_PAD.encode(&approver.credential_id);
@@ -315,7 +315,7 @@ impl AllowCheck for Approvers {
     ) -> Result<(), String> {
         let registry = self.registry()?;
         let wire = assertion.ok_or("no assertion came with the allow")?;
-        check_wire(&registry, wire, &self.expected(*entry_challenge))
+        verify_wire_assertion(&registry, wire, &self.expected(*entry_challenge))
     }
 
     fn credentials(&self) -> Vec<String> {
@@ -335,15 +335,19 @@ impl AllowCheck for Approvers {
     }
 }
 
-/// Verifies a wire assertion against `registry` and `expected`.
-fn check_wire(
+/// Verifies an assertion as it travels (each part base64url, strictly decoded) against
+/// `registry` and `expected`: the one check the server and the waiting hooks share. The error
+/// names the part that did not decode, or the WebAuthn refusal and its name.
+///
+/// # Errors
+/// A part is not canonical base64url, or the assertion does not verify.
+pub fn verify_wire_assertion(
     registry: &ApproverRegistry,
     wire: &WireAssertion,
     expected: &Expected<'_>,
 ) -> Result<(), String> {
     let decode = |text: &str, what: &str| {
-        URL_SAFE_NO_PAD
-            .decode(text)
+        seal_verify::base64url::decode(text)
             .map_err(|_| format!("the assertion's {what} is not base64url"))
     };
     let credential_id = decode(&wire.credential_id, "credential id")?;
